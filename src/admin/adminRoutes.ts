@@ -1,0 +1,91 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import type { AppEnv } from "../env";
+import { readBearerToken } from "../platform/auth";
+import { createDb } from "../platform/db";
+import { ApiError, notFound } from "../platform/errors";
+import { constantTimeEqual } from "../platform/hashing";
+import { limitArg, pageArg, pageOf, pageOffset, resolveLimit } from "../platform/paging";
+import { KEY_PRESETS, PLANS, REGISTERED_LIMITS, SCOPES, type Scope } from "../platform/plans";
+import { coerceQuery } from "../platform/queryCoercion";
+import { parseWith } from "../platform/validation";
+import { findUser, registeredCounts } from "../tools/account/queries";
+import { readJsonObject } from "../registry/readArguments";
+import { insertApiKey, insertUser, listUsers, revokeApiKey, updateUser } from "./queries";
+
+const createUserInput = z.strictObject({ plan: z.enum(PLANS), name: z.string().min(1).max(100).optional() });
+const updateUserInput = z
+  .strictObject({ plan: z.enum(PLANS).optional(), suspended: z.boolean().optional() })
+  .refine((patch) => patch.plan !== undefined || patch.suspended !== undefined, "give plan and/or suspended");
+const listUsersInput = z.strictObject({ page: pageArg, limit: limitArg(100, 50) });
+const createKeyInput = z
+  .strictObject({
+    preset: z.enum(["viewOnly", "standard", "individual"]),
+    scopes: z.array(z.enum(SCOPES)).min(1).optional(),
+    name: z.string().min(1).max(100).optional(),
+  })
+  .refine((key) => (key.preset === "individual") === (key.scopes !== undefined), {
+    path: ["scopes"],
+    message: "scopes are required with the individual preset and only with it",
+  });
+
+const ADMIN_BODY_BYTES = 65_536;
+
+/** The operator API: not a tool, not in the catalog, guarded by the ADMIN_TOKEN secret. */
+export function createAdminRouter() {
+  const admin = new Hono<AppEnv>();
+
+  admin.use("*", async (c, next) => {
+    const expected = c.env.ADMIN_TOKEN;
+    const presented = readBearerToken(c.req.header("Authorization"));
+    if (!expected || !(await constantTimeEqual(presented, expected))) {
+      throw new ApiError("unauthorized", "The operator token is wrong or not configured.");
+    }
+    await next();
+  });
+
+  admin.get("/users", async (c) => {
+    const args = parseWith(listUsersInput, coerceQuery(listUsersInput.shape, new URL(c.req.url).searchParams));
+    const limit = resolveLimit(args.limit, 50, [{ cap: 100, reason: "the user list is capped at 100 per page" }]);
+    const { rows, totalCount } = await listUsers(createDb(c.env.DB), pageOffset(args.page, limit), limit.effectiveLimit);
+    const items = rows.map((u) => ({ userId: u.id, name: u.name, plan: u.plan, suspended: u.suspended, createdAt: u.createdAt }));
+    return c.json(pageOf(items, args.page, totalCount, limit));
+  });
+
+  admin.post("/users", async (c) => {
+    const args = parseWith(createUserInput, await readJsonObject(c, ADMIN_BODY_BYTES));
+    const user = await insertUser(createDb(c.env.DB), args.plan, args.name ?? null);
+    return c.json({ userId: user.id, plan: user.plan, name: user.name }, 201);
+  });
+
+  admin.patch("/users/:userId", async (c) => {
+    const args = parseWith(updateUserInput, await readJsonObject(c, ADMIN_BODY_BYTES));
+    const user = await updateUser(createDb(c.env.DB), c.req.param("userId"), args);
+    if (!user) throw notFound("The user");
+    return c.json({ userId: user.id, plan: user.plan, suspended: user.suspended, name: user.name });
+  });
+
+  admin.post("/users/:userId/keys", async (c) => {
+    const args = parseWith(createKeyInput, await readJsonObject(c, ADMIN_BODY_BYTES));
+    const db = createDb(c.env.DB);
+    const user = await findUser(db, c.req.param("userId"));
+    if (!user) throw notFound("The user");
+    const { apiKeys } = await registeredCounts(db, user.id, user.plan);
+    if (apiKeys && apiKeys.limit !== null && apiKeys.count >= apiKeys.limit) {
+      throw new ApiError("plan_required", `The ${user.plan} plan allows ${REGISTERED_LIMITS.apiKeys[user.plan]} active keys.`, {
+        field: "preset",
+      });
+    }
+    const scopes: readonly Scope[] = args.preset === "individual" ? [...new Set(args.scopes)] : KEY_PRESETS[args.preset];
+    const issued = await insertApiKey(db, user.id, scopes, args.name ?? null);
+    return c.json({ keyId: issued.keyId, apiKey: issued.apiKey, scopes, userId: user.id }, 201);
+  });
+
+  admin.delete("/keys/:keyId", async (c) => {
+    const revoked = await revokeApiKey(createDb(c.env.DB), c.req.param("keyId"));
+    if (!revoked) throw notFound("The active key");
+    return c.json(revoked);
+  });
+
+  return admin;
+}

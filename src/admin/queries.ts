@@ -1,0 +1,47 @@
+import { and, count, eq, isNull } from "drizzle-orm";
+import { apiKeys, users } from "../db/schema";
+import { issueApiKey } from "../platform/auth";
+import { type Db, nowIso } from "../platform/db";
+import { newId } from "../platform/ids";
+import type { Plan, Scope } from "../platform/plans";
+
+export async function insertUser(db: Db, plan: Plan, name: string | null) {
+  const [user] = await db.insert(users).values({ id: newId("usr"), plan, name }).returning();
+  return user!;
+}
+
+export async function updateUser(db: Db, userId: string, patch: { plan?: Plan; suspended?: boolean }) {
+  const [user] = await db.update(users).set(patch).where(eq(users.id, userId)).returning();
+  return user;
+}
+
+export async function listUsers(db: Db, offset: number, limit: number) {
+  const [rows, [total]] = await Promise.all([
+    db.select().from(users).orderBy(users.createdAt, users.id).limit(limit).offset(offset),
+    db.select({ n: count() }).from(users),
+  ]);
+  return { rows, totalCount: total?.n ?? 0 };
+}
+
+export async function insertApiKey(db: Db, userId: string, scopes: readonly Scope[], name: string | null) {
+  const issued = await issueApiKey();
+  await db.insert(apiKeys).values({
+    id: issued.keyId,
+    userId,
+    name,
+    displayPrefix: issued.displayPrefix,
+    keyHash: issued.keyHash,
+    scopes: [...scopes],
+  });
+  return issued;
+}
+
+/** Marks the key revoked; authentication reads D1 on every call, so it stops working at once. */
+export async function revokeApiKey(db: Db, keyId: string) {
+  const [key] = await db
+    .update(apiKeys)
+    .set({ revokedAt: nowIso() })
+    .where(and(eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)))
+    .returning({ keyId: apiKeys.id, revokedAt: apiKeys.revokedAt });
+  return key;
+}

@@ -1,0 +1,83 @@
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+
+/** Every error the service can answer with, and the HTTP status it maps to. */
+export const ERROR_STATUS = {
+  invalid_input: 400,
+  unauthorized: 401,
+  insufficient_scope: 403,
+  plan_required: 403,
+  access_suspended: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  already_exists: 409,
+  revision_conflict: 409,
+  rate_limited: 429,
+  quota_exceeded: 429,
+  internal_error: 500,
+  maintenance: 503,
+  unavailable: 503,
+} as const satisfies Record<string, ContentfulStatusCode>;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/**
+ * Entry errors (authentication, routing, quota, maintenance) carry the spec's `error` key;
+ * tool errors carry `code` and `message`. Every body carries `code` so one check fits both.
+ */
+const ENTRY_ERRORS: ReadonlySet<ErrorCode> = new Set([
+  "unauthorized",
+  "method_not_allowed",
+  "rate_limited",
+  "quota_exceeded",
+  "maintenance",
+  "unavailable",
+  "internal_error",
+]);
+
+export interface ErrorDetails {
+  /** The offending argument, for invalid_input and plan_required. */
+  field?: string;
+  scopes?: string[];
+  upgradeUrl?: string;
+  retryable?: boolean;
+  retryAfterSec?: number;
+  resetAt?: string;
+  remaining?: number;
+  saved?: boolean;
+  /** Marks a routing failure (unknown tool) as an entry error. */
+  entry?: boolean;
+  [extra: string]: unknown;
+}
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly details: ErrorDetails;
+
+  constructor(code: ErrorCode, message: string, details: ErrorDetails = {}) {
+    super(message);
+    this.name = "ApiError";
+    this.code = code;
+    this.details = details;
+  }
+
+  get status(): ContentfulStatusCode {
+    return ERROR_STATUS[this.code];
+  }
+
+  toBody(requestId: string): Record<string, unknown> {
+    const { entry, ...details } = this.details;
+    const isEntry = entry === true || ENTRY_ERRORS.has(this.code);
+    return {
+      ...(isEntry ? { error: this.code } : {}),
+      code: this.code,
+      message: this.message,
+      ...details,
+      requestId,
+    };
+  }
+}
+
+export const invalidInput = (field: string, message: string) =>
+  new ApiError("invalid_input", message, { field });
+
+export const notFound = (what: string) => new ApiError("not_found", `${what} was not found.`);

@@ -1,0 +1,16 @@
+const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/** Uniformly random base62 characters from the platform CSPRNG. */
+export function randomBase62(length: number): string {
+  const out: string[] = [];
+  while (out.length < length) {
+    for (const byte of crypto.getRandomValues(new Uint8Array(length * 2))) {
+      // 248 = 62 * 4: rejecting larger bytes keeps every character equally likely.
+      if (byte < 248 && out.length < length) out.push(ALPHABET[byte % 62]!);
+    }
+  }
+  return out.join("");
+}
+
+/** A prefixed string id such as `usr_3kT9…`; the prefix tells a reader what the id names. */
+export const newId = (prefix: string) => `${prefix}_${randomBase62(16)}`;

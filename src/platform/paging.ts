@@ -1,0 +1,74 @@
+import { z } from "zod";
+
+/** Every `limit` above this is first reduced to it, then to the tool's own cap. */
+export const GLOBAL_LIMIT_CEILING = 1000;
+
+/** The `limit` argument: an integer >= 1; larger-than-allowed values are reduced, not refused. */
+export const limitArg = (toolCap: number, defaultLimit: number) =>
+  z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe(`Page size, 1 to ${toolCap} (default ${defaultLimit}); larger values are reduced, see effectiveLimit.`);
+
+export const pageArg = z.number().int().min(1).default(1).describe("Page number, from 1.");
+
+export interface PageCap {
+  cap: number;
+  reason: string;
+}
+
+export interface LimitResolution {
+  effectiveLimit: number;
+  limitReduced: boolean;
+  limitReason: string | null;
+}
+
+/** Applies the global ceiling, the tool's cap and any field-group caps, reporting the tightest. */
+export function resolveLimit(
+  requested: number | undefined,
+  defaultLimit: number,
+  caps: readonly PageCap[],
+): LimitResolution {
+  const wanted = requested ?? defaultLimit;
+  let effectiveLimit = wanted;
+  let limitReason: string | null = null;
+  const ceilings: PageCap[] = [
+    { cap: GLOBAL_LIMIT_CEILING, reason: `limit above ${GLOBAL_LIMIT_CEILING} is reduced to ${GLOBAL_LIMIT_CEILING}` },
+    ...caps,
+  ];
+  for (const { cap, reason } of ceilings) {
+    if (effectiveLimit > cap) {
+      effectiveLimit = cap;
+      limitReason = reason;
+    }
+  }
+  return { effectiveLimit, limitReduced: effectiveLimit < wanted, limitReason };
+}
+
+export const pageEnvelopeFields = {
+  page: z.number().int(),
+  returnedCount: z.number().int(),
+  totalCount: z.number().int(),
+  hasMore: z.boolean(),
+  effectiveLimit: z.number().int(),
+  limitReduced: z.boolean(),
+  limitReason: z.string().nullable(),
+};
+
+export const pagedEnvelope = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), ...pageEnvelopeFields });
+
+export function pageOf<T>(items: T[], page: number, totalCount: number, limit: LimitResolution) {
+  return {
+    items,
+    page,
+    returnedCount: items.length,
+    totalCount,
+    hasMore: (page - 1) * limit.effectiveLimit + items.length < totalCount,
+    ...limit,
+  };
+}
+
+export const pageOffset = (page: number, limit: LimitResolution) => (page - 1) * limit.effectiveLimit;

@@ -1,0 +1,50 @@
+/**
+ * Plans, scopes, key presets and every per-plan size, in one place. The README's
+ * "Configuration" section mirrors this file.
+ */
+export const PLANS = ["FREE", "LIGHT", "PREMIUM"] as const;
+export type Plan = (typeof PLANS)[number];
+
+export const ALL_PLANS: readonly Plan[] = PLANS;
+export const LIGHT_AND_ABOVE: readonly Plan[] = ["LIGHT", "PREMIUM"];
+export const PREMIUM_ONLY: readonly Plan[] = ["PREMIUM"];
+
+export const SCOPES = [
+  "library:read",
+  "library:write",
+  "library:delete",
+  "play:read",
+  "play:write",
+  "play:delete",
+  "games:read",
+] as const;
+export type Scope = (typeof SCOPES)[number];
+
+const VIEW_ONLY: readonly Scope[] = ["library:read", "play:read", "games:read"];
+/** Presets an operator picks from when issuing a key; only `individual` can grant `*:delete`. */
+export const KEY_PRESETS = {
+  viewOnly: VIEW_ONLY,
+  standard: [...VIEW_ONLY, "library:write", "play:write"],
+} as const satisfies Record<string, readonly Scope[]>;
+
+export interface PlanLimits {
+  /** Calls one key may make per burst window. */
+  burstLimit: number;
+  burstWindowSec: number;
+  /** Calls one user may make per UTC day, all keys together. */
+  dailyQuota: number;
+}
+
+export const PLAN_LIMITS: Record<Plan, PlanLimits> = {
+  FREE: { burstLimit: 20, burstWindowSec: 10, dailyQuota: 1_000 },
+  LIGHT: { burstLimit: 40, burstWindowSec: 10, dailyQuota: 5_000 },
+  PREMIUM: { burstLimit: 80, burstWindowSec: 10, dailyQuota: 20_000 },
+};
+
+/** How many records of each kind a user may register, per plan (null: no limit). */
+export const REGISTERED_LIMITS = {
+  apiKeys: { FREE: 3, LIGHT: 10, PREMIUM: 25 },
+} as const satisfies Record<string, Record<Plan, number | null>>;
+export type RegisteredResource = keyof typeof REGISTERED_LIMITS;
+
+export const planIncludes = (plans: readonly Plan[], plan: Plan) => plans.includes(plan);

@@ -1,0 +1,75 @@
+import { z } from "zod";
+import { sha256Hex } from "../platform/hashing";
+import { type LowerPlan, type PlanDifference, type ToolDefinition, annotationsOf, methodsOf } from "./defineTool";
+
+export type JsonSchema = Record<string, unknown>;
+
+/**
+ * Published schemas drop two artefacts of generation: integer bounds that only restate
+ * JavaScript's safe-integer range, and `additionalProperties: false` on results, since every
+ * response object may carry more properties than listed.
+ */
+function tidy(node: unknown, io: "input" | "output"): void {
+  if (Array.isArray(node)) return node.forEach((child) => tidy(child, io));
+  if (typeof node !== "object" || node === null) return;
+  const schema = node as JsonSchema;
+  if (schema.minimum === Number.MIN_SAFE_INTEGER) delete schema.minimum;
+  if (schema.maximum === Number.MAX_SAFE_INTEGER) delete schema.maximum;
+  if (io === "output" && schema.additionalProperties === false) delete schema.additionalProperties;
+  Object.values(schema).forEach((child) => tidy(child, io));
+}
+
+export function toJsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
+  const json = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as JsonSchema;
+  tidy(json, io);
+  return json;
+}
+
+export const fullDescription = (tool: ToolDefinition) => `${tool.description} ${tool.restNote}`;
+
+function publishDifference(difference: PlanDifference) {
+  return {
+    ...(difference.removedProperties ? { removedProperties: difference.removedProperties } : {}),
+    ...(difference.changedProperties
+      ? {
+          changedProperties: Object.fromEntries(
+            Object.entries(difference.changedProperties).map(([name, schema]) => [name, toJsonSchema(schema, "input")]),
+          ),
+        }
+      : {}),
+    ...(difference.required ? { required: difference.required } : {}),
+  };
+}
+
+export function publishedPlanDifferences(tool: ToolDefinition) {
+  const entries = Object.entries(tool.planDifferences ?? {}) as [LowerPlan, PlanDifference][];
+  return entries.length === 0 ? undefined : Object.fromEntries(entries.map(([plan, d]) => [plan, publishDifference(d)]));
+}
+
+export function catalogEntry(tool: ToolDefinition) {
+  const planDifferences = publishedPlanDifferences(tool);
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: fullDescription(tool),
+    scopes: [...tool.scopes],
+    plans: [...tool.plans],
+    methods: methodsOf(tool),
+    annotations: annotationsOf(tool),
+    inputSchema: toJsonSchema(tool.input, "input"),
+    outputSchema: toJsonSchema(tool.output, "output"),
+    ...(planDifferences ? { planDifferences } : {}),
+    notes: tool.notes ?? [],
+    ...(tool.restOnly ? { restOnly: true } : {}),
+  };
+}
+
+export const catalogTools = (tools: readonly ToolDefinition[]) => tools.map(catalogEntry);
+
+/**
+ * The revision names the catalog's content: any change to a tool's published definition
+ * changes it. scripts/catalog-revision.ts writes it at build time; a test keeps it honest.
+ */
+export async function computeCatalogRevision(tools: readonly ToolDefinition[]): Promise<string> {
+  return (await sha256Hex(JSON.stringify(catalogTools(tools)))).slice(0, 20);
+}

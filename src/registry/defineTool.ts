@@ -1,0 +1,77 @@
+import type { z } from "zod";
+import type { Bindings } from "../env";
+import type { AuthContext } from "../platform/auth";
+import type { Db } from "../platform/db";
+import type { Plan, Scope } from "../platform/plans";
+
+export type ToolKind = "read" | "write" | "delete";
+export type ConflictCode = "already_exists" | "revision_conflict";
+export type LowerPlan = Exclude<Plan, "PREMIUM">;
+
+/** How an argument differs on a lower plan; the catalog publishes it and the server enforces it. */
+export interface PlanDifference {
+  /** Arguments refused on that plan (403 plan_required naming the argument). */
+  removedProperties?: string[];
+  /** Arguments whose allowed values are narrower on that plan: the narrower schema. */
+  changedProperties?: Record<string, z.ZodType>;
+  /** Required arguments on that plan, when they differ from PREMIUM's. */
+  required?: string[];
+}
+
+export interface ToolContext {
+  env: Bindings;
+  db: Db;
+  auth: AuthContext;
+  requestId: string;
+  now: Date;
+  /** The request's own origin, for URLs the tool hands back. */
+  origin: string;
+  waitUntil(promise: Promise<unknown>): void;
+}
+
+export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> {
+  name: string;
+  /** The tool family (library, play, ...): the folder it lives in and its OpenAPI tag. */
+  family: string;
+  /** Japanese display name. */
+  title: string;
+  /** The MCP text. */
+  description: string;
+  /** The one REST-specific sentence appended to the description in REST. */
+  restNote: string;
+  scopes: readonly Scope[];
+  plans: readonly Plan[];
+  kind: ToolKind;
+  /** Overrides the idempotency that `kind` implies (updates that set absolute values are idempotent). */
+  idempotent?: boolean;
+  input: I;
+  output: O;
+  planDifferences?: Partial<Record<LowerPlan, PlanDifference>>;
+  /** Rules the input schema cannot express. */
+  notes?: string[];
+  /** 409 codes a write tool can answer with. */
+  conflicts?: readonly ConflictCode[];
+  /** Exports are REST only and never listed over MCP. */
+  restOnly?: boolean;
+  /** Daily quota units one call consumes (default 1). */
+  cost?: number;
+  handler(ctx: ToolContext, input: z.output<I>): Promise<z.input<O>>;
+}
+
+/** Identity at runtime; it exists so that each tool file is checked against the definition type. */
+export function defineTool<I extends z.ZodObject, O extends z.ZodType>(tool: ToolDefinition<I, O>) {
+  return tool as unknown as ToolDefinition;
+}
+
+export const methodsOf = (tool: Pick<ToolDefinition, "kind">): ("GET" | "POST")[] =>
+  tool.kind === "read" ? ["GET", "POST"] : ["POST"];
+
+export function annotationsOf(tool: ToolDefinition) {
+  return {
+    title: tool.title,
+    readOnlyHint: tool.kind === "read",
+    destructiveHint: tool.kind === "delete",
+    idempotentHint: tool.idempotent ?? tool.kind !== "write",
+    openWorldHint: false,
+  };
+}

@@ -1,0 +1,68 @@
+import type { Context, Hono } from "hono";
+import type { AppEnv } from "../env";
+import { authenticate } from "../platform/auth";
+import { createDb } from "../platform/db";
+import { ApiError } from "../platform/errors";
+import { chargeDailyQuota, enforceBurstLimit, refundDailyQuota } from "../platform/quota";
+import { parseWith } from "../platform/validation";
+import { type ToolDefinition, methodsOf } from "./defineTool";
+import { enforcePlanDifferences, enforceToolAccess } from "./enforceAccess";
+import { readToolArguments } from "./readArguments";
+
+export const TOOL_PATH_PREFIX = "/rest/v1/";
+
+/** PUT is accepted wherever POST is and behaves exactly like it. */
+const allowedMethods = (tool: ToolDefinition) => [...methodsOf(tool), "PUT"];
+
+export function methodNotAllowed(allowed: readonly string[]): ApiError {
+  return new ApiError("method_not_allowed", `Use ${allowed.join(", ")} on this path.`, { allow: allowed.join(", ") });
+}
+
+export const upgradeUrlOf = (c: Context<AppEnv>) => c.env.UPGRADE_URL ?? `${new URL(c.req.url).origin}/docs`;
+
+async function callTool(c: Context<AppEnv>, tool: ToolDefinition): Promise<Response> {
+  const allowed = allowedMethods(tool);
+  const method = c.req.method === "HEAD" ? "GET" : c.req.method;
+  if (!allowed.includes(method)) throw methodNotAllowed(allowed);
+
+  const db = createDb(c.env.DB);
+  const auth = await authenticate(db, c.req.header("Authorization"));
+  c.set("auth", auth);
+  const upgradeUrl = upgradeUrlOf(c);
+  enforceToolAccess(tool, auth, upgradeUrl);
+
+  const now = new Date();
+  await enforceBurstLimit(c.env.KV, auth, now);
+  const charge = await chargeDailyQuota(db, auth, now, tool.cost ?? 1);
+  try {
+    const args = parseWith(tool.input, await readToolArguments(c, tool));
+    enforcePlanDifferences(tool, auth, args, upgradeUrl);
+    const result = await tool.handler(
+      {
+        env: c.env,
+        db,
+        auth,
+        requestId: c.get("requestId"),
+        now,
+        origin: new URL(c.req.url).origin,
+        waitUntil: (promise) => c.executionCtx.waitUntil(promise),
+      },
+      args,
+    );
+    return c.json(result as object, 200);
+  } catch (error) {
+    // A call that failed on our side delivered nothing, so it costs nothing.
+    if (!(error instanceof ApiError) || error.status >= 500) await refundDailyQuota(db, auth, charge);
+    throw error;
+  }
+}
+
+/** One route per tool, generated from the registry; anything else under /rest/v1/ is a 404. */
+export function mountToolRoutes(app: Hono<AppEnv>, tools: readonly ToolDefinition[]): void {
+  for (const tool of tools) {
+    app.all(`${TOOL_PATH_PREFIX}${tool.name}`, (c) => callTool(c, tool));
+  }
+  app.all(`${TOOL_PATH_PREFIX}:name`, (c) => {
+    throw new ApiError("not_found", `There is no tool named '${c.req.param("name")}'.`, { entry: true });
+  });
+}

@@ -1,0 +1,52 @@
+import { z } from "zod";
+import { ApiError } from "../../platform/errors";
+import { ALL_PLANS, PLAN_LIMITS, PLANS, SCOPES } from "../../platform/plans";
+import { readDailyUsage } from "../../platform/quota";
+import { defineTool } from "../../registry/defineTool";
+import { findUser, registeredCounts } from "./queries";
+
+const countWithLimit = z.object({ count: z.number().int(), limit: z.number().int().nullable() });
+
+export const getAccount = defineTool({
+  name: "getAccount",
+  family: "account",
+  title: "アカウント確認",
+  description:
+    "Returns the account's plan, its registered record counts with the plan's limits, today's usage with the daily quota, and the key's burst rate. A successful reply also proves the API key is valid.",
+  restNote: "In REST, call GET /rest/v1/getAccount with the key in the Authorization header.",
+  scopes: [],
+  plans: ALL_PLANS,
+  kind: "read",
+  input: z.strictObject({}),
+  output: z.object({
+    userId: z.string(),
+    name: z.string().nullable(),
+    plan: z.enum(PLANS),
+    key: z.object({ keyId: z.string(), scopes: z.array(z.enum(SCOPES)) }),
+    registered: z.record(z.string(), countWithLimit),
+    usage: z.object({
+      date: z.string().describe("UTC day the quota counts."),
+      used: z.number().int(),
+      limit: z.number().int(),
+      remaining: z.number().int(),
+      usageRate: z.number().describe("used / limit, 0 to 1."),
+      resetAt: z.string(),
+    }),
+    rate: z.object({ burstLimit: z.number().int(), burstWindowSec: z.number().int() }),
+  }),
+  notes: ["Any valid key may call getAccount; it needs no scope.", "The call itself counts toward today's usage."],
+  async handler({ db, auth, now }) {
+    const user = await findUser(db, auth.userId);
+    if (!user) throw new ApiError("unauthorized", "The API key's account no longer exists.");
+    const { burstLimit, burstWindowSec } = PLAN_LIMITS[auth.plan];
+    return {
+      userId: user.id,
+      name: user.name,
+      plan: user.plan,
+      key: { keyId: auth.keyId, scopes: [...auth.scopes] },
+      registered: await registeredCounts(db, user.id, user.plan),
+      usage: await readDailyUsage(db, auth, now),
+      rate: { burstLimit, burstWindowSec },
+    };
+  },
+});

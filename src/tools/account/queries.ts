@@ -1,0 +1,30 @@
+import { and, count, eq, isNull } from "drizzle-orm";
+import { apiKeys, users } from "../../db/schema";
+import type { Db } from "../../platform/db";
+import { type Plan, REGISTERED_LIMITS, type RegisteredResource } from "../../platform/plans";
+
+export async function findUser(db: Db, userId: string) {
+  const [user] = await db.select().from(users).where(eq(users.id, userId));
+  return user;
+}
+
+const countActiveKeys = async (db: Db, userId: string) => {
+  const [row] = await db
+    .select({ n: count() })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)));
+  return row?.n ?? 0;
+};
+
+const COUNTERS: Record<RegisteredResource, (db: Db, userId: string) => Promise<number>> = {
+  apiKeys: countActiveKeys,
+};
+
+/** Every registered-record count with its plan limit (null: unlimited). */
+export async function registeredCounts(db: Db, userId: string, plan: Plan) {
+  const resources = Object.keys(COUNTERS) as RegisteredResource[];
+  const counts = await Promise.all(resources.map((resource) => COUNTERS[resource](db, userId)));
+  return Object.fromEntries(
+    resources.map((resource, i) => [resource, { count: counts[i]!, limit: REGISTERED_LIMITS[resource][plan] }]),
+  );
+}
