@@ -6,13 +6,8 @@ declare global {
     interface Env extends Bindings {
       TEST_MIGRATIONS: D1Migration[];
     }
-  }
-}
-
-declare module "vitest" {
-  interface ProvidedContext {
-    devServerUrl: string;
-    devServerAdminToken: string;
-    devServerStartMs: number;
+    interface GlobalProps {
+      mainModule: typeof import("../src/index");
+    }
   }
 }

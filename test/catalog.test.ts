@@ -1,0 +1,118 @@
+import { describe, expect, it } from "vitest";
+import { computeCatalogRevision } from "../src/registry/catalog";
+import { CATALOG_REVISION } from "../src/registry/catalogRevision";
+import { tools } from "../src/tools";
+import { authHeader, newAccount, send, sendTo, testApp } from "./support/harness";
+import { testTools } from "./support/testTools";
+
+const CATALOG_FIELDS = [
+  "name",
+  "title",
+  "description",
+  "scopes",
+  "plans",
+  "methods",
+  "annotations",
+  "inputSchema",
+  "outputSchema",
+  "notes",
+];
+
+describe("GET /rest/v1/tools", () => {
+  it("has a committed revision that matches the catalog's content (run `npm run catalog:revision`)", async () => {
+    expect(CATALOG_REVISION).toBe(await computeCatalogRevision(tools));
+  });
+
+  it("lists every registered tool with every field the spec names", async () => {
+    const reply = await send("/rest/v1/tools");
+    expect(reply.status).toBe(200);
+    expect(reply.body.revision).toBe(CATALOG_REVISION);
+    expect(reply.body.tools.map((t: { name: string }) => t.name)).toEqual(tools.map((t) => t.name));
+    for (const tool of reply.body.tools) {
+      for (const field of CATALOG_FIELDS) expect(tool, `${tool.name}.${field}`).toHaveProperty(field);
+      expect(tool.inputSchema.type).toBe("object");
+      expect(tool.methods).toEqual(tool.annotations.readOnlyHint ? ["GET", "POST"] : ["POST"]);
+    }
+  });
+
+  it("publishes planDifferences only for tools whose plans differ", async () => {
+    const reply = await sendTo(testApp(testTools), "/rest/v1/tools");
+    const byName = Object.fromEntries(reply.body.tools.map((t: { name: string }) => [t.name, t]));
+    expect(byName.getAccount).not.toHaveProperty("planDifferences");
+    expect(byName.testEcho.planDifferences).toEqual({
+      FREE: {
+        removedProperties: ["flag"],
+        changedProperties: { count: expect.objectContaining({ type: "integer", maximum: 5 }) },
+      },
+      LIGHT: { required: ["text"] },
+    });
+  });
+
+  it("derives annotations from the tool's kind", async () => {
+    const reply = await sendTo(testApp(testTools), "/rest/v1/tools");
+    const byName = Object.fromEntries(reply.body.tools.map((t: { name: string }) => [t.name, t]));
+    expect(byName.testEcho.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
+    expect(byName.testPremiumWrite.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+    expect(byName.testPremiumWrite.methods).toEqual(["POST"]);
+  });
+
+  it("sets ETag to the revision and answers If-None-Match with 304, quoted or not", async () => {
+    const first = await send("/rest/v1/tools");
+    expect(first.headers.get("ETag")).toBe(CATALOG_REVISION);
+    for (const tag of [CATALOG_REVISION, `"${CATALOG_REVISION}"`, `W/"${CATALOG_REVISION}"`, `"other", "${CATALOG_REVISION}"`]) {
+      const again = await send("/rest/v1/tools", { headers: { "If-None-Match": tag } });
+      expect(again.status, tag).toBe(304);
+      expect(again.headers.get("ETag")).toBe(CATALOG_REVISION);
+    }
+    expect((await send("/rest/v1/tools", { headers: { "If-None-Match": '"stale"' } })).status).toBe(200);
+  });
+
+  it("answers the same with no key, a valid key or a bad key", async () => {
+    const account = await newAccount();
+    const plain = await send("/rest/v1/tools");
+    const withKey = await send("/rest/v1/tools", { headers: authHeader(account.apiKey) });
+    const badKey = await send("/rest/v1/tools", { headers: { Authorization: "Bearer nonsense" } });
+    expect(withKey.status).toBe(200);
+    expect(badKey.status).toBe(200);
+    expect(withKey.body).toEqual(plain.body);
+    expect(badKey.body).toEqual(plain.body);
+  });
+
+  it("answers POST with 405 Allow: GET", async () => {
+    const reply = await send("/rest/v1/tools", { method: "POST" });
+    expect(reply.status).toBe(405);
+    expect(reply.headers.get("Allow")).toBe("GET");
+  });
+});
+
+describe("GET /rest/v1/openapi.json", () => {
+  it("is OpenAPI 3.1 with x-svc-revision, a GET and POST per read tool and bearer security", async () => {
+    const reply = await send("/rest/v1/openapi.json");
+    expect(reply.status).toBe(200);
+    expect(reply.body.openapi).toBe("3.1.0");
+    expect(reply.body["x-svc-revision"]).toBe(CATALOG_REVISION);
+    expect(reply.headers.get("ETag")).toBe(CATALOG_REVISION);
+    expect(reply.body.components.securitySchemes.apiKey).toMatchObject({ type: "http", scheme: "bearer" });
+    const getAccount = reply.body.paths["/rest/v1/getAccount"];
+    expect(Object.keys(getAccount).sort()).toEqual(["get", "post"]);
+    expect(getAccount.get.responses).not.toHaveProperty("409");
+    expect(getAccount.get.responses).toHaveProperty("401");
+  });
+
+  it("carries x-svc-plan-differences and a 409 only for tools that declare them", async () => {
+    const reply = await sendTo(testApp(testTools), "/rest/v1/openapi.json");
+    const echo = reply.body.paths["/rest/v1/testEcho"];
+    expect(echo.post["x-svc-plan-differences"].FREE.removedProperties).toEqual(["flag"]);
+    expect(echo.get.parameters.map((p: { name: string }) => p.name)).not.toContain("externalId");
+    expect(reply.body.paths["/rest/v1/getAccount"].post).not.toHaveProperty("x-svc-plan-differences");
+  });
+});
+
+describe("GET /docs", () => {
+  it("renders an API reference page pointing at the OpenAPI document", async () => {
+    const reply = await send("/docs");
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get("Content-Type")).toContain("text/html");
+    expect(reply.body).toContain("/rest/v1/openapi.json");
+  });
+});

@@ -1,0 +1,73 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { PLAN_LIMITS } from "../src/platform/plans";
+import { utcDay } from "../src/platform/quota";
+import { authHeader, newAccount, send, sendTo, testApp } from "./support/harness";
+import { testTools } from "./support/testTools";
+
+const usedToday = async (userId: string) =>
+  (await env.DB.prepare("SELECT count FROM usage_daily WHERE user_id = ? AND day = ?")
+    .bind(userId, utcDay(new Date()))
+    .first<number>("count")) ?? 0;
+
+describe("daily usage quota", () => {
+  it("counts each tool call exactly", async () => {
+    const account = await newAccount();
+    for (let i = 0; i < 3; i++) await account.call("getAccount");
+    expect(await usedToday(account.userId)).toBe(3);
+    expect((await account.call("getAccount")).body.usage).toMatchObject({ used: 4, limit: PLAN_LIMITS.PREMIUM.dailyQuota });
+  });
+
+  it("answers 429 with Retry-After, retryable, resetAt and remaining once the quota is used up", async () => {
+    const account = await newAccount({ plan: "FREE" });
+    const limit = PLAN_LIMITS.FREE.dailyQuota;
+    await env.DB.prepare("INSERT INTO usage_daily (user_id, day, count) VALUES (?, ?, ?)")
+      .bind(account.userId, utcDay(new Date()), limit - 1)
+      .run();
+    expect((await account.call("getAccount")).status).toBe(200);
+    const reply = await account.call("getAccount");
+    expect(reply.status).toBe(429);
+    expect(reply.body).toMatchObject({ error: "quota_exceeded", retryable: true, remaining: 0 });
+    expect(reply.body.resetAt).toBe(`${new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)}T00:00:00.000Z`);
+    expect(Number(reply.headers.get("Retry-After"))).toBe(reply.body.retryAfterSec);
+    expect(reply.body.retryAfterSec).toBeGreaterThan(0);
+    expect(await usedToday(account.userId)).toBe(limit);
+  });
+
+  it("gives the charge back when the call fails on the server's side", async () => {
+    const account = await newAccount();
+    const reply = await sendTo(testApp(testTools), "/rest/v1/testFailing", { headers: authHeader(account.apiKey) });
+    expect(reply.status).toBe(500);
+    expect(await usedToday(account.userId)).toBe(0);
+  });
+
+  it("never counts catalog calls, with or without a key", async () => {
+    const account = await newAccount();
+    await send("/rest/v1/tools", { headers: authHeader(account.apiKey) });
+    await send("/rest/v1/openapi.json", { headers: authHeader(account.apiKey) });
+    expect(await usedToday(account.userId)).toBe(0);
+  });
+});
+
+describe("burst limit per key", () => {
+  it("answers 429 rate_limited within a burst, for that key only", async () => {
+    const account = await newAccount({ plan: "FREE" });
+    const { burstLimit, burstWindowSec } = PLAN_LIMITS.FREE;
+    // Any run of 2 * limit + 1 quick calls holds a full window's worth, whatever the boundaries.
+    let limited;
+    for (let i = 0; i <= 2 * burstLimit && !limited; i++) {
+      const reply = await account.call("getAccount");
+      if (reply.status === 429) limited = reply;
+    }
+    expect(limited, "no 429 within two windows' worth of calls").toBeDefined();
+    expect(limited!.body).toMatchObject({ error: "rate_limited", retryable: true, remaining: 0 });
+    expect(limited!.body.retryAfterSec).toBeGreaterThan(0);
+    expect(limited!.body.retryAfterSec).toBeLessThanOrEqual(burstWindowSec);
+    expect(limited!.headers.get("Retry-After")).toBe(String(limited!.body.retryAfterSec));
+    expect(Date.parse(limited!.body.resetAt)).toBeGreaterThan(Date.now() - 1000);
+
+    const otherKey = await account.newKey(["games:read"]);
+    const other = await send("/rest/v1/getAccount", { headers: authHeader(otherKey.apiKey) });
+    expect(other.status).toBe(200);
+  });
+});

@@ -1,0 +1,113 @@
+// The test harness: real Worker, real D1/KV/R2. Accounts are made through the operator API, so
+// every test starts from its own fresh user and never depends on another test's rows.
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env, exports } from "cloudflare:workers";
+import { createApp } from "../../src/app";
+import type { Bindings } from "../../src/env";
+import type { Plan, Scope } from "../../src/platform/plans";
+import { SCOPES } from "../../src/platform/plans";
+import type { ToolDefinition } from "../../src/registry/defineTool";
+import { tools } from "../../src/tools";
+
+export const ORIGIN = "https://api.test";
+export const ADMIN_TOKEN = "test-admin-token";
+export const ALL_SCOPES: Scope[] = [...SCOPES];
+
+export interface Reply<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+async function toReply(response: Response): Promise<Reply> {
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    // not JSON (HTML docs page): keep the text
+  }
+  return { status: response.status, headers: response.headers, body };
+}
+
+/** Sends a request to the deployed-shape Worker (its default export). */
+export async function send(path: string, init: RequestInit = {}): Promise<Reply> {
+  return toReply(await exports.default.fetch(new Request(`${ORIGIN}${path}`, init)));
+}
+
+/** Sends a request to an app built with other tools or bindings (e.g. maintenance on). */
+export async function sendTo(
+  app: ReturnType<typeof createApp>,
+  path: string,
+  init: RequestInit = {},
+  bindings: Partial<Bindings> = {},
+): Promise<Reply> {
+  const ctx = createExecutionContext();
+  const response = await app.request(`${ORIGIN}${path}`, init, { ...env, ...bindings }, ctx);
+  await waitOnExecutionContext(ctx);
+  return toReply(response);
+}
+
+/** The real app plus tools that exist only to exercise the registry's rules. */
+export const testApp = (extraTools: ToolDefinition[]) => createApp([...tools, ...extraTools]);
+
+export async function admin(method: string, path: string, body?: unknown): Promise<Reply> {
+  return send(`/admin/v1${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+export interface Account {
+  userId: string;
+  keyId: string;
+  apiKey: string;
+  plan: Plan;
+  /** Calls a tool with POST JSON (default) or GET query arguments. */
+  call(tool: string, args?: Record<string, unknown>, method?: "POST" | "GET" | "PUT"): Promise<Reply>;
+  /** Issues another key for the same user. */
+  newKey(scopes: Scope[]): Promise<{ keyId: string; apiKey: string }>;
+}
+
+export const authHeader = (apiKey: string) => ({ Authorization: `Bearer ${apiKey}` });
+
+/** Encodes arguments the way the spec's GET rules read them: arrays comma-separated. */
+export function toQuery(args: Record<string, unknown>): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(args)) {
+    params.set(name, Array.isArray(value) ? value.join(",") : String(value));
+  }
+  const query = params.toString();
+  return query ? `?${query}` : "";
+}
+
+export function callWith(apiKey: string, tool: string, args: Record<string, unknown> = {}, method = "POST") {
+  if (method === "GET") return send(`/rest/v1/${tool}${toQuery(args)}`, { headers: authHeader(apiKey) });
+  return send(`/rest/v1/${tool}`, {
+    method,
+    headers: { ...authHeader(apiKey), "Content-Type": "application/json" },
+    body: JSON.stringify(args),
+  });
+}
+
+async function issueKey(userId: string, scopes: Scope[]) {
+  const reply = await admin("POST", `/users/${userId}/keys`, { preset: "individual", scopes });
+  if (reply.status !== 201) throw new Error(`key creation failed: ${JSON.stringify(reply.body)}`);
+  return reply.body as { keyId: string; apiKey: string };
+}
+
+export async function newAccount(options: { plan?: Plan; scopes?: Scope[] } = {}): Promise<Account> {
+  const plan = options.plan ?? "PREMIUM";
+  const user = await admin("POST", "/users", { plan, name: "test user" });
+  if (user.status !== 201) throw new Error(`user creation failed: ${JSON.stringify(user.body)}`);
+  const userId = user.body.userId as string;
+  const key = await issueKey(userId, options.scopes ?? ALL_SCOPES);
+  return {
+    userId,
+    plan,
+    ...key,
+    call: (tool, args = {}, method = "POST") => callWith(key.apiKey, tool, args, method),
+    newKey: (scopes) => issueKey(userId, scopes),
+  };
+}
