@@ -1,8 +1,7 @@
 #!/usr/bin/env node
 // `npm run admin -- <command>`: the operator API for a terminal user. See README "Operating".
-import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { adminFetch } from "./lib/local.mjs";
+import { adminFetch, importNdjsonFile } from "./lib/local.mjs";
 
 const USAGE = `usage: npm run admin -- <command>
   users list [--page N] [--limit N]
@@ -42,8 +41,7 @@ const commands = {
       body: compact({ preset: values.preset, name: values.name, scopes: values.scopes?.split(",") }),
     }),
   "keys revoke": ([keyId]) => adminFetch(`/keys/${keyId}`, { method: "DELETE" }),
-  "master import": ([dataset, file]) =>
-    adminFetch(`/master/${dataset}`, { method: "POST", body: readFileSync(file, "utf8"), contentType: "application/x-ndjson" }),
+  "master import": ([dataset, file]) => importNdjsonFile(dataset, file),
 };
 
 const [noun, verb, ...rest] = positionals;

@@ -3,7 +3,7 @@
 // account (printing its keys once) when the database is empty. Honours PORT, ADMIN_TOKEN, STATE_DIR.
 import { spawn, spawnSync } from "node:child_process";
 import { adminToken, baseUrl, port, projectRoot, wranglerBin } from "./lib/local.mjs";
-import { databaseIsEmpty, seedDemoAccount } from "./lib/seed.mjs";
+import { databaseIsEmpty, seedDemoAccount, seedDemoMasterData } from "./lib/seed.mjs";
 
 const stateDir = process.env.STATE_DIR ?? ".wrangler/state";
 const env = { ...process.env, WRANGLER_SEND_METRICS: "false" };
@@ -55,7 +55,11 @@ child.on("exit", (code) => process.exit(code ?? 0));
 try {
   await waitUntilServing(child);
   console.log(`Serving on ${baseUrl()} (catalog: /rest/v1/tools, reference: /docs)`);
-  if (await databaseIsEmpty()) printDemoAccount(await seedDemoAccount());
+  if (await databaseIsEmpty()) {
+    const imported = await seedDemoMasterData();
+    console.log(`Seeded demo master data: ${imported.map((r) => `${r.received} ${r.dataset}`).join(", ")}.`);
+    printDemoAccount(await seedDemoAccount());
+  }
 } catch (error) {
   console.error(`dev: ${error.message}`);
   stop();

@@ -44,3 +44,22 @@ export async function adminFetch(path, { method = "GET", body, contentType = "ap
   if (!response.ok) throw new Error(`${method} ${path} -> ${response.status} ${text}`);
   return parsed;
 }
+
+/** Import order: games refer to the other three. */
+export const MASTER_DATASETS = ["platforms", "companies", "genres", "games"];
+const LINES_PER_REQUEST = 2_000;
+
+/** Sends an NDJSON file to the operator import in requests of LINES_PER_REQUEST lines. */
+export async function importNdjsonFile(dataset, path, options = {}) {
+  const lines = readFileSync(path, "utf8").split(/\r?\n/).filter((line) => line.trim() !== "");
+  const total = { dataset, received: 0, upserted: 0, unchanged: 0, generation: null };
+  for (let start = 0; start < lines.length; start += LINES_PER_REQUEST) {
+    const body = `${lines.slice(start, start + LINES_PER_REQUEST).join("\n")}\n`;
+    const result = await adminFetch(`/master/${dataset}`, { method: "POST", body, contentType: "application/x-ndjson", ...options });
+    total.received += result.received;
+    total.upserted += result.upserted;
+    total.unchanged += result.unchanged;
+    total.generation = result.generation;
+  }
+  return total;
+}

@@ -1,5 +1,7 @@
-// Seeds an empty local database through the operator API: a demo account and its keys.
-import { adminFetch } from "./local.mjs";
+// Seeds an empty local database through the operator API: the demo master data (seed/master),
+// a demo account and its keys.
+import { join } from "node:path";
+import { MASTER_DATASETS, adminFetch, importNdjsonFile, projectRoot } from "./local.mjs";
 
 const DEMO_KEYS = [
   { label: "standard", body: { preset: "standard", name: "demo standard" } },
@@ -27,4 +29,12 @@ export async function seedDemoAccount() {
     keys.push({ label, ...key });
   }
   return { user, keys };
+}
+
+export async function seedDemoMasterData() {
+  const results = [];
+  for (const dataset of MASTER_DATASETS) {
+    results.push(await importNdjsonFile(dataset, join(projectRoot, "seed", "master", `${dataset}.ndjson`)));
+  }
+  return results;
 }

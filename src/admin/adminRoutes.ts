@@ -11,6 +11,8 @@ import { coerceQuery } from "../platform/queryCoercion";
 import { parseWith } from "../platform/validation";
 import { findUser, registeredCounts } from "../tools/account/queries";
 import { readJsonObject } from "../registry/readArguments";
+import { MASTER_DATASETS, type MasterDataset } from "../tools/games/masterRows";
+import { importMasterDataset } from "./masterImport";
 import { insertApiKey, insertUser, listUsers, revokeApiKey, updateUser } from "./queries";
 
 const createUserInput = z.strictObject({ plan: z.enum(PLANS), name: z.string().min(1).max(100).optional() });
@@ -30,6 +32,11 @@ const createKeyInput = z
   });
 
 const ADMIN_BODY_BYTES = 65_536;
+/** NDJSON per import request; `npm run admin -- master import` splits larger files. */
+const MASTER_IMPORT_BYTES = 8 * 1024 * 1024;
+const masterDatasetParam = z.enum(Object.keys(MASTER_DATASETS) as [MasterDataset, ...MasterDataset[]], {
+  error: "dataset must be platforms, companies, genres or games",
+});
 
 /** The operator API: not a tool, not in the catalog, guarded by the ADMIN_TOKEN secret. */
 export function createAdminRouter() {
@@ -79,6 +86,17 @@ export function createAdminRouter() {
     const scopes: readonly Scope[] = args.preset === "individual" ? [...new Set(args.scopes)] : KEY_PRESETS[args.preset];
     const issued = await insertApiKey(db, user.id, scopes, args.name ?? null);
     return c.json({ keyId: issued.keyId, apiKey: issued.apiKey, scopes, userId: user.id }, 201);
+  });
+
+  admin.post("/master/:dataset", async (c) => {
+    const dataset = parseWith(masterDatasetParam, c.req.param("dataset"));
+    const body = await c.req.text();
+    if (body.length > MASTER_IMPORT_BYTES) {
+      throw new ApiError("invalid_input", `Send at most ${MASTER_IMPORT_BYTES} bytes per import; split the file by lines.`, {
+        field: "(body)",
+      });
+    }
+    return c.json(await importMasterDataset(c.env.DB, dataset, body));
   });
 
   admin.delete("/keys/:keyId", async (c) => {

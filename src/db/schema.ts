@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 const createdAt = () =>
   text("created_at")
@@ -43,4 +43,131 @@ export const usageDaily = sqliteTable(
     count: integer("count").notNull(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.day] })],
+);
+
+// ---- Game master data. Rows with owner_user_id are a PREMIUM user's custom records, visible
+// only to that user; official rows have it null. Custom ids start at CUSTOM_ID_BASE so that an
+// official import can never collide with them.
+
+export const platforms = sqliteTable("platforms", {
+  id: integer("id").primaryKey(),
+  name: text("name").notNull(),
+  nameEn: text("name_en"),
+  shortName: text("short_name"),
+  maker: text("maker"),
+  releaseDate: text("release_date"),
+  ownerUserId: text("owner_user_id"),
+  contentHash: text("content_hash").notNull(),
+});
+
+export const companies = sqliteTable("companies", {
+  id: integer("id").primaryKey(),
+  name: text("name").notNull(),
+  nameKana: text("name_kana"),
+  nameEn: text("name_en"),
+  /** Normalised name and kana for listPublishers' query. */
+  searchText: text("search_text").notNull(),
+  ownerUserId: text("owner_user_id"),
+  contentHash: text("content_hash").notNull(),
+});
+
+export const genres = sqliteTable(
+  "genres",
+  {
+    id: integer("id").primaryKey(),
+    name: text("name").notNull(),
+    parentId: integer("parent_id"),
+    taxonomyKey: text("taxonomy_key").notNull(),
+    contentHash: text("content_hash").notNull(),
+  },
+  (t) => [uniqueIndex("genres_taxonomy_key_idx").on(t.taxonomyKey)],
+);
+
+export const games = sqliteTable(
+  "games",
+  {
+    id: integer("id").primaryKey(),
+    title: text("title").notNull(),
+    titleReading: text("title_reading"),
+    titleEn: text("title_en", { mode: "json" }).$type<string[]>().notNull(),
+    aliases: text("aliases", { mode: "json" }).$type<string[]>().notNull(),
+    /** Normalised reading (or title): the order collectors expect for "title" sorts. */
+    sortKey: text("sort_key").notNull(),
+    platformId: integer("platform_id").notNull(),
+    publisherId: integer("publisher_id"),
+    genreId: integer("genre_id"),
+    genreSubId: integer("genre_sub_id"),
+    releaseDate: text("release_date"),
+    janCode: text("jan_code"),
+    modelNumber: text("model_number", { mode: "json" }).$type<string[]>().notNull(),
+    price: real("price"),
+    mediaId: text("media_id"),
+    gpsId: text("gps_id"),
+    dbId: integer("db_id"),
+    dbSlug: text("db_slug"),
+    dbCoverId: text("db_cover_id"),
+    ownerUserId: text("owner_user_id"),
+    contentHash: text("content_hash").notNull(),
+  },
+  (t) => [
+    index("games_platform_release_idx").on(t.platformId, t.releaseDate),
+    index("games_release_idx").on(t.releaseDate),
+    index("games_sort_key_idx").on(t.sortKey),
+    index("games_publisher_idx").on(t.publisherId),
+    index("games_genre_idx").on(t.genreId),
+    index("games_genre_sub_idx").on(t.genreSubId),
+    index("games_db_id_idx").on(t.dbId),
+    index("games_db_slug_idx").on(t.dbSlug),
+    index("games_owner_idx").on(t.ownerUserId),
+  ],
+);
+
+export const gameEditions = sqliteTable(
+  "game_editions",
+  {
+    id: integer("id").primaryKey(),
+    gameId: integer("game_id").notNull(),
+    position: integer("position").notNull(),
+    title: text("title"),
+    modelNumber: text("model_number", { mode: "json" }).$type<string[]>().notNull(),
+    releaseDate: text("release_date"),
+    price: real("price"),
+    janCode: text("jan_code"),
+  },
+  (t) => [index("game_editions_game_idx").on(t.gameId, t.position)],
+);
+
+/**
+ * One row per searchable value of a game, normalised (see platform/normalize.ts): titles,
+ * readings, aliases, JAN codes and model numbers (with the edition they belong to).
+ * An FTS5 trigram index over `term` (migration 0002) serves partial matches.
+ */
+export const gameTerms = sqliteTable(
+  "game_terms",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    gameId: integer("game_id").notNull(),
+    editionId: integer("edition_id"),
+    field: text("field", { enum: ["title", "titleEn", "alias", "janCode", "modelNumber"] }).notNull(),
+    term: text("term").notNull(),
+  },
+  (t) => [index("game_terms_game_idx").on(t.gameId), index("game_terms_field_term_idx").on(t.field, t.term)],
+);
+
+/** Per-dataset generation strings, bumped only when an import changed content. */
+export const masterMeta = sqliteTable("master_meta", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+});
+
+/** A user's own attribute labels; system labels live in code (tools/attributes/systemAttributes.ts). */
+export const attributes = sqliteTable(
+  "attributes",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull(),
+    label: text("label").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("attributes_user_label_idx").on(t.userId, t.label)],
 );

@@ -1,5 +1,21 @@
 import type { ToolDefinition } from "../registry/defineTool";
 import { getAccount } from "./account/getAccount";
+import { listAttributes } from "./attributes/listAttributes";
+import { browseGames } from "./games/browseGames";
+import { getGamesBatch } from "./games/getGamesBatch";
+import { listGenres } from "./games/listGenres";
+import { listPlatforms } from "./games/listPlatforms";
+import { listPublishers } from "./games/listPublishers";
+import { searchGames } from "./games/searchGames";
 
 /** The registry: every tool, in catalog order. REST routes, the catalog and OpenAPI come from here. */
-export const tools: readonly ToolDefinition[] = [getAccount];
+export const tools: readonly ToolDefinition[] = [
+  getAccount,
+  searchGames,
+  browseGames,
+  getGamesBatch,
+  listPlatforms,
+  listGenres,
+  listPublishers,
+  listAttributes,
+];

@@ -1,0 +1,259 @@
+import type { z } from "zod";
+import { ApiError } from "../platform/errors";
+import { type BulkColumn, bulkDeleteWhereIn, bulkInsert, readByIds, runInBatches } from "../platform/bulkWrite";
+import { sha256Hex } from "../platform/hashing";
+import { normalizeSearchText } from "../platform/normalize";
+import { bumpGeneration, readGeneration } from "../tools/games/generation";
+import {
+  type CompanyRow,
+  type GameRow,
+  type GenreRow,
+  MASTER_DATASETS,
+  type MasterDataset,
+  type PlatformRow,
+} from "../tools/games/masterRows";
+import { GAME_TERM_COLUMNS, gameTermsOf } from "../tools/games/terms";
+
+interface Line<R> {
+  line: number;
+  row: R;
+}
+
+const lineError = (line: number, field: string, message: string) =>
+  new ApiError("invalid_input", `line ${line}: ${field}: ${message}`, { field, line });
+
+function parseNdjson<S extends z.ZodType>(body: string, schema: S): Line<z.output<S>>[] {
+  const rows: Line<z.output<S>>[] = [];
+  body.split(/\r?\n/).forEach((text, index) => {
+    const line = index + 1;
+    if (text.trim() === "") return;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw lineError(line, "(row)", "not readable as JSON");
+    }
+    const result = schema.safeParse(value);
+    if (!result.success) {
+      const issue = result.error.issues[0]!;
+      const path = issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0]] : issue.path;
+      throw lineError(line, path.join(".") || "(row)", issue.message);
+    }
+    rows.push({ line, row: result.data });
+  });
+  if (rows.length === 0) throw new ApiError("invalid_input", "The body holds no NDJSON rows.", { field: "(body)" });
+  return rows;
+}
+
+function refuseDuplicateIds<R>(rows: Line<R>[], idOf: (row: R) => number, field: string) {
+  const seen = new Set<number>();
+  for (const { line, row } of rows) {
+    if (seen.has(idOf(row))) throw lineError(line, field, `${idOf(row)} appears twice in this import`);
+    seen.add(idOf(row));
+  }
+}
+
+/** How one dataset is checked and stored. */
+interface DatasetImporter<R> {
+  table: string;
+  idField: string;
+  idOf(row: R): number;
+  columns: BulkColumn[];
+  toDbRow(row: R): Record<string, unknown>;
+  checkReferences(d1: D1Database, rows: Line<R>[]): Promise<void>;
+  /** Statements that rewrite rows hanging off the changed records (editions, search terms). */
+  dependents(d1: D1Database, changed: R[]): D1PreparedStatement[];
+}
+
+const col = (column: string, key: string, json = false): BulkColumn => ({ column, key, json });
+const noDependents = () => [];
+
+async function requireExisting(
+  d1: D1Database,
+  table: string,
+  rows: Line<GameRow>[],
+  pick: (row: GameRow) => number | null,
+  field: string,
+  check: (value: unknown) => string | null = () => null,
+  column = "id",
+) {
+  const ids = [...new Set(rows.map(({ row }) => pick(row)).filter((id): id is number => id !== null))];
+  const found = await readByIds<unknown>(d1, table, column, ids);
+  for (const { line, row } of rows) {
+    const id = pick(row);
+    if (id === null) continue;
+    if (!found.has(id)) throw lineError(line, field, `${id} does not exist in ${table}`);
+    const problem = check(found.get(id));
+    if (problem) throw lineError(line, field, `${id} ${problem}`);
+  }
+}
+
+const officialOnly = (owner: unknown) => (owner === null ? null : "is a custom record, not official master data");
+
+const platformImporter: DatasetImporter<PlatformRow> = {
+  table: "platforms",
+  idField: "platformId",
+  idOf: (row) => row.platformId,
+  columns: [col("id", "platformId"), col("name", "name"), col("name_en", "nameEn"), col("short_name", "shortName"), col("maker", "maker"), col("release_date", "releaseDate")],
+  toDbRow: (row) => ({ ...row }),
+  checkReferences: async () => {},
+  dependents: noDependents,
+};
+
+const companyImporter: DatasetImporter<CompanyRow> = {
+  table: "companies",
+  idField: "companyId",
+  idOf: (row) => row.companyId,
+  columns: [col("id", "companyId"), col("name", "name"), col("name_kana", "nameKana"), col("name_en", "nameEn"), col("search_text", "searchText")],
+  toDbRow: (row) => ({
+    ...row,
+    searchText: [row.name, row.nameKana, row.nameEn].filter(Boolean).map((v) => normalizeSearchText(v!)).join("|"),
+  }),
+  checkReferences: async () => {},
+  dependents: noDependents,
+};
+
+const genreImporter: DatasetImporter<GenreRow> = {
+  table: "genres",
+  idField: "genreId",
+  idOf: (row) => row.genreId,
+  columns: [col("id", "genreId"), col("name", "name"), col("parent_id", "parentId"), col("taxonomy_key", "taxonomyKey")],
+  toDbRow: (row) => ({ ...row }),
+  async checkReferences(d1, rows) {
+    const { results } = await d1.prepare("SELECT id, parent_id, taxonomy_key FROM genres").all<{ id: number; taxonomy_key: string }>();
+    const keyOf = new Map(results.map((g) => [g.id, g.taxonomy_key]));
+    for (const { row } of rows) keyOf.set(row.genreId, row.taxonomyKey);
+    const idOfKey = new Map<string, number>();
+    for (const [id, key] of keyOf) {
+      const other = idOfKey.get(key);
+      const line = rows.find(({ row }) => row.taxonomyKey === key)?.line ?? 0;
+      if (other !== undefined && other !== id) throw lineError(line, "taxonomyKey", `'${key}' is already used by genre ${other}`);
+      idOfKey.set(key, id);
+    }
+    for (const { line, row } of rows) {
+      if (row.parentId === null) {
+        if (row.taxonomyKey.includes(".")) throw lineError(line, "taxonomyKey", "a root genre's key has no dot");
+        continue;
+      }
+      const parentKey = keyOf.get(row.parentId);
+      if (parentKey === undefined || row.parentId === row.genreId) throw lineError(line, "parentId", `${row.parentId} is not a genre`);
+      const expected = new RegExp(`^${parentKey.replace(/\./g, "\\.")}\\.[a-z0-9_]+$`);
+      if (!expected.test(row.taxonomyKey)) throw lineError(line, "taxonomyKey", `must extend its parent's key '${parentKey}' by one part`);
+    }
+  },
+  dependents: noDependents,
+};
+
+const EDITION_COLUMNS = [
+  col("id", "gameEditionId"),
+  col("game_id", "gameId"),
+  col("position", "position"),
+  col("title", "title"),
+  col("model_number", "modelNumber", true),
+  col("release_date", "releaseDate"),
+  col("price", "price"),
+  col("jan_code", "janCode"),
+];
+
+const gameImporter: DatasetImporter<GameRow> = {
+  table: "games",
+  idField: "gameId",
+  idOf: (row) => row.gameId,
+  columns: [
+    col("id", "gameId"),
+    col("title", "title"),
+    col("title_reading", "titleReading"),
+    col("title_en", "titleEn", true),
+    col("aliases", "aliases", true),
+    col("sort_key", "sortKey"),
+    col("platform_id", "platformId"),
+    col("publisher_id", "publisherId"),
+    col("genre_id", "genreId"),
+    col("genre_sub_id", "genreSubId"),
+    col("release_date", "releaseDate"),
+    col("jan_code", "janCode"),
+    col("model_number", "modelNumber", true),
+    col("price", "price"),
+    col("media_id", "mediaId"),
+    col("gps_id", "gpsId"),
+    col("db_id", "dbId"),
+    col("db_slug", "dbSlug"),
+    col("db_cover_id", "dbCoverId"),
+  ],
+  toDbRow: (row) => ({ ...row, sortKey: normalizeSearchText(row.titleReading ?? row.title) }),
+  async checkReferences(d1, rows) {
+    await requireExisting(d1, "platforms", rows, (r) => r.platformId, "platformId", officialOnly, "owner_user_id");
+    await requireExisting(d1, "companies", rows, (r) => r.publisherId, "publisherId", officialOnly, "owner_user_id");
+    await requireExisting(d1, "genres", rows, (r) => r.genreId, "genreId", (parent) => (parent === null ? null : "is not a main (root) genre"), "parent_id");
+    await requireExisting(d1, "genres", rows, (r) => r.genreSubId, "genreSubId");
+    const editions = rows.flatMap(({ line, row }) => row.editions.map((e) => ({ line, gameId: row.gameId, id: e.gameEditionId })));
+    const ownerOf = await readByIds<number>(d1, "game_editions", "game_id", editions.map((e) => e.id));
+    const seen = new Set<number>();
+    for (const { line, gameId, id } of editions) {
+      const owner = ownerOf.get(id);
+      if (seen.has(id) || (owner !== undefined && owner !== gameId)) {
+        throw lineError(line, "editions.gameEditionId", `${id} belongs to another game`);
+      }
+      seen.add(id);
+    }
+  },
+  dependents(d1, changed) {
+    const ids = changed.map((g) => g.gameId);
+    const editions = changed.flatMap((g) => g.editions.map((e, position) => ({ ...e, gameId: g.gameId, position })));
+    return [
+      ...bulkDeleteWhereIn(d1, "game_editions", "game_id", ids),
+      ...bulkInsert(d1, "game_editions", EDITION_COLUMNS, editions),
+      ...bulkDeleteWhereIn(d1, "game_terms", "game_id", ids),
+      ...bulkInsert(d1, "game_terms", GAME_TERM_COLUMNS, changed.flatMap(gameTermsOf)),
+    ];
+  },
+};
+
+const IMPORTERS: { [D in MasterDataset]: DatasetImporter<z.output<(typeof MASTER_DATASETS)[D]>> } = {
+  platforms: platformImporter,
+  companies: companyImporter,
+  genres: genreImporter,
+  games: gameImporter,
+};
+
+/** Names that game rows carry for joining; derived on export, so not part of the content. */
+const DERIVED_FIELDS = ["platformName", "publisherName", "genreName", "genreKey"];
+const contentOf = (row: object) =>
+  JSON.stringify(Object.fromEntries(Object.entries(row).filter(([key]) => !DERIVED_FIELDS.includes(key) && key !== "custom")));
+
+export interface ImportResult {
+  dataset: MasterDataset;
+  received: number;
+  upserted: number;
+  unchanged: number;
+  generation: string;
+}
+
+/**
+ * Idempotent upsert by id: rows whose content is unchanged are not written, and the dataset's
+ * generation changes only when some row did. A failed import can simply be sent again.
+ */
+export async function importMasterDataset(d1: D1Database, dataset: MasterDataset, body: string): Promise<ImportResult> {
+  const importer = IMPORTERS[dataset] as DatasetImporter<object>;
+  const rows = parseNdjson(body, MASTER_DATASETS[dataset]) as Line<object>[];
+  refuseDuplicateIds(rows, importer.idOf, importer.idField);
+  await importer.checkReferences(d1, rows);
+
+  const hashes = await Promise.all(rows.map(({ row }) => sha256Hex(contentOf(row))));
+  const stored = await readByIds<string>(d1, importer.table, "content_hash", rows.map(({ row }) => importer.idOf(row)));
+  const changed = rows.map(({ row }, i) => ({ row, hash: hashes[i]! })).filter(({ row, hash }) => stored.get(importer.idOf(row)) !== hash);
+
+  if (changed.length === 0) {
+    return { dataset, received: rows.length, upserted: 0, unchanged: rows.length, generation: await readGeneration(d1, dataset) };
+  }
+  const dbRows = changed.map(({ row, hash }) => ({ ...importer.toDbRow(row), contentHash: hash }));
+  // The generation moves first: should a later batch fail, the rows already written carry their
+  // new hashes, and a client must still see that the dataset changed.
+  const { generation, statement } = bumpGeneration(d1, dataset);
+  await runInBatches(d1, [
+    statement,
+    ...bulkInsert(d1, importer.table, [...importer.columns, col("content_hash", "contentHash")], dbRows, "id"),
+    ...importer.dependents(d1, changed.map(({ row }) => row)),
+  ]);
+  return { dataset, received: rows.length, upserted: changed.length, unchanged: rows.length - changed.length, generation };
+}

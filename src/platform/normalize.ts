@@ -1,0 +1,53 @@
+/**
+ * Search normalisation, applied identically to stored terms and to queries, so that what a
+ * collector types matches what is printed on the box:
+ * - NFKC: full-width latin and digits become half-width, half-width kana full-width, Ⅲ becomes III;
+ * - lower case; katakana become hiragana;
+ * - long-vowel marks, spaces, punctuation and symbols are dropped (スーパー = すーぱー = すぱ);
+ * - a roman numeral standing apart from other latin letters becomes its digits
+ *   (ドラゴンクエストIII = ドラゴンクエスト3, "Final Fantasy VI" = "final fantasy 6"); a lone X stays a letter.
+ */
+
+const KATAKANA = /[\u30a1-\u30f6]/g;
+const LONG_VOWEL_MARKS = /[ー〜～\u2010-\u2015\u2212\uff70-]/g;
+const NOT_LETTER_OR_DIGIT = /[^\p{L}\p{N}]/gu;
+// A run of roman-numeral letters with no latin letter or digit on either side.
+const ROMAN_RUN = /(?<![a-z0-9])[ivx]+(?![a-z0-9])/g;
+const ROMAN_VALUES: Record<string, number> = { i: 1, v: 5, x: 10 };
+const CANONICAL_ROMAN = /^x{0,3}(ix|iv|v?i{0,3})$/;
+
+/** A lone "x" is left alone: in titles (ロックマンX) it is far more often a letter than ten. */
+function romanToNumber(numeral: string): number | null {
+  if (numeral === "x" || !CANONICAL_ROMAN.test(numeral)) return null;
+  let total = 0;
+  for (let i = 0; i < numeral.length; i++) {
+    const value = ROMAN_VALUES[numeral[i]!]!;
+    const next = ROMAN_VALUES[numeral[i + 1] ?? ""] ?? 0;
+    total += value < next ? -value : value;
+  }
+  return total;
+}
+
+const toHiragana = (text: string) => text.replace(KATAKANA, (ch) => String.fromCharCode(ch.charCodeAt(0) - 0x60));
+
+/** Normalises one word (no spaces expected) or a whole title into its search form. */
+export function normalizeSearchText(text: string): string {
+  const lower = toHiragana(text.normalize("NFKC").toLowerCase()).replace(LONG_VOWEL_MARKS, "");
+  // Numerals are read per space-separated word before spaces disappear, so "final fantasy vi" sees "vi".
+  return lower
+    .split(/\s+/)
+    .map((word) => word.replace(NOT_LETTER_OR_DIGIT, "").replace(ROMAN_RUN, (run) => String(romanToNumber(run) ?? run)))
+    .join("");
+}
+
+/** Splits a query on spaces (any width) into normalised terms; empty terms are dropped. */
+export function searchTerms(query: string): string[] {
+  return query
+    .normalize("NFKC")
+    .split(/\s+/)
+    .map(normalizeSearchText)
+    .filter((term) => term.length > 0);
+}
+
+/** Codes (JAN, model numbers) compare without hyphens, spaces or case: "SHVC-MW" = "shvcmw". */
+export const normalizeCode = (code: string) => code.normalize("NFKC").toLowerCase().replace(NOT_LETTER_OR_DIGIT, "");

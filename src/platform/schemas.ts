@@ -1,0 +1,35 @@
+import { z } from "zod";
+
+/** A real calendar date `YYYY-MM-DD` (2024-02-30 is refused). */
+export const isoDate = z.iso.date({ error: "must be a calendar date YYYY-MM-DD" });
+
+/** EAN-13 / EAN-8 (JAN) with a valid check digit. */
+export const janCode = z
+  .string()
+  .regex(/^(\d{8}|\d{13})$/, "must be 8 or 13 digits")
+  .refine((code) => {
+    const digits = [...code].map(Number);
+    const check = digits.pop()!;
+    const sum = digits.reverse().reduce((acc, d, i) => acc + d * (i % 2 === 0 ? 3 : 1), 0);
+    return (10 - (sum % 10)) % 10 === check;
+  }, "has a wrong check digit");
+
+/** Official master ids stay below this; custom (user) records are numbered from it. */
+export const CUSTOM_ID_BASE = 1_000_000_000;
+export const masterId = z.number().int().min(1).max(CUSTOM_ID_BASE - 1);
+export const positiveId = z.number().int().min(1);
+
+export const text = (max: number) => z.string().trim().min(1).max(max);
+
+/** Refuses ranges whose start is after their end, naming the end argument. */
+export function orderedRanges<T extends Record<string, unknown>>(pairs: [from: keyof T & string, to: keyof T & string][]) {
+  return (value: T, ctx: z.RefinementCtx) => {
+    for (const [from, to] of pairs) {
+      const start = value[from];
+      const end = value[to];
+      if (start !== undefined && end !== undefined && start !== null && end !== null && (start as never) > (end as never)) {
+        ctx.addIssue({ code: "custom", path: [to], message: `must not be before ${from}` });
+      }
+    }
+  };
+}

@@ -1,0 +1,35 @@
+import { z } from "zod";
+import { limitArg, pageArg, pagedEnvelope, pageOf, pageOffset, resolveLimit } from "../../platform/paging";
+import { ALL_PLANS } from "../../platform/plans";
+import { defineTool } from "../../registry/defineTool";
+import { userAttributePage } from "./queries";
+import { SYSTEM_ATTRIBUTES } from "./systemAttributes";
+
+const CAP = 200;
+const DEFAULT_LIMIT = 100;
+
+export const attributeSchema = z.object({ id: z.string(), label: z.string(), custom: z.boolean() });
+
+export const listAttributes = defineTool({
+  name: "listAttributes",
+  family: "attributes",
+  title: "属性一覧",
+  description:
+    "Lists the attribute labels you can put on library entries, copies and play records: the system labels (box, manual, sealed, ...) first, then your own. Filters and writes accept an attribute's id or its exact label.",
+  restNote: "In REST, call GET /rest/v1/listAttributes.",
+  scopes: ["library:read"],
+  plans: ALL_PLANS,
+  kind: "read",
+  input: z.strictObject({ page: pageArg, limit: limitArg(CAP, DEFAULT_LIMIT) }),
+  output: pagedEnvelope(attributeSchema),
+  notes: ["System labels have custom: false; your own have custom: true."],
+  async handler({ db, auth }, args) {
+    const limit = resolveLimit(args.limit, DEFAULT_LIMIT, [{ cap: CAP, reason: `listAttributes returns at most ${CAP} per page` }]);
+    const offset = pageOffset(args.page, limit);
+    const system = SYSTEM_ATTRIBUTES.slice(offset, offset + limit.effectiveLimit).map((a) => ({ ...a, custom: false }));
+    const ownOffset = Math.max(0, offset - SYSTEM_ATTRIBUTES.length);
+    const own = await userAttributePage(db, auth.userId, ownOffset, limit.effectiveLimit - system.length);
+    const items = [...system, ...own.rows.map((a) => ({ id: a.id, label: a.label, custom: true }))];
+    return pageOf(items, args.page, SYSTEM_ATTRIBUTES.length + own.total, limit);
+  },
+});

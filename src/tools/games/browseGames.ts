@@ -1,0 +1,83 @@
+import { queryBatch } from "../../platform/db";
+import { sql } from "drizzle-orm";
+import { z } from "zod";
+import { limitArg, pageArg, pageEnvelopeFields, pageOf, pageOffset, resolveLimit, type PageCap } from "../../platform/paging";
+import { PREMIUM_ONLY } from "../../platform/plans";
+import { isoDate, orderedRanges, positiveId, text } from "../../platform/schemas";
+import { defineTool } from "../../registry/defineTool";
+import { type GameFieldGroup, type GameRecord, gameFieldsArg, gameSchema, toGame } from "./gameObject";
+import { readGeneration } from "./generation";
+import { GAME_JOINS, GAME_SELECT, allOf, coverageFor, gameFilterConditions, groupsOf, visibleTo } from "./queries";
+import { queryTermsCondition } from "./searchQuery";
+import { DEFAULT_GAME_FIELDS, coverageSchema } from "./shared";
+
+const BROWSE_CAP = 100;
+const BROWSE_DEFAULT = 20;
+
+/** Detailed field groups make rows heavy, so they shrink the page. */
+function fieldCaps(groups: ReadonlySet<GameFieldGroup>): PageCap[] {
+  const caps: PageCap[] = [];
+  if (groups.has("editions") || groups.has("specs") || groups.has("supportGenre")) {
+    caps.push({ cap: 50, reason: "editions, specs and supportGenre cap the page at 50" });
+  }
+  if (groups.has("externalLinks")) caps.push({ cap: 25, reason: "externalLinks caps the page at 25" });
+  return caps;
+}
+
+const ORDER = {
+  releaseDate: { asc: sql`g.release_date IS NULL, g.release_date, g.id`, desc: sql`g.release_date IS NULL, g.release_date DESC, g.id DESC` },
+  title: { asc: sql`g.sort_key, g.id`, desc: sql`g.sort_key DESC, g.id DESC` },
+};
+
+export const browseGames = defineTool({
+  name: "browseGames",
+  family: "games",
+  title: "ゲーム一覧",
+  description:
+    "Browses official and your custom games by conditions (platforms, publisher, genre, release date range), sorted and paged. To find a particular title, use searchGames.",
+  restNote: "In REST, arrays in GET are comma-separated (platformIds=1,2).",
+  scopes: ["games:read"],
+  plans: PREMIUM_ONLY,
+  kind: "read",
+  input: z
+    .strictObject({
+      query: text(100).optional().describe("Narrows to games whose title, reading, English title or alias contains every term."),
+      platformIds: z.array(positiveId).max(10).optional(),
+      publisherId: positiveId.optional(),
+      genreId: positiveId.optional().describe("Works for main and support genres."),
+      releaseDateFrom: isoDate.optional(),
+      releaseDateTo: isoDate.optional(),
+      sortBy: z.enum(["releaseDate", "title"]).default("releaseDate").describe("title sorts by reading."),
+      sortOrder: z.enum(["asc", "desc"]).default("asc"),
+      page: pageArg,
+      limit: limitArg(BROWSE_CAP, BROWSE_DEFAULT),
+      fields: gameFieldsArg,
+    })
+    .superRefine(orderedRanges([["releaseDateFrom", "releaseDateTo"]])),
+  output: z.object({ items: z.array(gameSchema), ...pageEnvelopeFields, generation: z.string(), coverage: coverageSchema }),
+  notes: [
+    "Default fields: editions, specs, supportGenre (page cap 50); externalLinks caps the page at 25; fields [] gives core rows.",
+    "Games without a release date sort last and are excluded by a release date range.",
+  ],
+  async handler({ db, env, auth }, args) {
+    const groups = groupsOf(args.fields, DEFAULT_GAME_FIELDS);
+    const limit = resolveLimit(args.limit, BROWSE_DEFAULT, [
+      { cap: BROWSE_CAP, reason: `browseGames returns at most ${BROWSE_CAP} per page` },
+      ...fieldCaps(groups),
+    ]);
+    const conditions = [visibleTo(auth.userId), ...(await gameFilterConditions(db, args))];
+    if (args.query) conditions.push(queryTermsCondition(args.query));
+    const where = allOf(conditions);
+    const [rows, counts] = await queryBatch<[GameRecord[], { n: number }[]]>(db, [
+      sql`SELECT ${GAME_SELECT} FROM games g ${GAME_JOINS} WHERE ${where}
+        ORDER BY ${ORDER[args.sortBy][args.sortOrder]} LIMIT ${limit.effectiveLimit} OFFSET ${pageOffset(args.page, limit)}`,
+      sql`SELECT COUNT(*) AS n FROM games g WHERE ${where}`,
+    ]);
+    const generation = await readGeneration(env.DB, "games");
+    return {
+      ...pageOf(rows.map((row) => toGame(row, groups)), args.page, counts[0]?.n ?? 0, limit),
+      generation,
+      coverage: await coverageFor(db, auth.userId, generation),
+    };
+  },
+});

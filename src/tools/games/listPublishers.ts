@@ -1,0 +1,50 @@
+import { queryBatch } from "../../platform/db";
+import { sql } from "drizzle-orm";
+import { z } from "zod";
+import { normalizeSearchText } from "../../platform/normalize";
+import { limitArg, pageArg, pagedEnvelope, pageOf, pageOffset, resolveLimit } from "../../platform/paging";
+import { ALL_PLANS } from "../../platform/plans";
+import { text } from "../../platform/schemas";
+import { defineTool } from "../../registry/defineTool";
+
+const CAP = 100;
+const DEFAULT_LIMIT = 50;
+
+export const listPublishers = defineTool({
+  name: "listPublishers",
+  family: "games",
+  title: "メーカー一覧",
+  description:
+    "Lists publishers (official ones and your custom ones), optionally those whose name, kana reading or English name contains the query, for use as publisherId.",
+  restNote: "In REST, call GET /rest/v1/listPublishers?query=...",
+  scopes: ["games:read"],
+  plans: ALL_PLANS,
+  kind: "read",
+  input: z.strictObject({
+    query: text(50).optional().describe("Part of the name, kana reading or English name; width, kana and case are ignored."),
+    page: pageArg,
+    limit: limitArg(CAP, DEFAULT_LIMIT),
+  }),
+  output: pagedEnvelope(
+    z.object({
+      companyId: z.number().int(),
+      name: z.string(),
+      nameKana: z.string().nullable(),
+      nameEn: z.string().nullable(),
+      custom: z.boolean(),
+    }),
+  ),
+  async handler({ db, auth }, args) {
+    const limit = resolveLimit(args.limit, DEFAULT_LIMIT, [{ cap: CAP, reason: `listPublishers returns at most ${CAP} per page` }]);
+    const term = args.query === undefined ? "" : normalizeSearchText(args.query);
+    const where = sql`(owner_user_id IS NULL OR owner_user_id = ${auth.userId}) AND instr(search_text, ${term}) > 0`;
+    const [rows, total] = await queryBatch<[{ companyId: number; name: string; nameKana: string | null; nameEn: string | null; custom: number }[], { n: number }[]]>(db, [
+      sql`
+        SELECT id AS companyId, name, name_kana AS nameKana, name_en AS nameEn, owner_user_id IS NOT NULL AS custom
+        FROM companies WHERE ${where} ORDER BY owner_user_id IS NOT NULL, id
+        LIMIT ${limit.effectiveLimit} OFFSET ${pageOffset(args.page, limit)}`,
+      sql`SELECT COUNT(*) AS n FROM companies WHERE ${where}`,
+    ]);
+    return pageOf(rows.map((row) => ({ ...row, custom: row.custom === 1 })), args.page, total[0]?.n ?? 0, limit);
+  },
+});

@@ -1,0 +1,108 @@
+import { type SQL, sql } from "drizzle-orm";
+import { type Db, queryBatch } from "../../platform/db";
+import type { GameFieldGroup, GameRecord } from "./gameObject";
+
+/** Everything toGame() needs, in one row per game (editions folded in as JSON). */
+export const GAME_SELECT = sql.raw(`
+  g.id, g.title, g.title_en, g.platform_id, p.name AS platform_name, g.publisher_id, c.name AS publisher_name,
+  g.genre_id, gm.name AS genre_name, g.genre_sub_id, gs.name AS genre_sub_name, g.release_date, g.jan_code,
+  g.model_number, g.price, g.media_id, g.gps_id, g.db_id, g.db_slug, g.db_cover_id, g.owner_user_id,
+  (SELECT json_group_array(json_object('gameEditionId', e.id, 'title', e.title, 'modelNumber', json(e.model_number),
+     'releaseDate', e.release_date, 'price', e.price, 'janCode', e.jan_code))
+   FROM (SELECT * FROM game_editions WHERE game_id = g.id ORDER BY position) e) AS editions`);
+
+export const GAME_JOINS = sql.raw(`
+  JOIN platforms p ON p.id = g.platform_id
+  LEFT JOIN companies c ON c.id = g.publisher_id
+  LEFT JOIN genres gm ON gm.id = g.genre_id
+  LEFT JOIN genres gs ON gs.id = g.genre_sub_id`);
+
+/** Official games, plus the caller's own custom games; nobody else's. */
+export const visibleTo = (userId: string) => sql`(g.owner_user_id IS NULL OR g.owner_user_id = ${userId})`;
+
+const jsonIds = (ids: readonly number[]) => JSON.stringify(ids);
+
+/** Game records by id, in the order asked, limited to what the caller may see. */
+export async function loadGameRecords(db: Db, userId: string, ids: readonly number[]): Promise<Map<number, GameRecord>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.all<GameRecord>(sql`
+    SELECT ${GAME_SELECT} FROM games g ${GAME_JOINS}
+    WHERE g.id IN (SELECT value FROM json_each(${jsonIds(ids)})) AND ${visibleTo(userId)}`);
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+export interface GameFilters {
+  platformIds?: number[];
+  publisherId?: number;
+  genreId?: number;
+  releaseDateFrom?: string;
+  releaseDateTo?: string;
+}
+
+/**
+ * The genre filter: a root genre matches a game's main or support genre id; any other genre
+ * matches through its taxonomy key, i.e. the support genre is that genre or one beneath it.
+ */
+async function genreCondition(db: Db, genreId: number): Promise<SQL> {
+  const [genre] = await db.all<{ parent_id: number | null; taxonomy_key: string }>(
+    sql`SELECT parent_id, taxonomy_key FROM genres WHERE id = ${genreId}`,
+  );
+  if (!genre) return sql`0`;
+  if (genre.parent_id === null) return sql`(g.genre_id = ${genreId} OR g.genre_sub_id = ${genreId})`;
+  return sql`g.genre_sub_id IN (SELECT id FROM genres WHERE taxonomy_key = ${genre.taxonomy_key} OR taxonomy_key LIKE ${`${genre.taxonomy_key}.%`})`;
+}
+
+/** SQL conditions for the shared game filters; release date ranges are inclusive and drop undated games. */
+export async function gameFilterConditions(db: Db, filters: GameFilters): Promise<SQL[]> {
+  const conditions: SQL[] = [];
+  if (filters.platformIds?.length) {
+    conditions.push(sql`g.platform_id IN (SELECT value FROM json_each(${jsonIds(filters.platformIds)}))`);
+  }
+  if (filters.publisherId !== undefined) conditions.push(sql`g.publisher_id = ${filters.publisherId}`);
+  if (filters.genreId !== undefined) conditions.push(await genreCondition(db, filters.genreId));
+  if (filters.releaseDateFrom) conditions.push(sql`g.release_date >= ${filters.releaseDateFrom}`);
+  if (filters.releaseDateTo) conditions.push(sql`g.release_date <= ${filters.releaseDateTo}`);
+  return conditions;
+}
+
+export const allOf = (conditions: SQL[]) => (conditions.length ? sql.join(conditions, sql` AND `) : sql`1`);
+
+export const groupsOf = (fields: readonly GameFieldGroup[] | undefined, defaults: readonly GameFieldGroup[]) =>
+  new Set<GameFieldGroup>(fields ?? defaults);
+
+export interface Coverage {
+  totalGames: number;
+  platforms: string[];
+  note: string;
+}
+
+const officialCoverageCache = new Map<string, { totalGames: number; platforms: string[] }>();
+
+/**
+ * What the master data covers. The official part only changes with the games generation, so it
+ * is computed once per generation per isolate; the caller's custom games are counted each time.
+ */
+export async function coverageFor(db: Db, userId: string, generation: string): Promise<Coverage> {
+  let official = officialCoverageCache.get(generation);
+  if (!official) {
+    const [counts, platformRows] = await queryBatch<[{ n: number }[], { name: string }[]]>(db, [
+      sql`SELECT COUNT(*) AS n FROM games WHERE owner_user_id IS NULL`,
+      sql`
+        SELECT p.name FROM platforms p WHERE p.owner_user_id IS NULL
+          AND EXISTS (SELECT 1 FROM games g WHERE g.platform_id = p.id AND g.owner_user_id IS NULL)
+        ORDER BY p.id`,
+    ]);
+    official = { totalGames: counts[0]?.n ?? 0, platforms: platformRows.map((r) => r.name) };
+    officialCoverageCache.set(generation, official);
+  }
+  const [custom] = await db.all<{ n: number }>(sql`SELECT COUNT(*) AS n FROM games WHERE owner_user_id = ${userId}`);
+  const customGames = custom?.n ?? 0;
+  return {
+    totalGames: official.totalGames + customGames,
+    platforms: official.platforms,
+    note:
+      `Official master data of ${official.platforms.length} retro platforms` +
+      (customGames ? `, plus your ${customGames} custom games.` : ".") +
+      " Games not listed may simply not be registered yet.",
+  };
+}

@@ -1,0 +1,101 @@
+import { z } from "zod";
+import { invalidInput } from "../../platform/errors";
+import { limitArg, pageEnvelopeFields, resolveLimit } from "../../platform/paging";
+import { ALL_PLANS } from "../../platform/plans";
+import { isoDate, orderedRanges, positiveId, text } from "../../platform/schemas";
+import { defineTool } from "../../registry/defineTool";
+import { gameFieldsArg, gameSchema, toGame } from "./gameObject";
+import { readGeneration } from "./generation";
+import { coverageFor, groupsOf } from "./queries";
+import { hasSearchableTerm, searchGames as runSearch } from "./searchQuery";
+import { coverageSchema, DEFAULT_GAME_FIELDS } from "./shared";
+
+const SEARCH_CAP = 20;
+const SEARCH_DEFAULT = 10;
+
+const input = z
+  .strictObject({
+    query: text(100)
+      .optional()
+      .describe("Title, hiragana reading, English title or nickname; spaces separate terms that must all match."),
+    janCode: z.string().regex(/^(\d{8}|\d{13})$/, "must be 8 or 13 digits").optional().describe("Exact JAN (EAN) barcode, of the game or an edition."),
+    modelNumber: text(40).optional().describe("Part of a model number (game or edition); hyphens and case are ignored."),
+    externalId: z
+      .strictObject({ dbId: positiveId.optional(), dbSlug: text(200).optional() })
+      .refine((id) => (id.dbId === undefined) !== (id.dbSlug === undefined), "give exactly one of dbId or dbSlug")
+      .optional()
+      .describe("The external game database's id: {dbId} or {dbSlug}. POST JSON only."),
+    platformIds: z.array(positiveId).max(10).optional(),
+    publisherId: positiveId.optional(),
+    genreId: positiveId.optional().describe("A main genre matches main or support genre; any other matches through its taxonomy."),
+    releaseDateFrom: isoDate.optional(),
+    releaseDateTo: isoDate.optional(),
+    limit: limitArg(SEARCH_CAP, SEARCH_DEFAULT),
+    fields: gameFieldsArg,
+  })
+  .superRefine(orderedRanges([["releaseDateFrom", "releaseDateTo"]]));
+
+const hitSchema = gameSchema.extend({
+  matchedBy: z.enum(["janCode", "modelNumber", "externalId", "gameId", "title", "titleEn", "alias"]),
+  exact: z.boolean(),
+  edition: z.boolean(),
+});
+
+export const searchGames = defineTool({
+  name: "searchGames",
+  family: "games",
+  title: "ゲーム検索",
+  description:
+    "Finds games by what is printed on the box: a title in kana or kanji, its hiragana reading, an English title, a common nickname, a JAN barcode or a model number. Width, kana type, case, long-vowel marks and roman numerals are ignored (ドラゴンクエストIII = どらごんくえすと3). Results are ordered by match strength (identifier, exact title, alias, prefix, partial), then release date.",
+  restNote: "In REST, externalId is accepted only in a POST JSON body.",
+  scopes: ["games:read"],
+  plans: ALL_PLANS,
+  kind: "read",
+  input,
+  output: z.object({
+    items: z.array(hitSchema),
+    ...pageEnvelopeFields,
+    generation: z.string(),
+    coverage: coverageSchema,
+    platformCounts: z
+      .array(z.object({ platformId: z.number().int(), name: z.string(), count: z.number().int() }))
+      .optional()
+      .describe("Only when hasMore: matches per platform, most first, up to 10."),
+    hint: z.string().optional().describe("Only when hasMore: how to narrow the search."),
+  }),
+  notes: [
+    "One identifying term is required: query, janCode, modelNumber or externalId (400 invalid_input otherwise).",
+    "Several identifying terms must all match. No paging: narrow with platformIds or the release date range.",
+    "Query terms of 3 or more characters use the trigram index; shorter terms still match anywhere but are slower.",
+    "matchedBy is the weakest field over the query's terms; an identifier match reports the identifier.",
+    "Default fields: editions, specs, supportGenre. dbSlug and dbCoverId are always present.",
+  ],
+  async handler({ db, env, auth }, args) {
+    if (!hasSearchableTerm(args)) {
+      throw invalidInput("query", "query: give query, janCode, modelNumber or externalId (a query needs letters or digits).");
+    }
+    const limit = resolveLimit(args.limit, SEARCH_DEFAULT, [{ cap: SEARCH_CAP, reason: `searchGames returns at most ${SEARCH_CAP} items` }]);
+    const groups = groupsOf(args.fields, DEFAULT_GAME_FIELDS);
+    const [result, generation] = await Promise.all([
+      runSearch(db, auth.userId, args, limit.effectiveLimit),
+      readGeneration(env.DB, "games"),
+    ]);
+    const hasMore = result.totalCount > result.hits.length;
+    return {
+      items: result.hits.map((hit) => ({ ...toGame(hit.record, groups), matchedBy: hit.matchedBy, exact: hit.exact, edition: hit.edition })),
+      page: 1,
+      returnedCount: result.hits.length,
+      totalCount: result.totalCount,
+      hasMore,
+      ...limit,
+      generation,
+      coverage: await coverageFor(db, auth.userId, generation),
+      ...(hasMore
+        ? {
+            platformCounts: result.platformCounts.slice(0, 10),
+            hint: `${result.totalCount} games match; narrow with platformIds or releaseDateFrom/releaseDateTo, or make the query more specific.`,
+          }
+        : {}),
+    };
+  },
+});
