@@ -218,10 +218,36 @@ interface SyntheticTitle {
   abbreviation: string | null;
 }
 
+/** Syllables for invented proper nouns: katakana, its hiragana reading, romaji. */
+const SYLLABLES = (
+  "ア:あ:a イ:い:i ウ:う:u エ:え:e オ:お:o カ:か:ka キ:き:ki ク:く:ku ケ:け:ke コ:こ:ko サ:さ:sa シ:し:shi " +
+  "ス:す:su セ:せ:se ソ:そ:so タ:た:ta チ:ち:chi ツ:つ:tsu テ:て:te ト:と:to ナ:な:na ニ:に:ni ヌ:ぬ:nu ネ:ね:ne " +
+  "ノ:の:no ハ:は:ha ヒ:ひ:hi フ:ふ:fu ヘ:へ:he ホ:ほ:ho マ:ま:ma ミ:み:mi ム:む:mu メ:め:me モ:も:mo ヤ:や:ya " +
+  "ユ:ゆ:yu ヨ:よ:yo ラ:ら:ra リ:り:ri ル:る:ru レ:れ:re ロ:ろ:ro ワ:わ:wa ガ:が:ga ギ:ぎ:gi グ:ぐ:gu ゲ:げ:ge " +
+  "ゴ:ご:go ザ:ざ:za ジ:じ:ji ズ:ず:zu ゼ:ぜ:ze ゾ:ぞ:zo ダ:だ:da デ:で:de ド:ど:do バ:ば:ba ビ:び:bi ブ:ぶ:bu " +
+  "ベ:べ:be ボ:ぼ:bo パ:ぱ:pa ピ:ぴ:pi プ:ぷ:pu ペ:ぺ:pe ポ:ぽ:po ン:ん:n"
+)
+  .split(" ")
+  .map((entry) => entry.split(":") as [string, string, string]);
+
+/**
+ * An invented name (ザルキア, Zarukia), as real catalogues are full of proper nouns: without them
+ * a few dozen common words would make every fragment match thousands of titles.
+ */
+function inventedName(random: SeededRandom): Word {
+  const syllables = Array.from({ length: random.int(2, 4) }, () => random.pick(SYLLABLES));
+  const romaji = syllables.map(([, , r]) => r).join("");
+  return {
+    text: syllables.map(([k]) => k).join(""),
+    reading: syllables.map(([, h]) => h).join(""),
+    en: romaji.charAt(0).toUpperCase() + romaji.slice(1),
+  };
+}
+
 function syntheticTitle(random: SeededRandom): SyntheticTitle {
   const parts = [
     random.chance(0.35) ? random.pick(PREFIXES) : undefined,
-    random.pick(CORES),
+    random.chance(0.6) ? inventedName(random) : random.pick(CORES),
     random.chance(0.7) ? random.pick(SUFFIXES) : undefined,
   ].filter((part): part is Word => part !== undefined);
   const number = random.chance(0.3) ? random.pick(SERIES_NUMBERS) : undefined;

@@ -113,34 +113,63 @@ const companyImporter: DatasetImporter<CompanyRow> = {
   dependents: noDependents,
 };
 
+interface StoredGenre {
+  parentId: number | null;
+  key: string;
+  line?: number;
+}
+
+/**
+ * The taxonomy must stay whole after the import: keys unique, roots without a dot, every child's
+ * key its parent's plus one part (including stored children of an imported parent), and a genre
+ * that games use as their main genre stays a root.
+ */
+async function checkGenreTaxonomy(d1: D1Database, rows: Line<GenreRow>[]) {
+  const { results } = await d1
+    .prepare("SELECT id, parent_id, taxonomy_key FROM genres")
+    .all<{ id: number; parent_id: number | null; taxonomy_key: string }>();
+  const genres = new Map<number, StoredGenre>(results.map((g) => [g.id, { parentId: g.parent_id, key: g.taxonomy_key }]));
+  for (const { line, row } of rows) genres.set(row.genreId, { parentId: row.parentId, key: row.taxonomyKey, line });
+  const imported = new Set(rows.map(({ row }) => row.genreId));
+  const lineOf = (id: number) => genres.get(id)?.line ?? 0;
+
+  const idOfKey = new Map<string, number>();
+  for (const [id, genre] of genres) {
+    const other = idOfKey.get(genre.key);
+    if (other !== undefined) throw lineError(lineOf(imported.has(id) ? id : other), "taxonomyKey", `'${genre.key}' is used by genres ${other} and ${id}`);
+    idOfKey.set(genre.key, id);
+  }
+  for (const [id, genre] of genres) {
+    if (!imported.has(id) && (genre.parentId === null || !imported.has(genre.parentId))) continue;
+    const line = lineOf(imported.has(id) ? id : genre.parentId!);
+    const subject = imported.has(id) ? "" : `stored child genre ${id}: `;
+    if (genre.parentId === null) {
+      if (genre.key.includes(".")) throw lineError(line, "taxonomyKey", "a root genre's key has no dot");
+      continue;
+    }
+    const parent = genres.get(genre.parentId);
+    if (!parent || genre.parentId === id) throw lineError(line, "parentId", `${genre.parentId} is not a genre`);
+    const ownPart = genre.key.slice(parent.key.length + 1);
+    if (!genre.key.startsWith(`${parent.key}.`) || ownPart.includes(".")) {
+      throw lineError(line, "taxonomyKey", `${subject}'${genre.key}' must extend its parent's key '${parent.key}' by one part`);
+    }
+  }
+  const becomingChildren = rows.filter(({ row }) => row.parentId !== null).map(({ row }) => row.genreId);
+  const { results: mainGenres } = await d1
+    .prepare("SELECT DISTINCT genre_id AS id FROM games WHERE genre_id IN (SELECT value FROM json_each(?))")
+    .bind(JSON.stringify(becomingChildren))
+    .all<{ id: number }>();
+  const used = mainGenres[0];
+  if (used) throw lineError(lineOf(used.id), "parentId", `genre ${used.id} is the main genre of games, so it must stay a root`);
+}
+
 const genreImporter: DatasetImporter<GenreRow> = {
   table: "genres",
   idField: "genreId",
   idOf: (row) => row.genreId,
   columns: [col("id", "genreId"), col("name", "name"), col("parent_id", "parentId"), col("taxonomy_key", "taxonomyKey")],
   toDbRow: (row) => ({ ...row }),
-  async checkReferences(d1, rows) {
-    const { results } = await d1.prepare("SELECT id, parent_id, taxonomy_key FROM genres").all<{ id: number; taxonomy_key: string }>();
-    const keyOf = new Map(results.map((g) => [g.id, g.taxonomy_key]));
-    for (const { row } of rows) keyOf.set(row.genreId, row.taxonomyKey);
-    const idOfKey = new Map<string, number>();
-    for (const [id, key] of keyOf) {
-      const other = idOfKey.get(key);
-      const line = rows.find(({ row }) => row.taxonomyKey === key)?.line ?? 0;
-      if (other !== undefined && other !== id) throw lineError(line, "taxonomyKey", `'${key}' is already used by genre ${other}`);
-      idOfKey.set(key, id);
-    }
-    for (const { line, row } of rows) {
-      if (row.parentId === null) {
-        if (row.taxonomyKey.includes(".")) throw lineError(line, "taxonomyKey", "a root genre's key has no dot");
-        continue;
-      }
-      const parentKey = keyOf.get(row.parentId);
-      if (parentKey === undefined || row.parentId === row.genreId) throw lineError(line, "parentId", `${row.parentId} is not a genre`);
-      const expected = new RegExp(`^${parentKey.replace(/\./g, "\\.")}\\.[a-z0-9_]+$`);
-      if (!expected.test(row.taxonomyKey)) throw lineError(line, "taxonomyKey", `must extend its parent's key '${parentKey}' by one part`);
-    }
-  },
+  checkReferences: checkGenreTaxonomy,
   dependents: noDependents,
 };
 

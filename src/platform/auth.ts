@@ -47,12 +47,21 @@ export function readBearerToken(header: string | undefined): string {
   return match[1]!;
 }
 
-/** Resolves a bearer API key to its user, plan and scopes; 401 or 403 otherwise. */
-export async function authenticate(db: Db, authorization: string | undefined): Promise<AuthContext> {
+export interface PresentedKey {
+  token: string;
+  keyId: string;
+}
+
+/** Reads the key from the Authorization header without touching storage; 401 when malformed. */
+export function presentedKey(authorization: string | undefined): PresentedKey {
   const token = readBearerToken(authorization);
   const parts = KEY_PATTERN.exec(token);
   if (!parts) throw unauthorized("The API key is malformed.");
-  const keyId = `key_${parts[1]}`;
+  return { token, keyId: `key_${parts[1]}` };
+}
+
+/** Resolves a presented API key to its user, plan and scopes; 401 or 403 otherwise. */
+export async function authenticate(db: Db, { token, keyId }: PresentedKey): Promise<AuthContext> {
   const [row] = await db
     .select({
       keyHash: apiKeys.keyHash,

@@ -33,10 +33,11 @@ const toHiragana = (text: string) => text.replace(KATAKANA, (ch) => String.fromC
 /** Normalises one word (no spaces expected) or a whole title into its search form. */
 export function normalizeSearchText(text: string): string {
   const lower = toHiragana(text.normalize("NFKC").toLowerCase()).replace(LONG_VOWEL_MARKS, "");
-  // Numerals are read per space-separated word before spaces disappear, so "final fantasy vi" sees "vi".
+  // Numerals are read per word before spaces and punctuation disappear, so "final fantasy vi"
+  // sees "vi" and イースI・II stays 1 and 2 rather than becoming III.
   return lower
-    .split(/\s+/)
-    .map((word) => word.replace(NOT_LETTER_OR_DIGIT, "").replace(ROMAN_RUN, (run) => String(romanToNumber(run) ?? run)))
+    .split(NOT_LETTER_OR_DIGIT)
+    .map((word) => word.replace(ROMAN_RUN, (run) => String(romanToNumber(run) ?? run)))
     .join("");
 }
 

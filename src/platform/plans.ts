@@ -27,18 +27,20 @@ export const KEY_PRESETS = {
   standard: [...VIEW_ONLY, "library:write", "play:write"],
 } as const satisfies Record<string, readonly Scope[]>;
 
+/** One burst window for every plan, so the counter can be found before the key's plan is known. */
+export const BURST_WINDOW_SEC = 10;
+
 export interface PlanLimits {
-  /** Calls one key may make per burst window. */
+  /** Calls one key may make per burst window (BURST_WINDOW_SEC). */
   burstLimit: number;
-  burstWindowSec: number;
   /** Calls one user may make per UTC day, all keys together. */
   dailyQuota: number;
 }
 
 export const PLAN_LIMITS: Record<Plan, PlanLimits> = {
-  FREE: { burstLimit: 20, burstWindowSec: 10, dailyQuota: 1_000 },
-  LIGHT: { burstLimit: 40, burstWindowSec: 10, dailyQuota: 5_000 },
-  PREMIUM: { burstLimit: 80, burstWindowSec: 10, dailyQuota: 20_000 },
+  FREE: { burstLimit: 20, dailyQuota: 1_000 },
+  LIGHT: { burstLimit: 40, dailyQuota: 5_000 },
+  PREMIUM: { burstLimit: 80, dailyQuota: 20_000 },
 };
 
 /** How many records of each kind a user may register, per plan (null: no limit). */

@@ -3,7 +3,7 @@ import { usageDaily } from "../db/schema";
 import type { AuthContext } from "./auth";
 import type { Db } from "./db";
 import { ApiError } from "./errors";
-import { PLAN_LIMITS } from "./plans";
+import { BURST_WINDOW_SEC, PLAN_LIMITS } from "./plans";
 
 const DAY_MS = 86_400_000;
 
@@ -23,24 +23,32 @@ function quotaError(code: "rate_limited" | "quota_exceeded", message: string, no
 /**
  * Fixed-window burst limit per key. KV is eventually consistent and not atomic, so this is a
  * soft guard against runaway loops, not an exact count; the daily quota below is the exact one.
+ * The counter is read alongside authentication and written alongside the daily charge, so the
+ * guard adds no round trip to a call.
  */
-export async function enforceBurstLimit(kv: KVNamespace, auth: AuthContext, now: Date): Promise<void> {
-  const { burstLimit, burstWindowSec } = PLAN_LIMITS[auth.plan];
-  const windowMs = burstWindowSec * 1000;
-  const windowStart = Math.floor(now.getTime() / windowMs) * windowMs;
-  const counterKey = `burst:${auth.keyId}:${windowStart}`;
-  const used = Number((await kv.get(counterKey)) ?? 0);
-  if (used >= burstLimit) {
-    throw quotaError(
-      "rate_limited",
-      `Burst limit of ${burstLimit} calls per ${burstWindowSec} s reached for this key.`,
-      now,
-      new Date(windowStart + windowMs),
-    );
-  }
-  // 60 s is KV's shortest expiry; the window key changes long before that.
-  await kv.put(counterKey, String(used + 1), { expirationTtl: 60 });
+export interface BurstReading {
+  counterKey: string;
+  windowEnd: Date;
+  used: number;
 }
+
+export async function readBurst(kv: KVNamespace, keyId: string, now: Date): Promise<BurstReading> {
+  const windowMs = BURST_WINDOW_SEC * 1000;
+  const windowStart = Math.floor(now.getTime() / windowMs) * windowMs;
+  const counterKey = `burst:${keyId}:${windowStart}`;
+  return { counterKey, windowEnd: new Date(windowStart + windowMs), used: Number((await kv.get(counterKey)) ?? 0) };
+}
+
+export function enforceBurstLimit(auth: AuthContext, reading: BurstReading, now: Date): void {
+  const { burstLimit } = PLAN_LIMITS[auth.plan];
+  if (reading.used >= burstLimit) {
+    throw quotaError("rate_limited", `Burst limit of ${burstLimit} calls per ${BURST_WINDOW_SEC} s reached for this key.`, now, reading.windowEnd);
+  }
+}
+
+/** 60 s is KV's shortest expiry; the window key changes long before that. */
+export const recordBurst = (kv: KVNamespace, reading: BurstReading) =>
+  kv.put(reading.counterKey, String(reading.used + 1), { expirationTtl: 60 });
 
 export interface DailyCharge {
   day: string;

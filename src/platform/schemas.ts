@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { normalizeCode, normalizeSearchText } from "./normalize";
 
 /** A real calendar date `YYYY-MM-DD` (2024-02-30 is refused). */
 export const isoDate = z.iso.date({ error: "must be a calendar date YYYY-MM-DD" });
@@ -33,3 +34,11 @@ export function orderedRanges<T extends Record<string, unknown>>(pairs: [from: k
     }
   };
 }
+
+/** Free text to search by: it must keep some letters or digits once normalised. */
+export const searchText = (max: number) =>
+  text(max).refine((value) => normalizeSearchText(value).length > 0, "needs letters or digits to search by");
+
+/** A code (model number) to search by: letters or digits once hyphens and spaces are dropped. */
+export const searchCode = (max: number) =>
+  text(max).refine((value) => normalizeCode(value).length > 0, "needs letters or digits to search by");

@@ -1,9 +1,9 @@
 import type { Context, Hono } from "hono";
 import type { AppEnv } from "../env";
-import { authenticate } from "../platform/auth";
+import { authenticate, presentedKey } from "../platform/auth";
 import { createDb } from "../platform/db";
 import { ApiError } from "../platform/errors";
-import { chargeDailyQuota, enforceBurstLimit, refundDailyQuota } from "../platform/quota";
+import { chargeDailyQuota, enforceBurstLimit, readBurst, recordBurst, refundDailyQuota } from "../platform/quota";
 import { parseWith } from "../platform/validation";
 import { type ToolDefinition, methodsOf } from "./defineTool";
 import { enforcePlanDifferences, enforceToolAccess } from "./enforceAccess";
@@ -26,14 +26,14 @@ async function callTool(c: Context<AppEnv>, tool: ToolDefinition): Promise<Respo
   if (!allowed.includes(method)) throw methodNotAllowed(allowed);
 
   const db = createDb(c.env.DB);
-  const auth = await authenticate(db, c.req.header("Authorization"));
+  const now = new Date();
+  const key = presentedKey(c.req.header("Authorization"));
+  const [auth, burst] = await Promise.all([authenticate(db, key), readBurst(c.env.KV, key.keyId, now)]);
   c.set("auth", auth);
   const upgradeUrl = upgradeUrlOf(c);
   enforceToolAccess(tool, auth, upgradeUrl);
-
-  const now = new Date();
-  await enforceBurstLimit(c.env.KV, auth, now);
-  const charge = await chargeDailyQuota(db, auth, now, tool.cost ?? 1);
+  enforceBurstLimit(auth, burst, now);
+  const [, charge] = await Promise.all([recordBurst(c.env.KV, burst), chargeDailyQuota(db, auth, now, tool.cost ?? 1)]);
   try {
     const args = parseWith(tool.input, await readToolArguments(c, tool));
     enforcePlanDifferences(tool, auth, args, upgradeUrl);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ApiError } from "../../platform/errors";
-import { ALL_PLANS, PLAN_LIMITS, PLANS, SCOPES } from "../../platform/plans";
+import { ALL_PLANS, BURST_WINDOW_SEC, PLAN_LIMITS, PLANS, SCOPES } from "../../platform/plans";
 import { readDailyUsage } from "../../platform/quota";
 import { defineTool } from "../../registry/defineTool";
 import { findUser, registeredCounts } from "./queries";
@@ -38,7 +38,7 @@ export const getAccount = defineTool({
   async handler({ db, auth, now }) {
     const user = await findUser(db, auth.userId);
     if (!user) throw new ApiError("unauthorized", "The API key's account no longer exists.");
-    const { burstLimit, burstWindowSec } = PLAN_LIMITS[auth.plan];
+    const { burstLimit } = PLAN_LIMITS[auth.plan];
     return {
       userId: user.id,
       name: user.name,
@@ -46,7 +46,7 @@ export const getAccount = defineTool({
       key: { keyId: auth.keyId, scopes: [...auth.scopes] },
       registered: await registeredCounts(db, user.id, user.plan),
       usage: await readDailyUsage(db, auth, now),
-      rate: { burstLimit, burstWindowSec },
+      rate: { burstLimit, burstWindowSec: BURST_WINDOW_SEC },
     };
   },
 });

@@ -3,11 +3,10 @@ import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { limitArg, pageArg, pageEnvelopeFields, pageOf, pageOffset, resolveLimit, type PageCap } from "../../platform/paging";
 import { PREMIUM_ONLY } from "../../platform/plans";
-import { isoDate, orderedRanges, positiveId, text } from "../../platform/schemas";
+import { isoDate, orderedRanges, positiveId, searchText } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
 import { type GameFieldGroup, type GameRecord, gameFieldsArg, gameSchema, toGame } from "./gameObject";
-import { readGeneration } from "./generation";
-import { GAME_JOINS, GAME_SELECT, allOf, coverageFor, gameFilterConditions, groupsOf, visibleTo } from "./queries";
+import { type CoverageRows, GAME_JOINS, GAME_SELECT, allOf, coverageFrom, coverageQueries, gameFilterConditions, groupsOf, visibleTo } from "./queries";
 import { queryTermsCondition } from "./searchQuery";
 import { DEFAULT_GAME_FIELDS, coverageSchema } from "./shared";
 
@@ -41,7 +40,7 @@ export const browseGames = defineTool({
   kind: "read",
   input: z
     .strictObject({
-      query: text(100).optional().describe("Narrows to games whose title, reading, English title or alias contains every term."),
+      query: searchText(100).optional().describe("Narrows to games whose title, reading, English title or alias contains every term."),
       platformIds: z.array(positiveId).max(10).optional(),
       publisherId: positiveId.optional(),
       genreId: positiveId.optional().describe("Works for main and support genres."),
@@ -59,7 +58,7 @@ export const browseGames = defineTool({
     "Default fields: editions, specs, supportGenre (page cap 50); externalLinks caps the page at 25; fields [] gives core rows.",
     "Games without a release date sort last and are excluded by a release date range.",
   ],
-  async handler({ db, env, auth }, args) {
+  async handler({ db, auth }, args) {
     const groups = groupsOf(args.fields, DEFAULT_GAME_FIELDS);
     const limit = resolveLimit(args.limit, BROWSE_DEFAULT, [
       { cap: BROWSE_CAP, reason: `browseGames returns at most ${BROWSE_CAP} per page` },
@@ -68,16 +67,20 @@ export const browseGames = defineTool({
     const conditions = [visibleTo(auth.userId), ...(await gameFilterConditions(db, args))];
     if (args.query) conditions.push(queryTermsCondition(args.query));
     const where = allOf(conditions);
-    const [rows, counts] = await queryBatch<[GameRecord[], { n: number }[]]>(db, [
-      sql`SELECT ${GAME_SELECT} FROM games g ${GAME_JOINS} WHERE ${where}
-        ORDER BY ${ORDER[args.sortBy][args.sortOrder]} LIMIT ${limit.effectiveLimit} OFFSET ${pageOffset(args.page, limit)}`,
+    const order = ORDER[args.sortBy][args.sortOrder];
+    const [rows, counts, ...coverageRows] = await queryBatch<[GameRecord[], { n: number }[], ...CoverageRows]>(db, [
+      // Ids first, game columns for the page only.
+      sql`WITH page AS (SELECT g.id FROM games g WHERE ${where}
+          ORDER BY ${order} LIMIT ${limit.effectiveLimit} OFFSET ${pageOffset(args.page, limit)})
+        SELECT ${GAME_SELECT} FROM page JOIN games g ON g.id = page.id ${GAME_JOINS} ORDER BY ${order}`,
       sql`SELECT COUNT(*) AS n FROM games g WHERE ${where}`,
+      ...coverageQueries(auth.userId),
     ]);
-    const generation = await readGeneration(env.DB, "games");
+    const { generation, coverage } = await coverageFrom(db, coverageRows);
     return {
       ...pageOf(rows.map((row) => toGame(row, groups)), args.page, counts[0]?.n ?? 0, limit),
       generation,
-      coverage: await coverageFor(db, auth.userId, generation),
+      coverage,
     };
   },
 });

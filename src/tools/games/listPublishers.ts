@@ -4,7 +4,7 @@ import { z } from "zod";
 import { normalizeSearchText } from "../../platform/normalize";
 import { limitArg, pageArg, pagedEnvelope, pageOf, pageOffset, resolveLimit } from "../../platform/paging";
 import { ALL_PLANS } from "../../platform/plans";
-import { text } from "../../platform/schemas";
+import { searchText } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
 
 const CAP = 100;
@@ -21,7 +21,7 @@ export const listPublishers = defineTool({
   plans: ALL_PLANS,
   kind: "read",
   input: z.strictObject({
-    query: text(50).optional().describe("Part of the name, kana reading or English name; width, kana and case are ignored."),
+    query: searchText(50).optional().describe("Part of the name, kana reading or English name; width, kana and case are ignored."),
     page: pageArg,
     limit: limitArg(CAP, DEFAULT_LIMIT),
   }),

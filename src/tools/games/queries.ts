@@ -1,6 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type Db, queryBatch } from "../../platform/db";
 import type { GameFieldGroup, GameRecord } from "./gameObject";
+import { EMPTY_GENERATION, generationKey } from "./generation";
 
 /** Everything toGame() needs, in one row per game (editions folded in as JSON). */
 export const GAME_SELECT = sql.raw(`
@@ -17,8 +18,12 @@ export const GAME_JOINS = sql.raw(`
   LEFT JOIN genres gm ON gm.id = g.genre_id
   LEFT JOIN genres gs ON gs.id = g.genre_sub_id`);
 
-/** Official games, plus the caller's own custom games; nobody else's. */
-export const visibleTo = (userId: string) => sql`(g.owner_user_id IS NULL OR g.owner_user_id = ${userId})`;
+/**
+ * Official games, plus the caller's own custom games; nobody else's. Written as an expression no
+ * index can serve: otherwise SQLite drives the query from "every official game" (the owner index)
+ * instead of from the few rows a search matched.
+ */
+export const visibleTo = (userId: string) => sql`ifnull(g.owner_user_id, ${userId}) = ${userId}`;
 
 const jsonIds = (ids: readonly number[]) => JSON.stringify(ids);
 
@@ -78,12 +83,24 @@ export interface Coverage {
 
 const officialCoverageCache = new Map<string, { totalGames: number; platforms: string[] }>();
 
+/** The games and platforms generations and the caller's custom-game count: put these in the tool's own batch. */
+export const coverageQueries = (userId: string): [SQL, SQL] => [
+  sql`SELECT key, value FROM master_meta WHERE key IN (${generationKey("games")}, ${generationKey("platforms")})`,
+  sql`SELECT COUNT(*) AS n FROM games WHERE owner_user_id = ${userId}`,
+];
+export type CoverageRows = [{ key: string; value: string }[], { n: number }[]];
+
 /**
- * What the master data covers. The official part only changes with the games generation, so it
- * is computed once per generation per isolate; the caller's custom games are counted each time.
+ * What the master data covers. The official part only changes with the games and platforms
+ * generations, so it is computed once per pair per isolate; custom games are counted each time.
  */
-export async function coverageFor(db: Db, userId: string, generation: string): Promise<Coverage> {
-  let official = officialCoverageCache.get(generation);
+export async function coverageFrom(db: Db, [generationRows, customRows]: CoverageRows): Promise<{ generation: string; coverage: Coverage }> {
+  const generationOf = (dataset: "games" | "platforms") =>
+    generationRows.find((row) => row.key === generationKey(dataset))?.value ?? EMPTY_GENERATION;
+  const generation = generationOf("games");
+  // Platform names appear in coverage too, so a platforms import must also refresh it.
+  const cacheKey = `${generation}|${generationOf("platforms")}`;
+  let official = officialCoverageCache.get(cacheKey);
   if (!official) {
     const [counts, platformRows] = await queryBatch<[{ n: number }[], { name: string }[]]>(db, [
       sql`SELECT COUNT(*) AS n FROM games WHERE owner_user_id IS NULL`,
@@ -93,11 +110,10 @@ export async function coverageFor(db: Db, userId: string, generation: string): P
         ORDER BY p.id`,
     ]);
     official = { totalGames: counts[0]?.n ?? 0, platforms: platformRows.map((r) => r.name) };
-    officialCoverageCache.set(generation, official);
+    officialCoverageCache.set(cacheKey, official);
   }
-  const [custom] = await db.all<{ n: number }>(sql`SELECT COUNT(*) AS n FROM games WHERE owner_user_id = ${userId}`);
-  const customGames = custom?.n ?? 0;
-  return {
+  const customGames = customRows[0]?.n ?? 0;
+  const coverage = {
     totalGames: official.totalGames + customGames,
     platforms: official.platforms,
     note:
@@ -105,4 +121,5 @@ export async function coverageFor(db: Db, userId: string, generation: string): P
       (customGames ? `, plus your ${customGames} custom games.` : ".") +
       " Games not listed may simply not be registered yet.",
   };
+  return { generation, coverage };
 }

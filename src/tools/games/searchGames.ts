@@ -1,25 +1,25 @@
 import { z } from "zod";
-import { invalidInput } from "../../platform/errors";
 import { limitArg, pageEnvelopeFields, resolveLimit } from "../../platform/paging";
 import { ALL_PLANS } from "../../platform/plans";
-import { isoDate, orderedRanges, positiveId, text } from "../../platform/schemas";
+import { isoDate, orderedRanges, positiveId, searchCode, searchText, text } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
+import { queryBatch } from "../../platform/db";
 import { gameFieldsArg, gameSchema, toGame } from "./gameObject";
-import { readGeneration } from "./generation";
-import { coverageFor, groupsOf } from "./queries";
-import { hasSearchableTerm, searchGames as runSearch } from "./searchQuery";
+import { type CoverageRows, coverageFrom, coverageQueries, groupsOf } from "./queries";
+import { type HitRow, prepareSearch, readSearch } from "./searchQuery";
 import { coverageSchema, DEFAULT_GAME_FIELDS } from "./shared";
 
 const SEARCH_CAP = 20;
 const SEARCH_DEFAULT = 10;
+const IDENTIFYING_TERMS = ["query", "janCode", "modelNumber", "externalId"] as const;
 
 const input = z
   .strictObject({
-    query: text(100)
+    query: searchText(100)
       .optional()
       .describe("Title, hiragana reading, English title or nickname; spaces separate terms that must all match."),
     janCode: z.string().regex(/^(\d{8}|\d{13})$/, "must be 8 or 13 digits").optional().describe("Exact JAN (EAN) barcode, of the game or an edition."),
-    modelNumber: text(40).optional().describe("Part of a model number (game or edition); hyphens and case are ignored."),
+    modelNumber: searchCode(40).optional().describe("Part of a model number (game or edition); hyphens and case are ignored."),
     externalId: z
       .strictObject({ dbId: positiveId.optional(), dbSlug: text(200).optional() })
       .refine((id) => (id.dbId === undefined) !== (id.dbSlug === undefined), "give exactly one of dbId or dbSlug")
@@ -33,7 +33,11 @@ const input = z
     limit: limitArg(SEARCH_CAP, SEARCH_DEFAULT),
     fields: gameFieldsArg,
   })
-  .superRefine(orderedRanges([["releaseDateFrom", "releaseDateTo"]]));
+  .superRefine(orderedRanges([["releaseDateFrom", "releaseDateTo"]]))
+  .refine((args) => IDENTIFYING_TERMS.some((term) => args[term] !== undefined), {
+    path: ["query"],
+    message: `give one of ${IDENTIFYING_TERMS.join(", ")}`,
+  });
 
 const hitSchema = gameSchema.extend({
   matchedBy: z.enum(["janCode", "modelNumber", "externalId", "gameId", "title", "titleEn", "alias"]),
@@ -70,16 +74,16 @@ export const searchGames = defineTool({
     "matchedBy is the weakest field over the query's terms; an identifier match reports the identifier.",
     "Default fields: editions, specs, supportGenre. dbSlug and dbCoverId are always present.",
   ],
-  async handler({ db, env, auth }, args) {
-    if (!hasSearchableTerm(args)) {
-      throw invalidInput("query", "query: give query, janCode, modelNumber or externalId (a query needs letters or digits).");
-    }
+  async handler({ db, auth }, args) {
     const limit = resolveLimit(args.limit, SEARCH_DEFAULT, [{ cap: SEARCH_CAP, reason: `searchGames returns at most ${SEARCH_CAP} items` }]);
     const groups = groupsOf(args.fields, DEFAULT_GAME_FIELDS);
-    const [result, generation] = await Promise.all([
-      runSearch(db, auth.userId, args, limit.effectiveLimit),
-      readGeneration(env.DB, "games"),
+    const prepared = await prepareSearch(db, auth.userId, args, limit.effectiveLimit);
+    const [page, ...coverageRows] = await queryBatch<[HitRow[], ...CoverageRows]>(db, [
+      prepared.query,
+      ...coverageQueries(auth.userId),
     ]);
+    const result = readSearch(prepared, page);
+    const { generation, coverage } = await coverageFrom(db, coverageRows);
     const hasMore = result.totalCount > result.hits.length;
     return {
       items: result.hits.map((hit) => ({ ...toGame(hit.record, groups), matchedBy: hit.matchedBy, exact: hit.exact, edition: hit.edition })),
@@ -89,7 +93,7 @@ export const searchGames = defineTool({
       hasMore,
       ...limit,
       generation,
-      coverage: await coverageFor(db, auth.userId, generation),
+      coverage,
       ...(hasMore
         ? {
             platformCounts: result.platformCounts.slice(0, 10),

@@ -1,5 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
-import { type Db, queryBatch } from "../../platform/db";
+import type { Db } from "../../platform/db";
 import { normalizeCode, searchTerms } from "../../platform/normalize";
 import type { GameRecord } from "./gameObject";
 import { GAME_JOINS, GAME_SELECT, type GameFilters, allOf, gameFilterConditions, visibleTo } from "./queries";
@@ -21,6 +21,7 @@ export interface SearchCriteria extends GameFilters {
 const FIELD_RANK = sql.raw(`CASE m.field WHEN 'title' THEN 0 WHEN 'titleEn' THEN 1 ELSE 2 END`);
 const FIELD_BY_RANK: MatchedBy[] = ["title", "titleEn", "alias"];
 const TEXT_FIELDS = sql.raw(`('title', 'titleEn', 'alias')`);
+const HIT_ORDER = sql.raw(`h.strength, h.release_date IS NULL, h.release_date, h.id`);
 
 /**
  * Rows of game_terms containing `term`. Three or more characters go through the trigram index;
@@ -36,8 +37,10 @@ function termRows(term: string, fields: SQL): SQL {
 
 function textTermCte(name: string, term: string, wholeQuery: boolean): SQL {
   const exact = wholeQuery ? sql`WHEN m.term = ${term} THEN 1` : sql``;
+  // SQLite's substr counts characters, so the length is in code points, not UTF-16 units.
+  const length = [...term].length;
   return sql`${sql.raw(name)} AS (
-    SELECT m.game_id, MIN((CASE ${exact} WHEN substr(m.term, 1, ${term.length}) = ${term} THEN 3 ELSE 4 END) * 10 + ${FIELD_RANK}) AS s
+    SELECT m.game_id, MIN((CASE ${exact} WHEN substr(m.term, 1, ${length}) = ${term} THEN 3 ELSE 4 END) * 10 + ${FIELD_RANK}) AS s
     FROM (${termRows(term, TEXT_FIELDS)}) m GROUP BY m.game_id)`;
 }
 
@@ -119,21 +122,24 @@ export interface SearchResult {
   totalCount: number;
 }
 
-/** True when the criteria hold nothing to search by (e.g. a query of only punctuation). */
-export function hasSearchableTerm(criteria: SearchCriteria): boolean {
-  return identifierCriteria(criteria).length > 0 || (criteria.query !== undefined && searchTerms(criteria.query).length > 0);
+export interface PreparedSearch {
+  /**
+   * The page of hits, ordered by strength, then release date (undated last), then id; each row
+   * also carries the per-platform counts of all hits (most first) as JSON, whose sum is the total.
+   */
+  query: SQL;
+  identifierMatch?: MatchedBy;
 }
 
-/**
- * One round trip: the page of hits (ordered by strength, then release date, then id) and the
- * per-platform counts of all hits, which also give the total.
- */
-export async function searchGames(db: Db, userId: string, criteria: SearchCriteria, limit: number): Promise<SearchResult> {
+export type HitRow = GameRecord & { strength: number; exact: number; edition: number; platform_counts: string };
+type PlatformCount = { platformId: number; name: string; count: number };
+
+/** Builds the search query; the caller runs it in its own batch (one round trip). */
+export async function prepareSearch(db: Db, userId: string, criteria: SearchCriteria, limit: number): Promise<PreparedSearch> {
   const identifiers = identifierCriteria(criteria);
   const { criteria: textCriteria, exactCte } = queryCriteria(criteria.query);
-  const all = [...identifiers, ...textCriteria];
-  const [first, ...rest] = all;
-  if (!first) return { hits: [], platformCounts: [], totalCount: 0 };
+  const [first, ...rest] = [...identifiers, ...textCriteria];
+  if (!first) throw new Error("prepareSearch needs a searchable term; check hasSearchableTerm first");
 
   const joins = sql.join(
     rest.map((c) => sql`JOIN ${sql.raw(c.name)} ON ${sql.raw(c.name)}.game_id = ${sql.raw(first.name)}.game_id`),
@@ -145,25 +151,32 @@ export async function searchGames(db: Db, userId: string, criteria: SearchCriter
   const exact = identifiers[0]?.exact ?? (exactCte ? sql`(c_exact.s IS NOT NULL)` : textCriteria[0]!.exact);
   const edition = identifiers.find((c) => c.matchedBy === "janCode" || c.matchedBy === "modelNumber")?.edition ?? sql`0`;
   const conditions = [visibleTo(userId), ...(await gameFilterConditions(db, criteria))];
-  const ctes = sql.join([...all.map((c) => c.cte), ...(exactCte ? [exactCte] : [])], sql`, `);
-  const hits = sql`WITH ${ctes}, hits AS (
+  const ctes = sql.join([first, ...rest].map((c) => c.cte).concat(exactCte ? [exactCte] : []), sql`, `);
+  // Materialised: the page and the platform counts read the same hits without matching twice.
+  const hits = sql`WITH ${ctes}, hits AS MATERIALIZED (
     SELECT g.id, g.platform_id, g.release_date, ${strength} AS strength, ${exact} AS exact, ${edition} AS edition
     FROM ${sql.raw(first.name)} ${joins} ${exactJoin} JOIN games g ON g.id = ${sql.raw(first.name)}.game_id
     WHERE ${allOf(conditions)})`;
+  return {
+    // The page is cut before the game columns are built, so only `limit` rows pay for them; the
+    // counts subquery is uncorrelated, so SQLite evaluates it once.
+    query: sql`${hits}, ranked AS (SELECT * FROM hits h ORDER BY ${HIT_ORDER} LIMIT ${limit})
+      SELECT ${GAME_SELECT}, h.strength, h.exact, h.edition,
+        (SELECT json_group_array(json_object('platformId', c.platform_id, 'name', p.name, 'count', c.n))
+         FROM (SELECT platform_id, COUNT(*) AS n FROM hits GROUP BY platform_id ORDER BY n DESC, platform_id) c
+         JOIN platforms p ON p.id = c.platform_id) AS platform_counts
+      FROM ranked h JOIN games g ON g.id = h.id ${GAME_JOINS}
+      ORDER BY ${HIT_ORDER}`,
+    identifierMatch: identifiers[0]?.matchedBy,
+  };
+}
 
-  const [page, counts] = await queryBatch<[(GameRecord & { strength: number; exact: number; edition: number })[], { platformId: number; name: string; count: number }[]]>(db, [
-    sql`${hits}
-      SELECT ${GAME_SELECT}, h.strength, h.exact, h.edition FROM hits h JOIN games g ON g.id = h.id ${GAME_JOINS}
-      ORDER BY h.strength, h.release_date IS NULL, h.release_date, h.id LIMIT ${limit}`,
-    sql`${hits}
-      SELECT h.platform_id AS platformId, p.name AS name, COUNT(*) AS count FROM hits h JOIN platforms p ON p.id = h.platform_id
-      GROUP BY h.platform_id ORDER BY count DESC, h.platform_id`,
-  ]);
-  const identifierMatch = identifiers[0]?.matchedBy;
+export function readSearch(prepared: PreparedSearch, page: HitRow[]): SearchResult {
+  const counts = page[0] ? (JSON.parse(page[0].platform_counts) as PlatformCount[]) : [];
   return {
     hits: page.map((row) => ({
       record: row,
-      matchedBy: identifierMatch ?? FIELD_BY_RANK[row.strength % 10]!,
+      matchedBy: prepared.identifierMatch ?? FIELD_BY_RANK[row.strength % 10]!,
       exact: row.exact === 1,
       edition: row.edition === 1,
     })),
