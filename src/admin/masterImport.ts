@@ -12,7 +12,7 @@ import {
   type MasterDataset,
   type PlatformRow,
 } from "../tools/games/masterRows";
-import { GAME_TERM_COLUMNS, gameTermsOf } from "../tools/games/terms";
+import { SEARCH_COLUMNS, searchColumnsOf } from "../tools/games/searchColumns";
 
 interface Line<R> {
   line: number;
@@ -208,8 +208,9 @@ const gameImporter: DatasetImporter<GameRow> = {
     col("db_id", "dbId"),
     col("db_slug", "dbSlug"),
     col("db_cover_id", "dbCoverId"),
+    ...SEARCH_COLUMNS,
   ],
-  toDbRow: (row) => ({ ...row, sortKey: normalizeSearchText(row.titleReading ?? row.title) }),
+  toDbRow: (row) => ({ ...row, ...searchColumnsOf(row), sortKey: normalizeSearchText(row.titleReading ?? row.title) }),
   async checkReferences(d1, rows) {
     await requireExisting(d1, "platforms", rows, (r) => r.platformId, "platformId", officialOnly, "owner_user_id");
     await requireExisting(d1, "companies", rows, (r) => r.publisherId, "publisherId", officialOnly, "owner_user_id");
@@ -232,8 +233,6 @@ const gameImporter: DatasetImporter<GameRow> = {
     return [
       ...bulkDeleteWhereIn(d1, "game_editions", "game_id", ids),
       ...bulkInsert(d1, "game_editions", EDITION_COLUMNS, editions),
-      ...bulkDeleteWhereIn(d1, "game_terms", "game_id", ids),
-      ...bulkInsert(d1, "game_terms", GAME_TERM_COLUMNS, changed.flatMap(gameTermsOf)),
     ];
   },
 };

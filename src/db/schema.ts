@@ -108,6 +108,16 @@ export const games = sqliteTable(
     dbCoverId: text("db_cover_id"),
     ownerUserId: text("owner_user_id"),
     contentHash: text("content_hash").notNull(),
+    // Normalised search forms (platform/normalize.ts), several values joined by "|"; an FTS5
+    // trigram index over them (migration 0006) serves substring matches, one row per game.
+    searchTitle: text("search_title").notNull().default(""),
+    searchTitleEn: text("search_title_en").notNull().default(""),
+    /** Reading and nicknames: the spec's `alias`. */
+    searchAlias: text("search_alias").notNull().default(""),
+    searchJan: text("search_jan").notNull().default(""),
+    searchEditionJan: text("search_edition_jan").notNull().default(""),
+    searchModel: text("search_model").notNull().default(""),
+    searchEditionModel: text("search_edition_model").notNull().default(""),
   },
   (t) => [
     index("games_platform_release_idx").on(t.platformId, t.releaseDate),
@@ -135,23 +145,6 @@ export const gameEditions = sqliteTable(
     janCode: text("jan_code"),
   },
   (t) => [index("game_editions_game_idx").on(t.gameId, t.position)],
-);
-
-/**
- * One row per searchable value of a game, normalised (see platform/normalize.ts): titles,
- * readings, aliases, JAN codes and model numbers (with the edition they belong to).
- * An FTS5 trigram index over `term` (migration 0002) serves partial matches.
- */
-export const gameTerms = sqliteTable(
-  "game_terms",
-  {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    gameId: integer("game_id").notNull(),
-    editionId: integer("edition_id"),
-    field: text("field", { enum: ["title", "titleEn", "alias", "janCode", "modelNumber"] }).notNull(),
-    term: text("term").notNull(),
-  },
-  (t) => [index("game_terms_game_idx").on(t.gameId), index("game_terms_field_term_idx").on(t.field, t.term)],
 );
 
 /** Per-dataset generation strings, bumped only when an import changed content. */

@@ -20,6 +20,8 @@ export function methodNotAllowed(allowed: readonly string[]): ApiError {
 
 export const upgradeUrlOf = (c: Context<AppEnv>) => c.env.UPGRADE_URL ?? `${new URL(c.req.url).origin}/docs`;
 
+const deliveredNothing = (error: unknown) => !(error instanceof ApiError) || error.status >= 500;
+
 async function callTool(c: Context<AppEnv>, tool: ToolDefinition): Promise<Response> {
   const allowed = allowedMethods(tool);
   const method = c.req.method === "HEAD" ? "GET" : c.req.method;
@@ -33,11 +35,14 @@ async function callTool(c: Context<AppEnv>, tool: ToolDefinition): Promise<Respo
   const upgradeUrl = upgradeUrlOf(c);
   enforceToolAccess(tool, auth, upgradeUrl);
   enforceBurstLimit(auth, burst, now);
-  const [, charge] = await Promise.all([recordBurst(c.env.KV, burst), chargeDailyQuota(db, auth, now, tool.cost ?? 1)]);
-  try {
+
+  const charging = Promise.all([recordBurst(c.env.KV, burst), chargeDailyQuota(db, auth, now, tool.cost ?? 1)]).then(
+    ([, charge]) => charge,
+  );
+  const run = async () => {
     const args = parseWith(tool.input, await readToolArguments(c, tool));
     enforcePlanDifferences(tool, auth, args, upgradeUrl);
-    const result = await tool.handler(
+    return tool.handler(
       {
         env: c.env,
         db,
@@ -49,12 +54,19 @@ async function callTool(c: Context<AppEnv>, tool: ToolDefinition): Promise<Respo
       },
       args,
     );
-    return c.json(result as object, 200);
-  } catch (error) {
+  };
+  // A read changes nothing, so it may run while its call is being charged; its result is only
+  // released once the charge went through. Anything that writes waits for the charge first.
+  const [charged, outcome] = await Promise.allSettled(
+    tool.kind === "read" ? [charging, run()] : [charging, charging.then(run)],
+  );
+  if (charged.status === "rejected") throw charged.reason;
+  if (outcome.status === "rejected") {
     // A call that failed on our side delivered nothing, so it costs nothing.
-    if (!(error instanceof ApiError) || error.status >= 500) await refundDailyQuota(db, auth, charge);
-    throw error;
+    if (deliveredNothing(outcome.reason)) await refundDailyQuota(db, auth, charged.value);
+    throw outcome.reason;
   }
+  return c.json(outcome.value as object, 200);
 }
 
 /** One route per tool, generated from the registry; anything else under /rest/v1/ is a 404. */

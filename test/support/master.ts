@@ -5,7 +5,7 @@ import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { normalizeSearchText } from "../../src/platform/normalize";
 import { CUSTOM_ID_BASE } from "../../src/platform/schemas";
-import { gameTermsOf } from "../../src/tools/games/terms";
+import { searchColumnsOf } from "../../src/tools/games/searchColumns";
 import { ADMIN_TOKEN, type Reply, send } from "./harness";
 
 export type Dataset = "platforms" | "companies" | "genres" | "games";
@@ -79,7 +79,7 @@ export interface CustomGameInput {
   dbCoverId?: string | null;
 }
 
-/** A user's custom game (owner_user_id = userId) plus its search terms, as addCustomGame would store it. */
+/** A user's custom game (owner_user_id = userId) with its search columns, as addCustomGame would store it. */
 export async function insertCustomGame(userId: string, game: CustomGameInput): Promise<number> {
   const id = game.id ?? newCustomId();
   const titleEn = game.titleEn ?? [];
@@ -87,12 +87,12 @@ export async function insertCustomGame(userId: string, game: CustomGameInput): P
   const modelNumber = game.modelNumber ?? [];
   const titleReading = game.titleReading ?? null;
   const janCode = game.janCode ?? null;
-  const terms = gameTermsOf({ gameId: id, title: game.title, titleReading, titleEn, aliases, janCode, modelNumber, editions: [] });
-  await env.DB.batch([
-    env.DB.prepare(
+  const search = searchColumnsOf({ title: game.title, titleReading, titleEn, aliases, janCode, modelNumber, editions: [] });
+  await env.DB.prepare(
       `INSERT INTO games (id, title, title_reading, title_en, aliases, sort_key, platform_id, publisher_id, genre_id, genre_sub_id,
-        release_date, jan_code, model_number, price, media_id, gps_id, db_id, db_slug, db_cover_id, owner_user_id, content_hash)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?, ?, ?, 'custom')`,
+        release_date, jan_code, model_number, price, media_id, gps_id, db_id, db_slug, db_cover_id, owner_user_id, content_hash,
+        search_title, search_title_en, search_alias, search_jan, search_edition_jan, search_model, search_edition_model)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?, ?, ?, 'custom', ?, ?, ?, ?, ?, ?, ?)`,
     ).bind(
       id,
       game.title,
@@ -112,11 +112,8 @@ export async function insertCustomGame(userId: string, game: CustomGameInput): P
       game.dbSlug ?? null,
       game.dbCoverId ?? null,
       userId,
-    ),
-    ...terms.map((t) =>
-      env.DB.prepare("INSERT INTO game_terms (game_id, edition_id, field, term) VALUES (?, ?, ?, ?)").bind(t.gameId, t.editionId, t.field, t.term),
-    ),
-  ]);
+      ...Object.values(search),
+    ).run();
   return id;
 }
 

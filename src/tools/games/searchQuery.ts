@@ -3,6 +3,7 @@ import type { Db } from "../../platform/db";
 import { normalizeCode, searchTerms } from "../../platform/normalize";
 import type { GameRecord } from "./gameObject";
 import { GAME_JOINS, GAME_SELECT, type GameFilters, allOf, gameFilterConditions, visibleTo } from "./queries";
+import { SEARCH_SEPARATOR } from "./searchColumns";
 
 export type MatchedBy = "janCode" | "modelNumber" | "externalId" | "title" | "titleEn" | "alias";
 
@@ -18,37 +19,49 @@ export interface SearchCriteria extends GameFilters {
  * 4 partial; fields: 0 title, 1 titleEn, 2 alias (reading or nickname). So an exact alias (12)
  * ranks after exact official titles (10, 11) and before any prefix match, as the spec orders.
  */
-const FIELD_RANK = sql.raw(`CASE m.field WHEN 'title' THEN 0 WHEN 'titleEn' THEN 1 ELSE 2 END`);
 const FIELD_BY_RANK: MatchedBy[] = ["title", "titleEn", "alias"];
-const TEXT_FIELDS = sql.raw(`('title', 'titleEn', 'alias')`);
+const TEXT_COLUMNS = ["search_title", "search_title_en", "search_alias"] as const;
 const HIT_ORDER = sql.raw(`h.strength, h.release_date IS NULL, h.release_date, h.id`);
+const column = (name: string) => sql.raw(`g.${name}`);
+const bar = SEARCH_SEPARATOR;
 
-/**
- * Rows of game_terms containing `term`. Three or more characters go through the trigram index;
- * shorter terms cannot, and are found by scanning the terms of the given fields.
- */
-function termRows(term: string, fields: SQL): SQL {
-  if ([...term].length >= 3) {
-    return sql`SELECT t.game_id, t.edition_id, t.field, t.term FROM game_terms_fts f JOIN game_terms t ON t.id = f.rowid
-      WHERE game_terms_fts MATCH ${`"${term}"`} AND t.field IN ${fields}`;
-  }
-  return sql`SELECT game_id, edition_id, field, term FROM game_terms WHERE field IN ${fields} AND instr(term, ${term}) > 0`;
+/** `value` is one of the "|"-joined forms in the column. */
+const holds = (name: string, value: string) => sql`instr(${bar} || ${column(name)} || ${bar}, ${bar + value + bar}) > 0`;
+/** One of the forms in the column starts with `value`. */
+const startsOneOf = (name: string, value: string) => sql`instr(${bar} || ${column(name)}, ${bar + value}) > 0`;
+const contains = (name: string, value: string) => sql`instr(${column(name)}, ${value}) > 0`;
+
+const isIndexable = (value: string) => [...value].length >= 3;
+
+/** Games whose given columns contain `value` (3+ characters), through the trigram index. */
+const indexedContaining = (columns: readonly string[], value: string) =>
+  sql`g.id IN (SELECT rowid FROM games_fts WHERE games_fts MATCH ${`{${columns.join(" ")}} : "${value}"`})`;
+
+/** Games with a title form containing `term`. Shorter terms scan games_text, a narrow copy of
+ * the title forms that triggers keep, which costs far less than scanning the wide games rows. */
+const titleContaining = (term: string) =>
+  isIndexable(term) ? indexedContaining(TEXT_COLUMNS, term) : sql`g.id IN (SELECT id FROM games_text WHERE instr(text, ${term}) > 0)`;
+
+/** Games with a code containing `code`; a short code scans the code columns. */
+const codeContaining = (columns: readonly string[], code: string) =>
+  isIndexable(code) ? indexedContaining(columns, code) : sql`(${sql.join(columns.map((name) => contains(name, code)), sql` OR `)})`;
+
+/** The best class and field of one term on one game (see the strength scale above). */
+function termStrength(term: string, wholeQuery: boolean): SQL {
+  const exact = wholeQuery ? exactStrength(term) : [];
+  const prefix = TEXT_COLUMNS.map((name, rank) => sql`WHEN ${startsOneOf(name, term)} THEN ${30 + rank}`);
+  const partial = TEXT_COLUMNS.slice(0, 2).map((name, rank) => sql`WHEN ${contains(name, term)} THEN ${40 + rank}`);
+  return sql`(CASE ${sql.join([...exact, ...prefix, ...partial], sql` `)} ELSE 42 END)`;
 }
 
-function textTermCte(name: string, term: string, wholeQuery: boolean): SQL {
-  const exact = wholeQuery ? sql`WHEN m.term = ${term} THEN 1` : sql``;
-  // SQLite's substr counts characters, so the length is in code points, not UTF-16 units.
-  const length = [...term].length;
-  return sql`${sql.raw(name)} AS (
-    SELECT m.game_id, MIN((CASE ${exact} WHEN substr(m.term, 1, ${length}) = ${term} THEN 3 ELSE 4 END) * 10 + ${FIELD_RANK}) AS s
-    FROM (${termRows(term, TEXT_FIELDS)}) m GROUP BY m.game_id)`;
+function exactStrength(whole: string): SQL[] {
+  return TEXT_COLUMNS.map((name, rank) => sql`WHEN ${holds(name, whole)} THEN ${10 + rank}`);
 }
 
 interface Criterion {
-  cte: SQL;
-  name: string;
-  /** SQL for this criterion's strength, exactness and edition flag on the joined row. */
-  s: SQL;
+  /** Which games match. */
+  condition: SQL;
+  strength: SQL;
   exact: SQL;
   edition: SQL;
   matchedBy?: MatchedBy;
@@ -57,35 +70,30 @@ interface Criterion {
 function identifierCriteria(criteria: SearchCriteria): Criterion[] {
   const found: Criterion[] = [];
   if (criteria.janCode !== undefined) {
+    const jan = normalizeCode(criteria.janCode);
     found.push({
-      name: "c_jan",
-      cte: sql`c_jan AS (SELECT game_id, MIN(edition_id IS NOT NULL) AS edition FROM game_terms
-        WHERE field = 'janCode' AND term = ${normalizeCode(criteria.janCode)} GROUP BY game_id)`,
-      s: sql`0`,
+      condition: sql`${codeContaining(["search_jan", "search_edition_jan"], jan)} AND (g.search_jan = ${jan} OR ${holds("search_edition_jan", jan)})`,
+      strength: sql`0`,
       exact: sql`1`,
-      edition: sql`c_jan.edition`,
+      edition: sql`(g.search_jan <> ${jan})`,
       matchedBy: "janCode",
     });
   }
   if (criteria.modelNumber !== undefined) {
     const code = normalizeCode(criteria.modelNumber);
     found.push({
-      name: "c_model",
-      cte: sql`c_model AS (SELECT m.game_id, MIN(m.edition_id IS NOT NULL) AS edition, MAX(m.term = ${code}) AS exact
-        FROM (${termRows(code, sql.raw(`('modelNumber')`))}) m GROUP BY m.game_id)`,
-      s: sql`0`,
-      exact: sql`c_model.exact`,
-      edition: sql`c_model.edition`,
+      condition: codeContaining(["search_model", "search_edition_model"], code),
+      strength: sql`0`,
+      exact: sql`(${holds("search_model", code)} OR ${holds("search_edition_model", code)})`,
+      edition: sql`(NOT ${contains("search_model", code)})`,
       matchedBy: "modelNumber",
     });
   }
   if (criteria.externalId !== undefined) {
     const { dbId, dbSlug } = criteria.externalId;
-    const where = dbId !== undefined ? sql`db_id = ${dbId}` : sql`db_slug = ${dbSlug ?? ""} AND owner_user_id IS NULL`;
     found.push({
-      name: "c_ext",
-      cte: sql`c_ext AS (SELECT id AS game_id FROM games WHERE ${where})`,
-      s: sql`0`,
+      condition: dbId !== undefined ? sql`g.db_id = ${dbId}` : sql`g.db_slug = ${dbSlug ?? ""} AND g.owner_user_id IS NULL`,
+      strength: sql`0`,
       exact: sql`1`,
       edition: sql`0`,
       matchedBy: "externalId",
@@ -94,19 +102,26 @@ function identifierCriteria(criteria: SearchCriteria): Criterion[] {
   return found;
 }
 
-/** Each query term is its own criterion (AND); with several, the weakest decides the strength,
- * unless the whole query, spaces removed, equals a value exactly. */
-function queryCriteria(query: string | undefined): { criteria: Criterion[]; exactCte?: SQL } {
+/**
+ * Each query term must match (AND). With several terms the weakest decides the strength, unless
+ * the whole query, spaces removed, equals a value exactly.
+ */
+function queryCriterion(query: string | undefined): Criterion | undefined {
   const terms = query === undefined ? [] : searchTerms(query);
-  const wholeQuery = terms.length === 1;
-  const criteria = terms.map((term, i) => {
-    const name = `c_q${i}`;
-    return { name, cte: textTermCte(name, term, wholeQuery), s: sql.raw(`${name}.s`), exact: sql.raw(`(${name}.s < 30)`), edition: sql`0` };
-  });
-  if (terms.length < 2) return { criteria };
-  const exactCte = sql`c_exact AS (SELECT m.game_id, MIN(10 + ${FIELD_RANK}) AS s FROM game_terms m
-    WHERE m.term = ${terms.join("")} AND m.field IN ${TEXT_FIELDS} GROUP BY m.game_id)`;
-  return { criteria, exactCte };
+  if (terms.length === 0) return undefined;
+  const condition = sql.join(terms.map(titleContaining), sql` AND `);
+  if (terms.length === 1) {
+    const strength = termStrength(terms[0]!, true);
+    return { condition, strength, exact: sql`(${strength} < 30)`, edition: sql`0` };
+  }
+  const weakest = sql`max(${sql.join(terms.map((term) => termStrength(term, false)), sql`, `)})`;
+  const whole = exactStrength(terms.join(""));
+  return {
+    condition,
+    strength: sql`(CASE ${sql.join(whole, sql` `)} ELSE ${weakest} END)`,
+    exact: sql`(${sql.join(TEXT_COLUMNS.map((name) => holds(name, terms.join(""))), sql` OR `)})`,
+    edition: sql`0`,
+  };
 }
 
 export interface SearchHit {
@@ -134,29 +149,22 @@ export interface PreparedSearch {
 export type HitRow = GameRecord & { strength: number; exact: number; edition: number; platform_counts: string };
 type PlatformCount = { platformId: number; name: string; count: number };
 
-/** Builds the search query; the caller runs it in its own batch (one round trip). */
+/**
+ * Builds the search query; the caller runs it in its own batch (one round trip). Identifiers
+ * outrank text: with any identifier the strength is 0 and the text query only narrows.
+ */
 export async function prepareSearch(db: Db, userId: string, criteria: SearchCriteria, limit: number): Promise<PreparedSearch> {
   const identifiers = identifierCriteria(criteria);
-  const { criteria: textCriteria, exactCte } = queryCriteria(criteria.query);
-  const [first, ...rest] = [...identifiers, ...textCriteria];
-  if (!first) throw new Error("prepareSearch needs a searchable term; check hasSearchableTerm first");
-
-  const joins = sql.join(
-    rest.map((c) => sql`JOIN ${sql.raw(c.name)} ON ${sql.raw(c.name)}.game_id = ${sql.raw(first.name)}.game_id`),
-    sql` `,
-  );
-  const exactJoin = exactCte ? sql`LEFT JOIN c_exact ON c_exact.game_id = ${sql.raw(first.name)}.game_id` : sql``;
-  const textStrength = textCriteria.length > 1 ? sql`max(${sql.join(textCriteria.map((c) => c.s), sql`, `)})` : (textCriteria[0]?.s ?? sql`0`);
-  const strength = identifiers.length ? sql`0` : exactCte ? sql`COALESCE(c_exact.s, ${textStrength})` : textStrength;
-  const exact = identifiers[0]?.exact ?? (exactCte ? sql`(c_exact.s IS NOT NULL)` : textCriteria[0]!.exact);
+  const text = queryCriterion(criteria.query);
+  const all = [...identifiers, ...(text ? [text] : [])];
+  const lead = identifiers[0] ?? text;
+  if (!lead) throw new Error("prepareSearch needs a searchable term; the input schema requires one");
   const edition = identifiers.find((c) => c.matchedBy === "janCode" || c.matchedBy === "modelNumber")?.edition ?? sql`0`;
-  const conditions = [visibleTo(userId), ...(await gameFilterConditions(db, criteria))];
-  const ctes = sql.join([first, ...rest].map((c) => c.cte).concat(exactCte ? [exactCte] : []), sql`, `);
+  const conditions = [...all.map((c) => c.condition), visibleTo(userId), ...(await gameFilterConditions(db, criteria))];
   // Materialised: the page and the platform counts read the same hits without matching twice.
-  const hits = sql`WITH ${ctes}, hits AS MATERIALIZED (
-    SELECT g.id, g.platform_id, g.release_date, ${strength} AS strength, ${exact} AS exact, ${edition} AS edition
-    FROM ${sql.raw(first.name)} ${joins} ${exactJoin} JOIN games g ON g.id = ${sql.raw(first.name)}.game_id
-    WHERE ${allOf(conditions)})`;
+  const hits = sql`WITH hits AS MATERIALIZED (
+    SELECT g.id, g.platform_id, g.release_date, ${lead.strength} AS strength, ${lead.exact} AS exact, ${edition} AS edition
+    FROM games g WHERE ${allOf(conditions)})`;
   return {
     // The page is cut before the game columns are built, so only `limit` rows pay for them; the
     // counts subquery is uncorrelated, so SQLite evaluates it once.
@@ -187,10 +195,5 @@ export function readSearch(prepared: PreparedSearch, page: HitRow[]): SearchResu
 
 /** A filter (not a ranking) form of a text query: every term must match one of the game's titles. */
 export function queryTermsCondition(query: string): SQL {
-  const terms = searchTerms(query);
-  if (terms.length === 0) return sql`0`;
-  return sql.join(
-    terms.map((term) => sql`g.id IN (SELECT game_id FROM (${termRows(term, TEXT_FIELDS)}))`),
-    sql` AND `,
-  );
+  return queryCriterion(query)?.condition ?? sql`0`;
 }

@@ -1,0 +1,53 @@
+import { normalizeCode, normalizeSearchText } from "../../platform/normalize";
+
+/** Joins several search forms in one column; "|" cannot occur in a normalised form. */
+export const SEARCH_SEPARATOR = "|";
+
+export interface SearchableGame {
+  title: string;
+  titleReading: string | null;
+  titleEn: string[];
+  aliases: string[];
+  janCode: string | null;
+  modelNumber: string[];
+  editions: { janCode: string | null; modelNumber: string[] }[];
+}
+
+export interface SearchColumns {
+  searchTitle: string;
+  searchTitleEn: string;
+  searchAlias: string;
+  searchJan: string;
+  searchEditionJan: string;
+  searchModel: string;
+  searchEditionModel: string;
+}
+
+const joined = (values: readonly (string | null)[], normalize: (value: string) => string) =>
+  [...new Set(values.filter((v): v is string => v !== null).map(normalize).filter(Boolean))].join(SEARCH_SEPARATOR);
+
+/**
+ * A game's searchable values in normalised form. The reading counts as an alias: the spec's
+ * matchedBy `alias` covers "a hiragana reading or nickname", not an official title.
+ */
+export function searchColumnsOf(game: SearchableGame): SearchColumns {
+  return {
+    searchTitle: normalizeSearchText(game.title),
+    searchTitleEn: joined(game.titleEn, normalizeSearchText),
+    searchAlias: joined([game.titleReading, ...game.aliases], normalizeSearchText),
+    searchJan: joined([game.janCode], normalizeCode),
+    searchEditionJan: joined(game.editions.map((e) => e.janCode), normalizeCode),
+    searchModel: joined(game.modelNumber, normalizeCode),
+    searchEditionModel: joined(game.editions.flatMap((e) => e.modelNumber), normalizeCode),
+  };
+}
+
+export const SEARCH_COLUMNS = [
+  { column: "search_title", key: "searchTitle" },
+  { column: "search_title_en", key: "searchTitleEn" },
+  { column: "search_alias", key: "searchAlias" },
+  { column: "search_jan", key: "searchJan" },
+  { column: "search_edition_jan", key: "searchEditionJan" },
+  { column: "search_model", key: "searchModel" },
+  { column: "search_edition_model", key: "searchEditionModel" },
+] as const;
