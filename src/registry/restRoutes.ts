@@ -58,7 +58,7 @@ async function callTool(c: Context<AppEnv>, tool: ToolDefinition): Promise<Respo
   // A read changes nothing, so it may run while its call is being charged; its result is only
   // released once the charge went through. Anything that writes waits for the charge first.
   const [charged, outcome] = await Promise.allSettled(
-    tool.kind === "read" ? [charging, run()] : [charging, charging.then(run)],
+    tool.kind === "read" && !tool.readsUsage ? [charging, run()] : [charging, charging.then(run)],
   );
   if (charged.status === "rejected") throw charged.reason;
   if (outcome.status === "rejected") {

@@ -17,6 +17,7 @@ export const getAccount = defineTool({
   scopes: [],
   plans: ALL_PLANS,
   kind: "read",
+  readsUsage: true,
   input: z.strictObject({}),
   output: z.object({
     userId: z.string(),
