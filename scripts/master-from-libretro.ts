@@ -9,7 +9,9 @@ import { parseArgs } from "node:util";
 import { convertLibretro, METADAT_FIELDS } from "./lib/libretro";
 import { toNdjsonChunks } from "./lib/masterRows";
 
-const USAGE = "usage: npm run master:from-libretro -- <libretro-database dir> [--out <outDir>]";
+const USAGE =
+  "usage: npm run master:from-libretro -- <libretro-database dir> [--out <outDir>]" +
+  " [--first-platform-id N] [--first-company-id N] [--first-game-id N]";
 
 function fail(message: string): never {
   console.error(`${message}\n${USAGE}`);
@@ -23,7 +25,21 @@ function readDatFolder(folder: string, only?: Set<string>): Record<string, strin
   return Object.fromEntries(names.map((name) => [name, readFileSync(join(folder, name), "utf8")]));
 }
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { out: { type: "string" } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    out: { type: "string" },
+    "first-platform-id": { type: "string", default: "1" },
+    "first-company-id": { type: "string", default: "1" },
+    "first-game-id": { type: "string", default: "1" },
+  },
+});
+/** Ids start where the operator says, so converted rows can sit beside existing master data. */
+function firstId(name: "first-platform-id" | "first-company-id" | "first-game-id"): number {
+  const id = Number(values[name]);
+  if (!Number.isSafeInteger(id) || id < 1) fail(`--${name} must be a whole number >= 1`);
+  return id;
+}
 const dir = positionals[0];
 if (dir === undefined) fail("missing the libretro-database directory");
 const datFolder = join(dir, "dat");
@@ -35,7 +51,10 @@ const platformFiles = new Set(Object.keys(dats));
 const metadat = Object.fromEntries(
   METADAT_FIELDS.map((field) => [field, readDatFolder(join(dir, "metadat", field), platformFiles)]),
 );
-const master = convertLibretro({ dats, metadat });
+const master = convertLibretro(
+  { dats, metadat },
+  { firstPlatformId: firstId("first-platform-id"), firstCompanyId: firstId("first-company-id"), firstGameId: firstId("first-game-id") },
+);
 
 const outDir = values.out ?? join(dir, "master-ndjson");
 await mkdir(outDir, { recursive: true });
