@@ -17,6 +17,7 @@ export default defineConfig(async () => ({
     include: ["test/**/*.test.ts"],
     setupFiles: ["./test/setup/applyMigrations.ts"],
     globalSetup: ["./test/setup/devServer.ts"],
+    reporters: ["default", "./test/setup/closingLine.ts"],
     testTimeout: 20_000,
     hookTimeout: 60_000,
   },
