@@ -24,9 +24,6 @@ export interface ToolContext {
   auth: AuthContext;
   requestId: string;
   now: Date;
-  /** The request's own origin, for URLs the tool hands back. */
-  origin: string;
-  waitUntil(promise: Promise<unknown>): void;
 }
 
 export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> {

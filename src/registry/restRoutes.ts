@@ -42,18 +42,7 @@ async function callTool(c: Context<AppEnv>, tool: ToolDefinition): Promise<Respo
   const run = async () => {
     const args = parseWith(tool.input, await readToolArguments(c, tool));
     enforcePlanDifferences(tool, auth, args, upgradeUrl);
-    return tool.handler(
-      {
-        env: c.env,
-        db,
-        auth,
-        requestId: c.get("requestId"),
-        now,
-        origin: new URL(c.req.url).origin,
-        waitUntil: (promise) => c.executionCtx.waitUntil(promise),
-      },
-      args,
-    );
+    return tool.handler({ env: c.env, db, auth, requestId: c.get("requestId"), now }, args);
   };
   // A read changes nothing, so it may run while its call is being charged; its result is only
   // released once the charge went through. Anything that writes waits for the charge first.
