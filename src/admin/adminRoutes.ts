@@ -6,10 +6,11 @@ import { createDb } from "../platform/db";
 import { ApiError, notFound } from "../platform/errors";
 import { constantTimeEqual } from "../platform/hashing";
 import { limitArg, pageArg, pageOf, pageOffset, resolveLimit } from "../platform/paging";
-import { KEY_PRESETS, PLANS, REGISTERED_LIMITS, SCOPES, type Scope } from "../platform/plans";
+import { KEY_PRESETS, PLANS, SCOPES, type Scope } from "../platform/plans";
 import { coerceQuery } from "../platform/queryCoercion";
 import { parseWith } from "../platform/validation";
-import { findUser, registeredCounts } from "../tools/account/queries";
+import { enforceRegisteredLimit, findUser } from "../tools/account/queries";
+import { upgradeUrlOf } from "../registry/restRoutes";
 import { readJsonObject } from "../registry/readArguments";
 import { MASTER_DATASETS, type MasterDataset } from "../tools/games/masterRows";
 import { importMasterDataset } from "./masterImport";
@@ -77,12 +78,7 @@ export function createAdminRouter() {
     const db = createDb(c.env.DB);
     const user = await findUser(db, c.req.param("userId"));
     if (!user) throw notFound("The user");
-    const { apiKeys } = await registeredCounts(db, user.id, user.plan);
-    if (apiKeys && apiKeys.limit !== null && apiKeys.count >= apiKeys.limit) {
-      throw new ApiError("plan_required", `The ${user.plan} plan allows ${REGISTERED_LIMITS.apiKeys[user.plan]} active keys.`, {
-        field: "preset",
-      });
-    }
+    await enforceRegisteredLimit(db, { userId: user.id, plan: user.plan }, "apiKeys", upgradeUrlOf(c));
     const scopes: readonly Scope[] = args.preset === "individual" ? [...new Set(args.scopes)] : KEY_PRESETS[args.preset];
     const issued = await insertApiKey(db, user.id, scopes, args.name ?? null);
     return c.json({ keyId: issued.keyId, apiKey: issued.apiKey, scopes, userId: user.id }, 201);

@@ -22,3 +22,6 @@ export async function queryBatch<R extends unknown[][]>(db: Db, queries: { [K in
   const results = await db.$client.batch(statements);
   return results.map((result) => result.results) as R;
 }
+
+/** D1 reports a broken UNIQUE constraint only in its message. */
+export const isUniqueViolation = (error: unknown) => error instanceof Error && /UNIQUE constraint failed/.test(error.message + String(error.cause ?? ""));

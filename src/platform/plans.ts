@@ -46,6 +46,7 @@ export const PLAN_LIMITS: Record<Plan, PlanLimits> = {
 /** How many records of each kind a user may register, per plan (null: no limit). */
 export const REGISTERED_LIMITS = {
   apiKeys: { FREE: 3, LIGHT: 10, PREMIUM: 25 },
+  attributes: { FREE: 10, LIGHT: 50, PREMIUM: 200 },
 } as const satisfies Record<string, Record<Plan, number | null>>;
 export type RegisteredResource = keyof typeof REGISTERED_LIMITS;
 

@@ -24,6 +24,8 @@ export interface ToolContext {
   auth: AuthContext;
   requestId: string;
   now: Date;
+  /** Where plan_required errors send the user. */
+  upgradeUrl: string;
 }
 
 export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> {

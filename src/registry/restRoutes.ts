@@ -42,7 +42,7 @@ async function callTool(c: Context<AppEnv>, tool: ToolDefinition): Promise<Respo
   const run = async () => {
     const args = parseWith(tool.input, await readToolArguments(c, tool));
     enforcePlanDifferences(tool, auth, args, upgradeUrl);
-    return tool.handler({ env: c.env, db, auth, requestId: c.get("requestId"), now }, args);
+    return tool.handler({ env: c.env, db, auth, requestId: c.get("requestId"), now, upgradeUrl }, args);
   };
   // A read changes nothing, so it may run while its call is being charged; its result is only
   // released once the charge went through. Anything that writes waits for the charge first.

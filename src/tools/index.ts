@@ -1,6 +1,8 @@
 import type { ToolDefinition } from "../registry/defineTool";
 import { getAccount } from "./account/getAccount";
+import { addAttribute } from "./attributes/addAttribute";
 import { listAttributes } from "./attributes/listAttributes";
+import { removeAttribute } from "./attributes/removeAttribute";
 import { browseGames } from "./games/browseGames";
 import { getGamesBatch } from "./games/getGamesBatch";
 import { listGenres } from "./games/listGenres";
@@ -18,4 +20,6 @@ export const tools: readonly ToolDefinition[] = [
   listGenres,
   listPublishers,
   listAttributes,
+  addAttribute,
+  removeAttribute,
 ];

@@ -1,6 +1,8 @@
 import { and, count, eq, isNull } from "drizzle-orm";
 import { apiKeys, users } from "../../db/schema";
 import type { Db } from "../../platform/db";
+import { countOwnAttributes } from "../attributes/queries";
+import { ApiError } from "../../platform/errors";
 import { type Plan, REGISTERED_LIMITS, type RegisteredResource } from "../../platform/plans";
 
 export async function findUser(db: Db, userId: string) {
@@ -18,7 +20,16 @@ const countActiveKeys = async (db: Db, userId: string) => {
 
 const COUNTERS: Record<RegisteredResource, (db: Db, userId: string) => Promise<number>> = {
   apiKeys: countActiveKeys,
+  attributes: countOwnAttributes,
 };
+
+/** Refuses one more record of `resource` when the plan's limit is reached (403 plan_required). */
+export async function enforceRegisteredLimit(db: Db, auth: { userId: string; plan: Plan }, resource: RegisteredResource, upgradeUrl: string) {
+  const limit = REGISTERED_LIMITS[resource][auth.plan];
+  if (limit !== null && (await COUNTERS[resource](db, auth.userId)) >= limit) {
+    throw new ApiError("plan_required", `The ${auth.plan} plan allows ${limit} ${resource}; remove some or upgrade.`, { upgradeUrl });
+  }
+}
 
 /** Every registered-record count with its plan limit (null: unlimited). */
 export async function registeredCounts(db: Db, userId: string, plan: Plan) {

@@ -1,0 +1,27 @@
+import { z } from "zod";
+import { ALL_PLANS } from "../../platform/plans";
+import { text } from "../../platform/schemas";
+import { defineTool } from "../../registry/defineTool";
+import { enforceRegisteredLimit } from "../account/queries";
+import { attributeSchema } from "./listAttributes";
+import { insertOwnAttribute } from "./queries";
+
+export const addAttribute = defineTool({
+  name: "addAttribute",
+  family: "attributes",
+  title: "属性追加",
+  description:
+    "Adds one of your own attribute labels (e.g. 帯あり, サイン入り) to put on library entries, copies and play records beside the system labels.",
+  restNote: "In REST, POST /rest/v1/addAttribute with {\"label\": \"...\"}.",
+  scopes: ["library:write"],
+  plans: ALL_PLANS,
+  kind: "write",
+  input: z.strictObject({ label: text(30).describe("1 to 30 characters, unique among system and your labels.") }),
+  output: z.object({ item: attributeSchema }),
+  conflicts: ["already_exists"],
+  notes: ["A label equal to a system label or one of yours is 409 already_exists.", "How many labels you may add depends on the plan (see getAccount)."],
+  async handler({ db, auth, upgradeUrl }, args) {
+    await enforceRegisteredLimit(db, auth, "attributes", upgradeUrl);
+    return { item: await insertOwnAttribute(db, auth.userId, args.label) };
+  },
+});

@@ -1,0 +1,38 @@
+import { z } from "zod";
+import { confirmPreviewSchema, confirmTokenArg, confirmTwoStep } from "../../platform/confirm";
+import { invalidInput, notFound } from "../../platform/errors";
+import { ALL_PLANS } from "../../platform/plans";
+import { text } from "../../platform/schemas";
+import { defineTool } from "../../registry/defineTool";
+import { deleteOwnAttribute, findOwnAttribute, systemAttribute } from "./queries";
+
+export const removeAttribute = defineTool({
+  name: "removeAttribute",
+  family: "attributes",
+  title: "属性削除",
+  description:
+    "Removes one of your own attribute labels, in two steps: the first call only previews what goes; call again with the same arguments plus its confirmToken to remove it. System labels cannot be removed.",
+  restNote: "In REST, POST /rest/v1/removeAttribute with {\"attribute\": id or label}, then again with confirmToken.",
+  scopes: ["library:delete"],
+  plans: ALL_PLANS,
+  kind: "delete",
+  input: z.strictObject({
+    attribute: text(40).describe("Your attribute's id or exact label."),
+    confirmToken: confirmTokenArg,
+  }),
+  output: z.union([confirmPreviewSchema, z.object({ id: z.string(), removed: z.literal(true) })]),
+  notes: ["Two-step: the preview (200) changes nothing; the token is valid 10 minutes for the same arguments."],
+  async handler({ db, env, auth, now }, args) {
+    if (systemAttribute(args.attribute)) throw invalidInput("attribute", "attribute: system labels cannot be removed.");
+    const own = await findOwnAttribute(db, auth.userId, args.attribute);
+    if (!own) throw notFound(`Your attribute '${args.attribute}'`);
+    return confirmTwoStep({ kv: env.KV, auth, now }, "removeAttribute", args, {
+      targetRevision: `${own.id}:${own.label}`,
+      summary: `Removes your attribute '${own.label}'.`,
+      async execute() {
+        await deleteOwnAttribute(db, auth.userId, own.id);
+        return { id: own.id, removed: true as const };
+      },
+    });
+  },
+});
