@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { ApiError } from "../platform/errors";
-import { type BulkColumn, bulkDeleteWhereIn, bulkInsert, readByIds, runInBatches } from "../platform/bulkWrite";
+import { type BulkColumn, bulkInsert, readByIds, runInBatches } from "../platform/bulkWrite";
 import { sha256Hex } from "../platform/hashing";
 import { normalizeSearchText } from "../platform/normalize";
 import { bumpGeneration, readGeneration } from "../tools/games/generation";
@@ -12,7 +12,7 @@ import {
   type MasterDataset,
   type PlatformRow,
 } from "../tools/games/masterRows";
-import { SEARCH_COLUMNS, searchColumnsOf } from "../tools/games/searchColumns";
+import { gameWriteStatements } from "../tools/games/gameWrites";
 
 interface Line<R> {
   line: number;
@@ -58,15 +58,17 @@ interface DatasetImporter<R> {
   table: string;
   idField: string;
   idOf(row: R): number;
-  columns: BulkColumn[];
-  toDbRow(row: R): Record<string, unknown>;
   checkReferences(d1: D1Database, rows: Line<R>[]): Promise<void>;
-  /** Statements that rewrite rows hanging off the changed records (editions, search terms). */
-  dependents(d1: D1Database, changed: R[]): D1PreparedStatement[];
+  /** Statements that store the changed rows (with their content hashes) and what hangs off them. */
+  write(d1: D1Database, changed: (R & { contentHash: string })[]): D1PreparedStatement[];
 }
 
 const col = (column: string, key: string, json = false): BulkColumn => ({ column, key, json });
-const noDependents = () => [];
+/** A dataset whose rows map to columns one to one (plus their content hash). */
+const plainWrite =
+  <R extends object>(table: string, columns: BulkColumn[], toDbRow: (row: R) => object = (row) => row) =>
+  (d1: D1Database, changed: (R & { contentHash: string })[]) =>
+    bulkInsert(d1, table, [...columns, col("content_hash", "contentHash")], changed.map((row) => ({ ...toDbRow(row), contentHash: row.contentHash })), "id");
 
 async function requireExisting(
   d1: D1Database,
@@ -94,23 +96,20 @@ const platformImporter: DatasetImporter<PlatformRow> = {
   table: "platforms",
   idField: "platformId",
   idOf: (row) => row.platformId,
-  columns: [col("id", "platformId"), col("name", "name"), col("name_en", "nameEn"), col("short_name", "shortName"), col("maker", "maker"), col("release_date", "releaseDate")],
-  toDbRow: (row) => ({ ...row }),
   checkReferences: async () => {},
-  dependents: noDependents,
+  write: plainWrite("platforms", [col("id", "platformId"), col("name", "name"), col("name_en", "nameEn"), col("short_name", "shortName"), col("maker", "maker"), col("release_date", "releaseDate")]),
 };
 
 const companyImporter: DatasetImporter<CompanyRow> = {
   table: "companies",
   idField: "companyId",
   idOf: (row) => row.companyId,
-  columns: [col("id", "companyId"), col("name", "name"), col("name_kana", "nameKana"), col("name_en", "nameEn"), col("search_text", "searchText")],
-  toDbRow: (row) => ({
-    ...row,
-    searchText: [row.name, row.nameKana, row.nameEn].filter(Boolean).map((v) => normalizeSearchText(v!)).join("|"),
-  }),
   checkReferences: async () => {},
-  dependents: noDependents,
+  write: plainWrite<CompanyRow>(
+    "companies",
+    [col("id", "companyId"), col("name", "name"), col("name_kana", "nameKana"), col("name_en", "nameEn"), col("search_text", "searchText")],
+    (row) => ({ ...row, searchText: [row.name, row.nameKana, row.nameEn].filter(Boolean).map((v) => normalizeSearchText(v!)).join("|") }),
+  ),
 };
 
 interface StoredGenre {
@@ -167,50 +166,14 @@ const genreImporter: DatasetImporter<GenreRow> = {
   table: "genres",
   idField: "genreId",
   idOf: (row) => row.genreId,
-  columns: [col("id", "genreId"), col("name", "name"), col("parent_id", "parentId"), col("taxonomy_key", "taxonomyKey")],
-  toDbRow: (row) => ({ ...row }),
   checkReferences: checkGenreTaxonomy,
-  dependents: noDependents,
+  write: plainWrite("genres", [col("id", "genreId"), col("name", "name"), col("parent_id", "parentId"), col("taxonomy_key", "taxonomyKey")]),
 };
-
-const EDITION_COLUMNS = [
-  col("id", "gameEditionId"),
-  col("game_id", "gameId"),
-  col("position", "position"),
-  col("title", "title"),
-  col("model_number", "modelNumber", true),
-  col("release_date", "releaseDate"),
-  col("price", "price"),
-  col("jan_code", "janCode"),
-];
 
 const gameImporter: DatasetImporter<GameRow> = {
   table: "games",
   idField: "gameId",
   idOf: (row) => row.gameId,
-  columns: [
-    col("id", "gameId"),
-    col("title", "title"),
-    col("title_reading", "titleReading"),
-    col("title_en", "titleEn", true),
-    col("aliases", "aliases", true),
-    col("sort_key", "sortKey"),
-    col("platform_id", "platformId"),
-    col("publisher_id", "publisherId"),
-    col("genre_id", "genreId"),
-    col("genre_sub_id", "genreSubId"),
-    col("release_date", "releaseDate"),
-    col("jan_code", "janCode"),
-    col("model_number", "modelNumber", true),
-    col("price", "price"),
-    col("media_id", "mediaId"),
-    col("gps_id", "gpsId"),
-    col("db_id", "dbId"),
-    col("db_slug", "dbSlug"),
-    col("db_cover_id", "dbCoverId"),
-    ...SEARCH_COLUMNS,
-  ],
-  toDbRow: (row) => ({ ...row, ...searchColumnsOf(row), sortKey: normalizeSearchText(row.titleReading ?? row.title) }),
   async checkReferences(d1, rows) {
     await requireExisting(d1, "platforms", rows, (r) => r.platformId, "platformId", officialOnly, "owner_user_id");
     await requireExisting(d1, "companies", rows, (r) => r.publisherId, "publisherId", officialOnly, "owner_user_id");
@@ -227,14 +190,7 @@ const gameImporter: DatasetImporter<GameRow> = {
       seen.add(id);
     }
   },
-  dependents(d1, changed) {
-    const ids = changed.map((g) => g.gameId);
-    const editions = changed.flatMap((g) => g.editions.map((e, position) => ({ ...e, gameId: g.gameId, position })));
-    return [
-      ...bulkDeleteWhereIn(d1, "game_editions", "game_id", ids),
-      ...bulkInsert(d1, "game_editions", EDITION_COLUMNS, editions),
-    ];
-  },
+  write: gameWriteStatements,
 };
 
 const IMPORTERS: { [D in MasterDataset]: DatasetImporter<z.output<(typeof MASTER_DATASETS)[D]>> } = {
@@ -274,14 +230,9 @@ export async function importMasterDataset(d1: D1Database, dataset: MasterDataset
   if (changed.length === 0) {
     return { dataset, received: rows.length, upserted: 0, unchanged: rows.length, generation: await readGeneration(d1, dataset) };
   }
-  const dbRows = changed.map(({ row, hash }) => ({ ...importer.toDbRow(row), contentHash: hash }));
   // The generation moves first: should a later batch fail, the rows already written carry their
   // new hashes, and a client must still see that the dataset changed.
   const { generation, statement } = bumpGeneration(d1, dataset);
-  await runInBatches(d1, [
-    statement,
-    ...bulkInsert(d1, importer.table, [...importer.columns, col("content_hash", "contentHash")], dbRows, "id"),
-    ...importer.dependents(d1, changed.map(({ row }) => row)),
-  ]);
+  await runInBatches(d1, [statement, ...importer.write(d1, changed.map(({ row, hash }) => ({ ...row, contentHash: hash })))]);
   return { dataset, received: rows.length, upserted: changed.length, unchanged: rows.length - changed.length, generation };
 }
