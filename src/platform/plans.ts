@@ -47,6 +47,7 @@ export const PLAN_LIMITS: Record<Plan, PlanLimits> = {
 export const REGISTERED_LIMITS = {
   apiKeys: { FREE: 3, LIGHT: 10, PREMIUM: 25 },
   attributes: { FREE: 10, LIGHT: 50, PREMIUM: 200 },
+  customGames: { FREE: 0, LIGHT: 0, PREMIUM: 1_000 },
 } as const satisfies Record<string, Record<Plan, number | null>>;
 export type RegisteredResource = keyof typeof REGISTERED_LIMITS;
 

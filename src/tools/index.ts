@@ -3,6 +3,9 @@ import { getAccount } from "./account/getAccount";
 import { addAttribute } from "./attributes/addAttribute";
 import { listAttributes } from "./attributes/listAttributes";
 import { removeAttribute } from "./attributes/removeAttribute";
+import { addCustomGame } from "./customGames/addCustomGame";
+import { removeCustomGame } from "./customGames/removeCustomGame";
+import { updateCustomGame } from "./customGames/updateCustomGame";
 import { browseGames } from "./games/browseGames";
 import { getGamesBatch } from "./games/getGamesBatch";
 import { listGenres } from "./games/listGenres";
@@ -19,6 +22,9 @@ export const tools: readonly ToolDefinition[] = [
   listPlatforms,
   listGenres,
   listPublishers,
+  addCustomGame,
+  updateCustomGame,
+  removeCustomGame,
   listAttributes,
   addAttribute,
   removeAttribute,

@@ -2,6 +2,7 @@ import { and, count, eq, isNull } from "drizzle-orm";
 import { apiKeys, users } from "../../db/schema";
 import type { Db } from "../../platform/db";
 import { countOwnAttributes } from "../attributes/queries";
+import { countCustomGames } from "../customGames/queries";
 import { ApiError } from "../../platform/errors";
 import { type Plan, REGISTERED_LIMITS, type RegisteredResource } from "../../platform/plans";
 
@@ -21,6 +22,7 @@ const countActiveKeys = async (db: Db, userId: string) => {
 const COUNTERS: Record<RegisteredResource, (db: Db, userId: string) => Promise<number>> = {
   apiKeys: countActiveKeys,
   attributes: countOwnAttributes,
+  customGames: countCustomGames,
 };
 
 /** Refuses one more record of `resource` when the plan's limit is reached (403 plan_required). */

@@ -58,12 +58,15 @@ const EDITION_COLUMNS: BulkColumn[] = [
   col("jan_code", "janCode"),
 ];
 
-/** Upserts the games and replaces their editions. */
-export function gameWriteStatements(d1: D1Database, rows: StoredGameRow[]): D1PreparedStatement[] {
+/**
+ * Writes the games and replaces their editions. `insert` refuses an id that is taken (a UNIQUE
+ * violation) instead of overwriting it, for new rows whose id was just allocated.
+ */
+export function gameWriteStatements(d1: D1Database, rows: StoredGameRow[], mode: "upsert" | "insert" = "upsert"): D1PreparedStatement[] {
   const ids = rows.map((g) => g.gameId);
   const editions = rows.flatMap((g) => g.editions.map((e, position) => ({ ...e, gameId: g.gameId, position })));
   return [
-    ...bulkInsert(d1, "games", GAME_COLUMNS, rows.map(toGameDbRow), "id"),
+    ...bulkInsert(d1, "games", GAME_COLUMNS, rows.map(toGameDbRow), mode === "upsert" ? "id" : undefined),
     ...bulkDeleteWhereIn(d1, "game_editions", "game_id", ids),
     ...bulkInsert(d1, "game_editions", EDITION_COLUMNS, editions),
   ];

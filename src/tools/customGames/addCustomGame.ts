@@ -1,0 +1,41 @@
+import { z } from "zod";
+import { PREMIUM_ONLY } from "../../platform/plans";
+import { defineTool } from "../../registry/defineTool";
+import { enforceRegisteredLimit } from "../account/queries";
+import { checkCustomGameReferences, customGameRevision, insertCustomGame } from "./queries";
+import { customGameFields, customGameResult, renderCustomGame } from "./shared";
+
+export const addCustomGame = defineTool({
+  name: "addCustomGame",
+  family: "customGames",
+  title: "カスタムゲーム追加",
+  description:
+    "Registers a game the master data lacks (a homebrew, a prototype, a regional variant) as your own custom game. Only you can see it; it works everywhere a gameId does, with custom: true.",
+  restNote: "In REST, POST /rest/v1/addCustomGame; the new gameId is in item.gameId.",
+  scopes: ["library:write"],
+  plans: PREMIUM_ONLY,
+  kind: "write",
+  input: z.strictObject(customGameFields).partial().required({ title: true, platformId: true }),
+  output: customGameResult,
+  notes: ["Custom gameIds are 1,000,000,000 and above.", "dbSlug is always null for custom games."],
+  async handler({ db, auth, upgradeUrl }, args) {
+    await enforceRegisteredLimit(db, auth, "customGames", upgradeUrl);
+    const fields = {
+      title: args.title,
+      titleReading: args.titleReading ?? null,
+      titleEn: args.titleEn ?? [],
+      aliases: args.aliases ?? [],
+      platformId: args.platformId,
+      publisherId: args.publisherId ?? null,
+      genreId: args.genreId ?? null,
+      genreSubId: args.genreSubId ?? null,
+      releaseDate: args.releaseDate ?? null,
+      janCode: args.janCode ?? null,
+      modelNumber: args.modelNumber ?? [],
+      price: args.price ?? null,
+    };
+    await checkCustomGameReferences(db, auth.userId, fields);
+    const gameId = await insertCustomGame(db, auth.userId, fields);
+    return { item: await renderCustomGame(db, auth.userId, gameId), revision: await customGameRevision(fields) };
+  },
+});

@@ -1,0 +1,106 @@
+import { sql } from "drizzle-orm";
+import { type Db, isUniqueViolation } from "../../platform/db";
+import { ApiError } from "../../platform/errors";
+import { sha256Hex } from "../../platform/hashing";
+import { CUSTOM_ID_BASE } from "../../platform/schemas";
+import { type StoredGameRow, gameWriteStatements } from "../games/gameWrites";
+import type { GameRow } from "../games/masterRows";
+
+/** The stored fields of a custom game; its revision is their hash. */
+export type CustomGameFields = Omit<GameRow, "gameId" | "editions" | "mediaId" | "gpsId" | "dbId" | "dbSlug" | "dbCoverId">;
+
+/** Key order does not matter: the same fields always give the same revision. */
+export const customGameRevision = (fields: CustomGameFields) =>
+  sha256Hex(JSON.stringify(Object.entries(fields).sort(([a], [b]) => (a < b ? -1 : 1)))).then((hash) => hash.slice(0, 16));
+
+export async function countCustomGames(db: Db, userId: string): Promise<number> {
+  const [row] = await db.all<{ n: number }>(sql`SELECT COUNT(*) AS n FROM games WHERE owner_user_id = ${userId}`);
+  return row?.n ?? 0;
+}
+
+/** The caller's custom game as stored fields; another user's is simply not found. */
+export async function findCustomGame(db: Db, userId: string, gameId: number): Promise<CustomGameFields | undefined> {
+  const [row] = await db.all<Record<string, string | number | null>>(sql`
+    SELECT title, title_reading, title_en, aliases, platform_id, publisher_id, genre_id, genre_sub_id, release_date,
+      jan_code, model_number, price
+    FROM games WHERE id = ${gameId} AND owner_user_id = ${userId}`);
+  if (!row) return undefined;
+  return {
+    title: row.title as string,
+    titleReading: row.title_reading as string | null,
+    titleEn: JSON.parse(row.title_en as string),
+    aliases: JSON.parse(row.aliases as string),
+    platformId: row.platform_id as number,
+    publisherId: row.publisher_id as number | null,
+    genreId: row.genre_id as number | null,
+    genreSubId: row.genre_sub_id as number | null,
+    releaseDate: row.release_date as string | null,
+    janCode: row.jan_code as string | null,
+    modelNumber: JSON.parse(row.model_number as string),
+    price: row.price as number | null,
+  };
+}
+
+const notFoundField = (field: string, id: number) =>
+  new ApiError("not_found", `${field}: ${id} is not a ${field.replace(/Id$/, "")} you can use.`, { field });
+
+/** References must exist and be official or the caller's own; a genre used as main genre must be a root. */
+export async function checkCustomGameReferences(db: Db, userId: string, fields: Partial<CustomGameFields>) {
+  const visible = (table: "platforms" | "companies", id: number) =>
+    db.all(sql`SELECT 1 FROM ${sql.raw(table)} WHERE id = ${id} AND ifnull(owner_user_id, ${userId}) = ${userId}`);
+  if (fields.platformId !== undefined && (await visible("platforms", fields.platformId)).length === 0) {
+    throw notFoundField("platformId", fields.platformId);
+  }
+  if (fields.publisherId != null && (await visible("companies", fields.publisherId)).length === 0) {
+    throw notFoundField("publisherId", fields.publisherId);
+  }
+  for (const [field, rootOnly] of [["genreId", true], ["genreSubId", false]] as const) {
+    const id = fields[field];
+    if (id == null) continue;
+    const [genre] = await db.all<{ parent_id: number | null }>(sql`SELECT parent_id FROM genres WHERE id = ${id}`);
+    if (!genre) throw notFoundField(field, id);
+    if (rootOnly && genre.parent_id !== null) {
+      throw new ApiError("invalid_input", `${field}: ${id} is a support genre; the main genre must be a root genre.`, { field });
+    }
+  }
+}
+
+const storedRow = (gameId: number, userId: string, fields: CustomGameFields, contentHash: string): StoredGameRow => ({
+  ...fields,
+  gameId,
+  mediaId: null,
+  gpsId: null,
+  dbId: null,
+  dbSlug: null,
+  dbCoverId: null,
+  editions: [],
+  ownerUserId: userId,
+  contentHash,
+});
+
+/** Custom ids count up from CUSTOM_ID_BASE; two adds racing for one id retry with the next. */
+export async function insertCustomGame(db: Db, userId: string, fields: CustomGameFields): Promise<number> {
+  const revision = await customGameRevision(fields);
+  for (let attempt = 0; ; attempt++) {
+    const [next] = await db.all<{ id: number }>(
+      sql`SELECT COALESCE(MAX(id), ${CUSTOM_ID_BASE - 1}) + 1 AS id FROM games WHERE id >= ${CUSTOM_ID_BASE}`,
+    );
+    const gameId = next!.id;
+    try {
+      await db.$client.batch(gameWriteStatements(db.$client, [storedRow(gameId, userId, fields, revision)], "insert"));
+      return gameId;
+    } catch (error) {
+      if (!isUniqueViolation(error) || attempt >= 2) throw error;
+    }
+  }
+}
+
+export async function updateCustomGame(db: Db, userId: string, gameId: number, fields: CustomGameFields): Promise<string> {
+  const revision = await customGameRevision(fields);
+  await db.$client.batch(gameWriteStatements(db.$client, [storedRow(gameId, userId, fields, revision)]));
+  return revision;
+}
+
+export async function deleteCustomGame(db: Db, userId: string, gameId: number) {
+  await db.run(sql`DELETE FROM games WHERE id = ${gameId} AND owner_user_id = ${userId}`);
+}

@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { confirmPreviewSchema, confirmTokenArg, confirmTwoStep } from "../../platform/confirm";
+import { notFound } from "../../platform/errors";
+import { PREMIUM_ONLY } from "../../platform/plans";
+import { positiveId } from "../../platform/schemas";
+import { defineTool } from "../../registry/defineTool";
+import { customGameRevision, deleteCustomGame, findCustomGame } from "./queries";
+
+export const removeCustomGame = defineTool({
+  name: "removeCustomGame",
+  family: "customGames",
+  title: "カスタムゲーム削除",
+  description:
+    "Removes one of your custom games, in two steps: the first call only previews what goes; call again with the same arguments plus its confirmToken to remove it.",
+  restNote: "In REST, POST /rest/v1/removeCustomGame with {\"gameId\": ...}, then again with confirmToken.",
+  scopes: ["library:delete"],
+  plans: PREMIUM_ONLY,
+  kind: "delete",
+  input: z.strictObject({ gameId: positiveId, confirmToken: confirmTokenArg }),
+  output: z.union([confirmPreviewSchema, z.object({ gameId: z.number().int(), removed: z.literal(true) })]),
+  notes: ["Two-step: the preview (200) changes nothing; the token is valid 10 minutes for the same arguments."],
+  async handler({ db, env, auth, now }, args) {
+    const game = await findCustomGame(db, auth.userId, args.gameId);
+    if (!game) throw notFound(`Your custom game ${args.gameId}`);
+    return confirmTwoStep({ kv: env.KV, auth, now }, "removeCustomGame", args, {
+      targetRevision: await customGameRevision(game),
+      summary: `Removes your custom game '${game.title}'.`,
+      async execute() {
+        await deleteCustomGame(db, auth.userId, args.gameId);
+        return { gameId: args.gameId, removed: true as const };
+      },
+    });
+  },
+});

@@ -1,0 +1,43 @@
+import { z } from "zod";
+import { ApiError, notFound } from "../../platform/errors";
+import { PREMIUM_ONLY } from "../../platform/plans";
+import { positiveId } from "../../platform/schemas";
+import { defineTool } from "../../registry/defineTool";
+import { checkCustomGameReferences, customGameRevision, findCustomGame, updateCustomGame as storeUpdate } from "./queries";
+import { customGameFields, customGameResult, renderCustomGame } from "./shared";
+
+export const updateCustomGame = defineTool({
+  name: "updateCustomGame",
+  family: "customGames",
+  title: "カスタムゲーム更新",
+  description:
+    "Changes one of your custom games. An omitted field is kept; null clears a field that may be empty. Send the revision you last read to be told (409 revision_conflict) when it changed since.",
+  restNote: "In REST, POST /rest/v1/updateCustomGame with gameId and the fields to change.",
+  scopes: ["library:write"],
+  plans: PREMIUM_ONLY,
+  kind: "write",
+  idempotent: true,
+  input: z
+    .strictObject({
+      gameId: positiveId,
+      ...customGameFields,
+      revision: z.string().min(1).describe("From addCustomGame or the last update; optional."),
+    })
+    .partial()
+    .required({ gameId: true }),
+  output: customGameResult,
+  conflicts: ["revision_conflict"],
+  async handler({ db, auth }, { gameId, revision, ...changes }) {
+    const current = await findCustomGame(db, auth.userId, gameId);
+    if (!current) throw notFound(`Your custom game ${gameId}`);
+    if (revision !== undefined && revision !== (await customGameRevision(current))) {
+      throw new ApiError("revision_conflict", "The custom game changed since that revision; read it again and resend.", {
+        field: "revision",
+      });
+    }
+    const defined = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
+    await checkCustomGameReferences(db, auth.userId, defined);
+    const next = await storeUpdate(db, auth.userId, gameId, { ...current, ...defined });
+    return { item: await renderCustomGame(db, auth.userId, gameId), revision: next };
+  },
+});

@@ -1,0 +1,160 @@
+// Custom games over a tiny fictional master (ids 740000+, marker word ヴェルダ in every title).
+import { beforeAll, describe, expect, it } from "vitest";
+import { type Account, callWith, newAccount } from "./support/harness";
+import { ean13, importFixture, insertCustomPlatform, toNdjson } from "./support/master";
+
+const PLATFORM = 740001;
+const ROOT_GENRE = 740001;
+const CHILD_GENRE = 740002;
+
+beforeAll(async () => {
+  await importFixture({
+    platforms: toNdjson([{ platformId: PLATFORM, name: "ヴェルダ機", nameEn: "Verda", shortName: null, maker: null, releaseDate: null }]),
+    companies: toNdjson([{ companyId: 740001, name: "ヴェルダソフト", nameKana: null, nameEn: null }]),
+    genres: toNdjson([
+      { genreId: ROOT_GENRE, name: "ヴェルダRPG", parentId: null, taxonomyKey: "verda_rpg" },
+      { genreId: CHILD_GENRE, name: "ヴェルダARPG", parentId: ROOT_GENRE, taxonomyKey: "verda_rpg.action" },
+    ]),
+  });
+});
+
+const add = (account: Account, args: Record<string, unknown>) => account.call("addCustomGame", { platformId: PLATFORM, ...args });
+const search = (account: Account, query: string) => account.call("searchGames", { query, fields: [] });
+
+describe("addCustomGame", () => {
+  it("registers a game only its owner sees, everywhere a gameId works", async () => {
+    const [owner, other] = await Promise.all([newAccount(), newAccount()]);
+    const reply = await add(owner, {
+      title: "ヴェルダの試作版",
+      titleReading: "ゔぇるだのしさくばん",
+      titleEn: ["Verda Prototype"],
+      aliases: ["ヴェル試"],
+      genreId: ROOT_GENRE,
+      genreSubId: CHILD_GENRE,
+      releaseDate: "1995-03-01",
+      janCode: ean13("274000000001"),
+      modelNumber: ["VRD-001"],
+      price: 4800,
+    });
+    expect(reply.status).toBe(200);
+    const { item, revision } = reply.body;
+    expect(item.gameId).toBeGreaterThanOrEqual(1_000_000_000);
+    expect(item).toMatchObject({ title: "ヴェルダの試作版", custom: true, dbSlug: null, platform: { platformId: PLATFORM, name: "ヴェルダ機" } });
+    expect(item.specs).toEqual({ modelNumber: ["VRD-001"], price: 4800, janCode: ean13("274000000001") });
+    expect(revision).toMatch(/^[0-9a-f]{16}$/);
+
+    const found = await search(owner, "ヴェルダの試作");
+    expect(found.body.items.map((g: { gameId: number }) => g.gameId)).toContain(item.gameId);
+    expect((await owner.call("searchGames", { janCode: ean13("274000000001") })).body.items[0]).toMatchObject({ gameId: item.gameId, matchedBy: "janCode" });
+    expect((await owner.call("searchGames", { query: "ヴェル試" })).body.items[0]).toMatchObject({ matchedBy: "alias", exact: true });
+    expect((await search(other, "ヴェルダの試作")).body.items).toEqual([]);
+    expect((await other.call("getGamesBatch", { gameIds: [item.gameId] })).body.notFoundGameIds).toEqual([item.gameId]);
+    expect((await owner.call("getAccount")).body.registered.customGames).toEqual({ count: 1, limit: 1000 });
+  });
+
+  it("may sit on the owner's custom platform, not on another user's", async () => {
+    const [owner, other] = await Promise.all([newAccount(), newAccount()]);
+    const platformId = await insertCustomPlatform(owner.userId, "自作機");
+    expect((await add(owner, { title: "ヴェルダ自作", platformId })).status).toBe(200);
+    const refused = await add(other, { title: "ヴェルダ自作", platformId });
+    expect(refused.status).toBe(404);
+    expect(refused.body.field).toBe("platformId");
+  });
+
+  it.each([
+    [{ title: undefined }, "title"],
+    [{ title: "" }, "title"],
+    [{ titleReading: "カタカナ" }, "titleReading"],
+    [{ janCode: "4900000000001" }, "janCode"],
+    [{ releaseDate: "1995-02-30" }, "releaseDate"],
+    [{ price: -1 }, "price"],
+    [{ genreId: CHILD_GENRE }, "genreId"],
+    [{ dbSlug: "x" }, "dbSlug"],
+  ])("refuses %j with 400 naming %s", async (args, field) => {
+    const account = await newAccount();
+    const reply = await add(account, { title: "ヴェルダ", ...args });
+    expect(reply.status).toBe(400);
+    expect(reply.body).toMatchObject({ code: "invalid_input", field });
+  });
+
+  it("answers 404 for a platform, publisher or genre that does not exist", async () => {
+    const account = await newAccount();
+    expect((await add(account, { title: "ヴェルダ", platformId: 749999 })).body).toMatchObject({ code: "not_found", field: "platformId" });
+    expect((await add(account, { title: "ヴェルダ", publisherId: 749999 })).body.field).toBe("publisherId");
+    expect((await add(account, { title: "ヴェルダ", genreSubId: 749999 })).body.field).toBe("genreSubId");
+  });
+
+  it("is PREMIUM only and needs library:write", async () => {
+    for (const plan of ["FREE", "LIGHT"] as const) {
+      const reply = await add(await newAccount({ plan }), { title: "ヴェルダ" });
+      expect(reply.status).toBe(403);
+      expect(reply.body.code).toBe("plan_required");
+    }
+    expect((await add(await newAccount({ scopes: ["games:read"] }), { title: "ヴェルダ" })).body.code).toBe("insufficient_scope");
+  });
+});
+
+describe("updateCustomGame", () => {
+  it("keeps omitted fields, clears null ones, re-indexes search and returns a new revision", async () => {
+    const account = await newAccount();
+    const { item, revision } = (await add(account, { title: "ヴェルダ旧題", releaseDate: "1990-01-01", aliases: ["旧ヴェル"] })).body;
+    const reply = await account.call("updateCustomGame", { gameId: item.gameId, title: "ヴェルダ新題", releaseDate: null, revision });
+    expect(reply.status).toBe(200);
+    expect(reply.body.item).toMatchObject({ title: "ヴェルダ新題", releaseDate: null });
+    expect(reply.body.revision).not.toBe(revision);
+    expect((await search(account, "ヴェルダ新題")).body.items[0].gameId).toBe(item.gameId);
+    expect((await search(account, "ヴェルダ旧題")).body.items).toEqual([]);
+    expect((await account.call("searchGames", { query: "旧ヴェル" })).body.items[0].gameId).toBe(item.gameId);
+  });
+
+  it("answers 409 revision_conflict for a stale revision and changes nothing", async () => {
+    const account = await newAccount();
+    const { item, revision } = (await add(account, { title: "ヴェルダ改" })).body;
+    await account.call("updateCustomGame", { gameId: item.gameId, price: 1000 });
+    const stale = await account.call("updateCustomGame", { gameId: item.gameId, title: "ヴェルダ改二", revision });
+    expect(stale.status).toBe(409);
+    expect(stale.body.code).toBe("revision_conflict");
+    expect((await account.call("getGamesBatch", { gameIds: [item.gameId] })).body.items[0].title).toBe("ヴェルダ改");
+  });
+
+  it("treats another user's game and official games as not found", async () => {
+    const [owner, other] = await Promise.all([newAccount(), newAccount()]);
+    const { item } = (await add(owner, { title: "ヴェルダ私物" })).body;
+    expect((await other.call("updateCustomGame", { gameId: item.gameId, title: "x" })).status).toBe(404);
+    expect((await owner.call("updateCustomGame", { gameId: 1, title: "x" })).status).toBe(404);
+    expect((await owner.call("updateCustomGame", { gameId: item.gameId, title: null })).body.field).toBe("title");
+  });
+});
+
+describe("removeCustomGame (two-step)", () => {
+  it("previews, then removes with the token; search no longer finds it", async () => {
+    const account = await newAccount();
+    const { item } = (await add(account, { title: "ヴェルダ消去予定" })).body;
+    const preview = await account.call("removeCustomGame", { gameId: item.gameId });
+    expect(preview.body).toMatchObject({ confirmRequired: true });
+    expect(preview.body.summary).toContain("ヴェルダ消去予定");
+    expect((await search(account, "ヴェルダ消去予定")).body.items).toHaveLength(1);
+    const done = await account.call("removeCustomGame", { gameId: item.gameId, confirmToken: preview.body.confirmToken });
+    expect(done.body).toEqual({ gameId: item.gameId, removed: true });
+    expect((await search(account, "ヴェルダ消去予定")).body.items).toEqual([]);
+  });
+
+  it("answers a game changed after the preview with a fresh preview", async () => {
+    const account = await newAccount();
+    const { item } = (await add(account, { title: "ヴェルダ変化" })).body;
+    const { confirmToken } = (await account.call("removeCustomGame", { gameId: item.gameId })).body;
+    await account.call("updateCustomGame", { gameId: item.gameId, title: "ヴェルダ変化後" });
+    const reply = await account.call("removeCustomGame", { gameId: item.gameId, confirmToken });
+    expect(reply.body).toMatchObject({ confirmRequired: true, targetChanged: true });
+    expect(reply.body.summary).toContain("ヴェルダ変化後");
+    expect((await search(account, "ヴェルダ変化後")).body.items).toHaveLength(1);
+  });
+
+  it("treats another user's game as not found and needs library:delete", async () => {
+    const [owner, other] = await Promise.all([newAccount(), newAccount()]);
+    const { item } = (await add(owner, { title: "ヴェルダ他人" })).body;
+    expect((await other.call("removeCustomGame", { gameId: item.gameId })).status).toBe(404);
+    const writer = await owner.newKey(["library:read", "library:write", "games:read"]);
+    expect((await callWith(writer.apiKey, "removeCustomGame", { gameId: item.gameId })).body.code).toBe("insufficient_scope");
+  });
+});
