@@ -118,6 +118,8 @@ export const games = sqliteTable(
     searchEditionJan: text("search_edition_jan").notNull().default(""),
     searchModel: text("search_model").notNull().default(""),
     searchEditionModel: text("search_edition_model").notNull().default(""),
+    /** Edition titles, for the shared `title` filter (not part of searchGames' fields). */
+    searchEditionTitle: text("search_edition_title").notNull().default(""),
   },
   (t) => [
     index("games_platform_release_idx").on(t.platformId, t.releaseDate),
@@ -163,4 +165,26 @@ export const attributes = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("attributes_user_label_idx").on(t.userId, t.label)],
+);
+
+/** What a user owns: one row per game in their library. */
+export const libraryEntries = sqliteTable(
+  "library_entries",
+  {
+    userId: text("user_id").notNull(),
+    gameId: integer("game_id").notNull(),
+    rating: integer("rating"),
+    buyDate: text("buy_date"),
+    buyPrice: real("buy_price"),
+    buyPlace: text("buy_place"),
+    memo: text("memo"),
+    userLinks: text("user_links", { mode: "json" }).$type<{ name: string; url: string }[]>().notNull(),
+    /** Attribute ids (system ids or own attr_ ids), in the order given. */
+    attributeIds: text("attribute_ids", { mode: "json" }).$type<string[]>().notNull(),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+    /** Changes on every write; updateLibraryEntry's optimistic check. */
+    revision: text("revision").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.gameId] }), index("library_user_updated_idx").on(t.userId, t.updatedAt)],
 );

@@ -11,6 +11,10 @@ import { getGamesBatch } from "./games/getGamesBatch";
 import { listGenres } from "./games/listGenres";
 import { listPlatforms } from "./games/listPlatforms";
 import { listPublishers } from "./games/listPublishers";
+import { addToLibrary } from "./library/addToLibrary";
+import { getLibrary } from "./library/getLibrary";
+import { removeFromLibrary } from "./library/removeFromLibrary";
+import { updateLibraryEntry } from "./library/updateLibraryEntry";
 import { searchGames } from "./games/searchGames";
 
 /** The registry: every tool, in catalog order. REST routes, the catalog and OpenAPI come from here. */
@@ -22,6 +26,10 @@ export const tools: readonly ToolDefinition[] = [
   listPlatforms,
   listGenres,
   listPublishers,
+  getLibrary,
+  addToLibrary,
+  updateLibraryEntry,
+  removeFromLibrary,
   addCustomGame,
   updateCustomGame,
   removeCustomGame,

@@ -3,6 +3,7 @@ import { apiKeys, users } from "../../db/schema";
 import type { Db } from "../../platform/db";
 import { countOwnAttributes } from "../attributes/queries";
 import { countCustomGames } from "../customGames/queries";
+import { countLibrary } from "../library/queries";
 import { ApiError } from "../../platform/errors";
 import { type Plan, REGISTERED_LIMITS, type RegisteredResource } from "../../platform/plans";
 
@@ -23,6 +24,7 @@ const COUNTERS: Record<RegisteredResource, (db: Db, userId: string) => Promise<n
   apiKeys: countActiveKeys,
   attributes: countOwnAttributes,
   customGames: countCustomGames,
+  library: countLibrary,
 };
 
 /** Refuses one more record of `resource` when the plan's limit is reached (403 plan_required). */

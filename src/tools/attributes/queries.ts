@@ -1,7 +1,8 @@
-import { and, asc, count, eq, or } from "drizzle-orm";
+import { and, asc, count, eq, or, sql } from "drizzle-orm";
 import { attributes } from "../../db/schema";
-import { type Db, isUniqueViolation } from "../../platform/db";
-import { ApiError } from "../../platform/errors";
+import { type Db, isUniqueViolation, queryBatch } from "../../platform/db";
+import { stripAttributeSql } from "../library/queries";
+import { ApiError, invalidInput } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { SYSTEM_ATTRIBUTES } from "./systemAttributes";
 
@@ -48,6 +49,31 @@ export async function insertOwnAttribute(db: Db, userId: string, label: string):
   }
 }
 
+/** Deletes the attribute and takes it off every library entry, in one batch. */
 export async function deleteOwnAttribute(db: Db, userId: string, id: string) {
-  await db.delete(attributes).where(and(eq(attributes.userId, userId), eq(attributes.id, id)));
+  await queryBatch(db, [stripAttributeSql(userId, id), sql`DELETE FROM attributes WHERE user_id = ${userId} AND id = ${id}`]);
+}
+
+/** Every attribute label the user can see, by id (system and own): to name ids in results. */
+export async function attributeLabels(db: Db, userId: string): Promise<Map<string, Attribute>> {
+  const own = await db.select().from(attributes).where(eq(attributes.userId, userId));
+  return new Map<string, Attribute>([
+    ...SYSTEM_ATTRIBUTES.map((a) => [a.id, { ...a, custom: false }] as const),
+    ...own.map((a) => [a.id, { id: a.id, label: a.label, custom: true }] as const),
+  ]);
+}
+
+/**
+ * Turns attribute references (ids or exact labels, system or own) into ids, in order and
+ * without repeats; an unknown one is a 400 naming `field[i]`.
+ */
+export async function resolveAttributeIds(db: Db, userId: string, refs: readonly string[], field: string): Promise<string[]> {
+  if (refs.length === 0) return [];
+  const known = [...(await attributeLabels(db, userId)).values()];
+  const ids = refs.map((ref, i) => {
+    const found = known.find((a) => a.id === ref || a.label === ref);
+    if (!found) throw invalidInput(`${field}[${i}]`, `${field}[${i}]: no attribute has the id or label '${ref}'.`);
+    return found.id;
+  });
+  return [...new Set(ids)];
 }

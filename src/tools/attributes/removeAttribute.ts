@@ -4,6 +4,7 @@ import { invalidInput, notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
 import { text } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
+import { countEntriesWithAttribute } from "../library/queries";
 import { deleteOwnAttribute, findOwnAttribute, systemAttribute } from "./queries";
 
 export const removeAttribute = defineTool({
@@ -26,9 +27,10 @@ export const removeAttribute = defineTool({
     if (systemAttribute(args.attribute)) throw invalidInput("attribute", "attribute: system labels cannot be removed.");
     const own = await findOwnAttribute(db, auth.userId, args.attribute);
     if (!own) throw notFound(`Your attribute '${args.attribute}'`);
+    const entries = await countEntriesWithAttribute(db, auth.userId, own.id);
     return confirmTwoStep({ kv: env.KV, auth, now }, "removeAttribute", args, {
-      targetRevision: `${own.id}:${own.label}`,
-      summary: `Removes your attribute '${own.label}'.`,
+      targetRevision: `${own.id}:${own.label}:${entries}`,
+      summary: `Removes your attribute '${own.label}'${entries ? ` and takes it off ${entries} library ${entries === 1 ? "entry" : "entries"}` : ""}.`,
       async execute() {
         await deleteOwnAttribute(db, auth.userId, own.id);
         return { id: own.id, removed: true as const };

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { type Db, isUniqueViolation } from "../../platform/db";
+import { type Db, isUniqueViolation, queryBatch } from "../../platform/db";
+import { deleteEntrySql } from "../library/queries";
 import { ApiError } from "../../platform/errors";
 import { sha256Hex } from "../../platform/hashing";
 import { CUSTOM_ID_BASE } from "../../platform/schemas";
@@ -101,6 +102,7 @@ export async function updateCustomGame(db: Db, userId: string, gameId: number, f
   return revision;
 }
 
+/** Deletes the game and the owner's library entry of it, in one batch. */
 export async function deleteCustomGame(db: Db, userId: string, gameId: number) {
-  await db.run(sql`DELETE FROM games WHERE id = ${gameId} AND owner_user_id = ${userId}`);
+  await queryBatch(db, [deleteEntrySql(userId, gameId), sql`DELETE FROM games WHERE id = ${gameId} AND owner_user_id = ${userId}`]);
 }

@@ -4,6 +4,7 @@ import { notFound } from "../../platform/errors";
 import { PREMIUM_ONLY } from "../../platform/plans";
 import { positiveId } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
+import { findEntry } from "../library/queries";
 import { customGameRevision, deleteCustomGame, findCustomGame } from "./queries";
 
 export const removeCustomGame = defineTool({
@@ -22,9 +23,10 @@ export const removeCustomGame = defineTool({
   async handler({ db, env, auth, now }, args) {
     const game = await findCustomGame(db, auth.userId, args.gameId);
     if (!game) throw notFound(`Your custom game ${args.gameId}`);
+    const entry = await findEntry(db, auth.userId, args.gameId);
     return confirmTwoStep({ kv: env.KV, auth, now }, "removeCustomGame", args, {
-      targetRevision: await customGameRevision(game),
-      summary: `Removes your custom game '${game.title}'.`,
+      targetRevision: `${await customGameRevision(game)}:${entry?.revision ?? "-"}`,
+      summary: `Removes your custom game '${game.title}'${entry ? " and its library entry" : ""}.`,
       async execute() {
         await deleteCustomGame(db, auth.userId, args.gameId);
         return { gameId: args.gameId, removed: true as const };

@@ -10,7 +10,7 @@ export interface SearchableGame {
   aliases: string[];
   janCode: string | null;
   modelNumber: string[];
-  editions: { janCode: string | null; modelNumber: string[] }[];
+  editions: { title: string | null; janCode: string | null; modelNumber: string[] }[];
 }
 
 export interface SearchColumns {
@@ -21,6 +21,7 @@ export interface SearchColumns {
   searchEditionJan: string;
   searchModel: string;
   searchEditionModel: string;
+  searchEditionTitle: string;
 }
 
 const joined = (values: readonly (string | null)[], normalize: (value: string) => string) =>
@@ -39,6 +40,7 @@ export function searchColumnsOf(game: SearchableGame): SearchColumns {
     searchEditionJan: joined(game.editions.map((e) => e.janCode), normalizeCode),
     searchModel: joined(game.modelNumber, normalizeCode),
     searchEditionModel: joined(game.editions.flatMap((e) => e.modelNumber), normalizeCode),
+    searchEditionTitle: joined(game.editions.map((e) => e.title), normalizeSearchText),
   };
 }
 
@@ -50,4 +52,5 @@ export const SEARCH_COLUMNS = [
   { column: "search_edition_jan", key: "searchEditionJan" },
   { column: "search_model", key: "searchModel" },
   { column: "search_edition_model", key: "searchEditionModel" },
+  { column: "search_edition_title", key: "searchEditionTitle" },
 ] as const;

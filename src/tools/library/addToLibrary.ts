@@ -1,0 +1,50 @@
+import { z } from "zod";
+import { notFound } from "../../platform/errors";
+import { ALL_PLANS } from "../../platform/plans";
+import { positiveId } from "../../platform/schemas";
+import { defineTool } from "../../registry/defineTool";
+import { enforceRegisteredLimit } from "../account/queries";
+import { attributeLabels, resolveAttributeIds } from "../attributes/queries";
+import { loadGameRecords } from "../games/queries";
+import { WRITE_RESULT_FIELDS, entryFieldArgs, libraryEntrySchema, toLibraryItem } from "./entry";
+import { findEntry, insertEntry } from "./queries";
+
+export const libraryWriteResult = z.object({ item: libraryEntrySchema, revision: z.string() });
+
+export const addToLibrary = defineTool({
+  name: "addToLibrary",
+  family: "library",
+  title: "ライブラリ追加",
+  description:
+    "Adds a game you own to your library, optionally with rating, purchase date, price and place, memo, links and attributes. A game already in the library is a conflict: change it with updateLibraryEntry.",
+  restNote: "In REST, POST /rest/v1/addToLibrary with {\"gameId\": ...}.",
+  scopes: ["library:write"],
+  plans: ALL_PLANS,
+  kind: "write",
+  input: z.strictObject({ gameId: positiveId, ...entryFieldArgs }).partial().required({ gameId: true }),
+  output: libraryWriteResult,
+  conflicts: ["already_exists"],
+  notes: ["Official games and your own custom games can be added.", "How many games a library holds depends on the plan (see getAccount)."],
+  async handler({ db, auth, now, upgradeUrl }, args) {
+    if (!(await loadGameRecords(db, auth.userId, [args.gameId])).has(args.gameId)) throw notFound(`Game ${args.gameId}`);
+    await enforceRegisteredLimit(db, auth, "library", upgradeUrl);
+    await insertEntry(
+      db,
+      auth.userId,
+      args.gameId,
+      {
+        rating: args.rating ?? null,
+        buyDate: args.buyDate ?? null,
+        buyPrice: args.buyPrice ?? null,
+        buyPlace: args.buyPlace ?? null,
+        memo: args.memo ?? null,
+        userLinks: args.userLinks ?? [],
+        attributeIds: await resolveAttributeIds(db, auth.userId, args.attributes ?? [], "attributes"),
+      },
+      now.toISOString(),
+    );
+    const row = (await findEntry(db, auth.userId, args.gameId))!;
+    const item = toLibraryItem(row, new Set(WRITE_RESULT_FIELDS), await attributeLabels(db, auth.userId));
+    return { item, revision: row.revision };
+  },
+});

@@ -1,0 +1,63 @@
+import { z } from "zod";
+import { ApiError } from "../../platform/errors";
+import { sharedFilterArgs, sharedRangeCheck } from "../../platform/filters";
+import { type PageCap, limitArg, pageArg, pagedEnvelope, pageOf, pageOffset, resolveLimit } from "../../platform/paging";
+import { ALL_PLANS } from "../../platform/plans";
+import { defineTool } from "../../registry/defineTool";
+import { attributeLabels } from "../attributes/queries";
+import { DEFAULT_LIBRARY_FIELDS, LIBRARY_FIELD_GROUPS, type LibraryFieldGroup, libraryEntrySchema, toLibraryItem } from "./entry";
+import { LIBRARY_SORTS, libraryConditions, libraryOrder, libraryPage } from "./queries";
+
+const CAP = 200;
+const DEFAULT_LIMIT = 50;
+
+function fieldCaps(groups: ReadonlySet<LibraryFieldGroup>): PageCap[] {
+  const caps: PageCap[] = [];
+  if (groups.has("game")) caps.push({ cap: 100, reason: "the game field group caps the page at 100" });
+  if (groups.has("userLinks")) caps.push({ cap: 50, reason: "the userLinks field group caps the page at 50" });
+  return caps;
+}
+
+export const getLibrary = defineTool({
+  name: "getLibrary",
+  family: "library",
+  title: "ライブラリ取得",
+  description:
+    "Lists the games you own, with purchase data, attributes and the game itself by default; filter by platform, genre, title, release date, attributes, purchase place, rating, purchase date and price, sort and page. latestPlay.hasPlayRecord false only means no play record was created, not that the game is unplayed.",
+  restNote: "In REST, GET arrays are comma-separated and fields= with no value gives core fields only.",
+  scopes: ["library:read"],
+  plans: ALL_PLANS,
+  kind: "read",
+  input: z
+    .strictObject({
+      ...sharedFilterArgs,
+      sortBy: z.enum(Object.keys(LIBRARY_SORTS) as [keyof typeof LIBRARY_SORTS]).default("updatedAt"),
+      sortOrder: z.enum(["asc", "desc"]).default("desc"),
+      page: pageArg,
+      limit: limitArg(CAP, DEFAULT_LIMIT),
+      fields: z.array(z.enum(LIBRARY_FIELD_GROUPS)).optional().describe("Default: game, purchase, attributes. [] gives gameId, rating and revision."),
+    })
+    .superRefine(sharedRangeCheck),
+  output: pagedEnvelope(libraryEntrySchema),
+  notes: [
+    "The game field group caps the page at 100, userLinks at 50.",
+    "latestPlay needs the play:read scope too.",
+    "Empty values sort last in either order; ties are ordered by gameId, so pages never overlap.",
+    "Keep filters, sort, fields and limit fixed while paging.",
+  ],
+  async handler({ db, auth }, args) {
+    const groups = new Set<LibraryFieldGroup>(args.fields ?? DEFAULT_LIBRARY_FIELDS);
+    if (groups.has("latestPlay") && !auth.scopes.has("play:read")) {
+      throw new ApiError("insufficient_scope", "The latestPlay field group needs the play:read scope.", {
+        scopes: ["library:read", "play:read"],
+      });
+    }
+    const limit = resolveLimit(args.limit, DEFAULT_LIMIT, [{ cap: CAP, reason: `getLibrary returns at most ${CAP} per page` }, ...fieldCaps(groups)]);
+    const conditions = await libraryConditions(db, auth.userId, args);
+    const [{ rows, totalCount }, labels] = await Promise.all([
+      libraryPage(db, conditions, libraryOrder(args.sortBy, args.sortOrder), { limit: limit.effectiveLimit, offset: pageOffset(args.page, limit) }, groups.has("game")),
+      attributeLabels(db, auth.userId),
+    ]);
+    return pageOf(rows.map((row) => toLibraryItem(row, groups, labels)), args.page, totalCount, limit);
+  },
+});

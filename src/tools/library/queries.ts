@@ -1,0 +1,151 @@
+import { type SQL, sql } from "drizzle-orm";
+import { type Db, isUniqueViolation, queryBatch } from "../../platform/db";
+import { ApiError } from "../../platform/errors";
+import type { SharedFilters } from "../../platform/filters";
+import { randomBase62 } from "../../platform/ids";
+import { normalizeSearchText } from "../../platform/normalize";
+import { resolveAttributeIds } from "../attributes/queries";
+import type { GameRecord } from "../games/gameObject";
+import { GAME_JOINS, GAME_SELECT, allOf, gameFilterConditions, visibleTo } from "../games/queries";
+import type { EntryRow } from "./entry";
+
+const ENTRY_COLUMNS = sql.raw(
+  "l.game_id, l.rating, l.buy_date, l.buy_price, l.buy_place, l.memo, l.user_links, l.attribute_ids, l.created_at, l.updated_at, l.revision",
+);
+export const newRevision = () => randomBase62(12);
+
+/** The shared filters over a user's library (l) joined with its games (g). */
+export async function libraryConditions(db: Db, userId: string, filters: SharedFilters): Promise<SQL[]> {
+  const conditions = [sql`l.user_id = ${userId}`, visibleTo(userId), ...(await gameFilterConditions(db, filters))];
+  if (filters.title !== undefined) {
+    const term = normalizeSearchText(filters.title);
+    conditions.push(sql`(instr(g.search_title, ${term}) > 0 OR instr(g.search_alias, ${term}) > 0 OR instr(g.search_edition_title, ${term}) > 0)`);
+  }
+  for (const id of await resolveAttributeIds(db, userId, filters.attributes ?? [], "attributes")) {
+    conditions.push(sql`EXISTS (SELECT 1 FROM json_each(l.attribute_ids) WHERE value = ${id})`);
+  }
+  if (filters.buyPlace !== undefined) conditions.push(sql`instr(lower(l.buy_place), lower(${filters.buyPlace})) > 0`);
+  const ranges: [keyof SharedFilters, string, ">=" | "<="][] = [
+    ["ratingFrom", "l.rating", ">="],
+    ["ratingTo", "l.rating", "<="],
+    ["buyDateFrom", "l.buy_date", ">="],
+    ["buyDateTo", "l.buy_date", "<="],
+    ["buyPriceFrom", "l.buy_price", ">="],
+    ["buyPriceTo", "l.buy_price", "<="],
+  ];
+  for (const [name, column, op] of ranges) {
+    if (filters[name] !== undefined) conditions.push(sql`${sql.raw(column)} ${sql.raw(op)} ${filters[name]}`);
+  }
+  return conditions;
+}
+
+export const LIBRARY_SORTS = {
+  buyDate: "l.buy_date",
+  buyPrice: "l.buy_price",
+  updatedAt: "l.updated_at",
+  title: "g.sort_key",
+  rating: "l.rating",
+  releaseDate: "g.release_date",
+} as const;
+
+/** Nulls last in either direction; gameId breaks ties so pages never overlap. */
+export const libraryOrder = (sortBy: keyof typeof LIBRARY_SORTS, sortOrder: "asc" | "desc") => {
+  const column = LIBRARY_SORTS[sortBy];
+  return sql.raw(`${column} IS NULL, ${column} ${sortOrder === "desc" ? "DESC" : "ASC"}, l.game_id ASC`);
+};
+
+export async function libraryPage(
+  db: Db,
+  conditions: SQL[],
+  order: SQL,
+  page: { limit: number; offset: number },
+  withGame: boolean,
+): Promise<{ rows: (EntryRow & Partial<GameRecord>)[]; totalCount: number }> {
+  const where = allOf(conditions);
+  const [rows, total] = await queryBatch<[(EntryRow & Partial<GameRecord>)[], { n: number }[]]>(db, [
+    sql`SELECT ${ENTRY_COLUMNS}${withGame ? sql`, ${GAME_SELECT}` : sql``}
+      FROM library_entries l JOIN games g ON g.id = l.game_id ${withGame ? GAME_JOINS : sql``}
+      WHERE ${where} ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset}`,
+    sql`SELECT COUNT(*) AS n FROM library_entries l JOIN games g ON g.id = l.game_id WHERE ${where}`,
+  ]);
+  return { rows, totalCount: total[0]?.n ?? 0 };
+}
+
+/** One entry with its game, as write results show it; undefined when not the caller's. */
+export async function findEntry(db: Db, userId: string, gameId: number) {
+  const [row] = await db.all<EntryRow & GameRecord>(sql`
+    SELECT ${ENTRY_COLUMNS}, ${GAME_SELECT} FROM library_entries l JOIN games g ON g.id = l.game_id ${GAME_JOINS}
+    WHERE l.user_id = ${userId} AND l.game_id = ${gameId}`);
+  return row;
+}
+
+export async function countLibrary(db: Db, userId: string): Promise<number> {
+  const [row] = await db.all<{ n: number }>(sql`SELECT COUNT(*) AS n FROM library_entries WHERE user_id = ${userId}`);
+  return row?.n ?? 0;
+}
+
+export interface EntryValues {
+  rating: number | null;
+  buyDate: string | null;
+  buyPrice: number | null;
+  buyPlace: string | null;
+  memo: string | null;
+  userLinks: { name: string; url: string }[];
+  attributeIds: string[];
+}
+
+export const entryValuesOf = (row: EntryRow): EntryValues => ({
+  rating: row.rating,
+  buyDate: row.buy_date,
+  buyPrice: row.buy_price,
+  buyPlace: row.buy_place,
+  memo: row.memo,
+  userLinks: JSON.parse(row.user_links),
+  attributeIds: JSON.parse(row.attribute_ids),
+});
+
+const alreadyInLibrary = (gameId: number) =>
+  new ApiError("already_exists", `Game ${gameId} is already in your library; use updateLibraryEntry.`, { field: "gameId" });
+
+export async function insertEntry(db: Db, userId: string, gameId: number, values: EntryValues, now: string) {
+  try {
+    await db.run(sql`
+      INSERT INTO library_entries (user_id, game_id, rating, buy_date, buy_price, buy_place, memo, user_links, attribute_ids, created_at, updated_at, revision)
+      VALUES (${userId}, ${gameId}, ${values.rating}, ${values.buyDate}, ${values.buyPrice}, ${values.buyPlace}, ${values.memo},
+        ${JSON.stringify(values.userLinks)}, ${JSON.stringify(values.attributeIds)}, ${now}, ${now}, ${newRevision()})`);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw alreadyInLibrary(gameId);
+    throw error;
+  }
+}
+
+/** Writes the entry only if its revision is still `expected`; false when someone changed it first. */
+export async function updateEntry(db: Db, userId: string, gameId: number, values: EntryValues, expected: string, now: string) {
+  const result = await db.run(sql`
+    UPDATE library_entries SET rating = ${values.rating}, buy_date = ${values.buyDate}, buy_price = ${values.buyPrice},
+      buy_place = ${values.buyPlace}, memo = ${values.memo}, user_links = ${JSON.stringify(values.userLinks)},
+      attribute_ids = ${JSON.stringify(values.attributeIds)}, updated_at = ${now}, revision = ${newRevision()}
+    WHERE user_id = ${userId} AND game_id = ${gameId} AND revision = ${expected}`);
+  return result.meta.changes > 0;
+}
+
+export async function deleteEntry(db: Db, userId: string, gameId: number) {
+  await db.run(deleteEntrySql(userId, gameId));
+}
+
+const carrying = (id: string) => sql`EXISTS (SELECT 1 FROM json_each(attribute_ids) WHERE value = ${id})`;
+
+export async function countEntriesWithAttribute(db: Db, userId: string, attributeId: string): Promise<number> {
+  const [row] = await db.all<{ n: number }>(sql`SELECT COUNT(*) AS n FROM library_entries WHERE user_id = ${userId} AND ${carrying(attributeId)}`);
+  return row?.n ?? 0;
+}
+
+/** Takes an attribute off every entry of the user that carries it. */
+export const stripAttributeSql = (userId: string, attributeId: string) => sql`
+  UPDATE library_entries
+  SET attribute_ids = (SELECT json_group_array(value) FROM json_each(attribute_ids) WHERE value <> ${attributeId}),
+      revision = ${newRevision()}
+  WHERE user_id = ${userId} AND ${carrying(attributeId)}`;
+
+export const deleteEntrySql = (userId: string, gameId: number) =>
+  sql`DELETE FROM library_entries WHERE user_id = ${userId} AND game_id = ${gameId}`;

@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { confirmPreviewSchema, confirmTokenArg, confirmTwoStep } from "../../platform/confirm";
+import { notFound } from "../../platform/errors";
+import { ALL_PLANS } from "../../platform/plans";
+import { positiveId } from "../../platform/schemas";
+import { defineTool } from "../../registry/defineTool";
+import { deleteEntry, findEntry } from "./queries";
+
+export const removeFromLibrary = defineTool({
+  name: "removeFromLibrary",
+  family: "library",
+  title: "ライブラリ削除",
+  description:
+    "Removes a game from your library, in two steps: the first call only previews what goes; call again with the same arguments plus its confirmToken to remove it. The game itself stays in the master data.",
+  restNote: "In REST, POST /rest/v1/removeFromLibrary with {\"gameId\": ...}, then again with confirmToken.",
+  scopes: ["library:delete"],
+  plans: ALL_PLANS,
+  kind: "delete",
+  input: z.strictObject({ gameId: positiveId, confirmToken: confirmTokenArg }),
+  output: z.union([confirmPreviewSchema, z.object({ gameId: z.number().int(), removed: z.literal(true) })]),
+  notes: ["Two-step: the preview (200) changes nothing; the token is valid 10 minutes for the same arguments."],
+  async handler({ db, env, auth, now }, args) {
+    const entry = await findEntry(db, auth.userId, args.gameId);
+    if (!entry) throw notFound(`Game ${args.gameId} in your library`);
+    return confirmTwoStep({ kv: env.KV, auth, now }, "removeFromLibrary", args, {
+      targetRevision: entry.revision,
+      summary: `Removes '${entry.title}' from your library, with its purchase data, memo, links and attributes.`,
+      async execute() {
+        await deleteEntry(db, auth.userId, args.gameId);
+        return { gameId: args.gameId, removed: true as const };
+      },
+    });
+  },
+});

@@ -1,0 +1,45 @@
+import { z } from "zod";
+import { ApiError, notFound } from "../../platform/errors";
+import { ALL_PLANS } from "../../platform/plans";
+import { positiveId } from "../../platform/schemas";
+import { defineTool } from "../../registry/defineTool";
+import { attributeLabels, resolveAttributeIds } from "../attributes/queries";
+import { libraryWriteResult } from "./addToLibrary";
+import { WRITE_RESULT_FIELDS, entryFieldArgs, toLibraryItem } from "./entry";
+import { entryValuesOf, findEntry, updateEntry } from "./queries";
+
+const conflict = () =>
+  new ApiError("revision_conflict", "The library entry changed since that revision; read it again and resend.", { field: "revision" });
+
+export const updateLibraryEntry = defineTool({
+  name: "updateLibraryEntry",
+  family: "library",
+  title: "ライブラリ更新",
+  description:
+    "Changes a library entry. An omitted field is kept, null clears it, attributes replaces the whole set ([] clears). Send the revision you last read to be told (409 revision_conflict) when the entry changed since.",
+  restNote: "In REST, POST /rest/v1/updateLibraryEntry with gameId and the fields to change.",
+  scopes: ["library:write"],
+  plans: ALL_PLANS,
+  kind: "write",
+  idempotent: true,
+  input: z
+    .strictObject({ gameId: positiveId, ...entryFieldArgs, revision: z.string().min(1).describe("From the entry; optional.") })
+    .partial()
+    .required({ gameId: true }),
+  output: libraryWriteResult,
+  conflicts: ["revision_conflict"],
+  async handler({ db, auth, now }, { gameId, revision, attributes, ...changes }) {
+    const current = await findEntry(db, auth.userId, gameId);
+    if (!current) throw notFound(`Game ${gameId} in your library`);
+    if (revision !== undefined && revision !== current.revision) throw conflict();
+    const values = {
+      ...entryValuesOf(current),
+      ...Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)),
+      ...(attributes !== undefined ? { attributeIds: await resolveAttributeIds(db, auth.userId, attributes, "attributes") } : {}),
+    };
+    // The write itself re-checks the revision, so two updates racing cannot both win.
+    if (!(await updateEntry(db, auth.userId, gameId, values, current.revision, now.toISOString()))) throw conflict();
+    const row = (await findEntry(db, auth.userId, gameId))!;
+    return { item: toLibraryItem(row, new Set(WRITE_RESULT_FIELDS), await attributeLabels(db, auth.userId)), revision: row.revision };
+  },
+});
