@@ -188,3 +188,22 @@ export const libraryEntries = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.gameId] }), index("library_user_updated_idx").on(t.userId, t.updatedAt)],
 );
+
+/** What a user wants: one row per game on their wishlist (never also in their library). */
+export const wishlistEntries = sqliteTable(
+  "wishlist_entries",
+  {
+    userId: text("user_id").notNull(),
+    gameId: integer("game_id").notNull(),
+    priority: integer("priority"),
+    /** Planned purchase date. */
+    wishDate: text("wish_date"),
+    wishPrice: real("wish_price"),
+    wishPlace: text("wish_place"),
+    memo: text("memo"),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+    revision: text("revision").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.gameId] })],
+);

@@ -1,4 +1,4 @@
-import { type SQL } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import * as schema from "../db/schema";
@@ -25,3 +25,17 @@ export async function queryBatch<R extends unknown[][]>(db: Db, queries: { [K in
 
 /** D1 reports a broken UNIQUE constraint only in its message. */
 export const isUniqueViolation = (error: unknown) => error instanceof Error && /UNIQUE constraint failed/.test(error.message + String(error.cause ?? ""));
+
+/** ORDER BY one column with empty values last in either direction, then a tie-break column. */
+export const orderNullsLast = (column: string, direction: "asc" | "desc", tieBreak: string) =>
+  sql.raw(`${column} IS NULL, ${column} ${direction === "desc" ? "DESC" : "ASC"}, ${tieBreak} ASC`);
+
+/** Inclusive range filters: each [argument, column, bound] present in `args` becomes a condition. */
+export function rangeConditions<A extends object>(args: A, ranges: readonly [keyof A & string, string, "from" | "to"][]): SQL[] {
+  return ranges
+    .filter(([name]) => args[name] !== undefined)
+    .map(([name, column, bound]) => sql`${sql.raw(column)} ${sql.raw(bound === "from" ? ">=" : "<=")} ${args[name]}`);
+}
+
+/** A case-insensitive substring test on a text column (place filters). */
+export const containsIgnoringCase = (column: string, value: string) => sql`instr(lower(${sql.raw(column)}), lower(${value})) > 0`;

@@ -49,6 +49,7 @@ export const REGISTERED_LIMITS = {
   attributes: { FREE: 10, LIGHT: 50, PREMIUM: 200 },
   customGames: { FREE: 0, LIGHT: 0, PREMIUM: 1_000 },
   library: { FREE: 500, LIGHT: 3_000, PREMIUM: 50_000 },
+  wishlist: { FREE: 100, LIGHT: 1_000, PREMIUM: 10_000 },
 } as const satisfies Record<string, Record<Plan, number | null>>;
 export type RegisteredResource = keyof typeof REGISTERED_LIMITS;
 

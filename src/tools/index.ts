@@ -15,6 +15,10 @@ import { addToLibrary } from "./library/addToLibrary";
 import { getLibrary } from "./library/getLibrary";
 import { removeFromLibrary } from "./library/removeFromLibrary";
 import { updateLibraryEntry } from "./library/updateLibraryEntry";
+import { addToWishlist } from "./wishlist/addToWishlist";
+import { getWishlist } from "./wishlist/getWishlist";
+import { removeFromWishlist } from "./wishlist/removeFromWishlist";
+import { updateWishlistEntry } from "./wishlist/updateWishlistEntry";
 import { searchGames } from "./games/searchGames";
 
 /** The registry: every tool, in catalog order. REST routes, the catalog and OpenAPI come from here. */
@@ -30,6 +34,10 @@ export const tools: readonly ToolDefinition[] = [
   addToLibrary,
   updateLibraryEntry,
   removeFromLibrary,
+  getWishlist,
+  addToWishlist,
+  updateWishlistEntry,
+  removeFromWishlist,
   addCustomGame,
   updateCustomGame,
   removeCustomGame,

@@ -4,6 +4,7 @@ import type { Db } from "../../platform/db";
 import { countOwnAttributes } from "../attributes/queries";
 import { countCustomGames } from "../customGames/queries";
 import { countLibrary } from "../library/queries";
+import { countWishlist } from "../wishlist/queries";
 import { ApiError } from "../../platform/errors";
 import { type Plan, REGISTERED_LIMITS, type RegisteredResource } from "../../platform/plans";
 
@@ -25,6 +26,7 @@ const COUNTERS: Record<RegisteredResource, (db: Db, userId: string) => Promise<n
   attributes: countOwnAttributes,
   customGames: countCustomGames,
   library: countLibrary,
+  wishlist: countWishlist,
 };
 
 /** Refuses one more record of `resource` when the plan's limit is reached (403 plan_required). */

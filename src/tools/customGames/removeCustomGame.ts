@@ -5,6 +5,7 @@ import { PREMIUM_ONLY } from "../../platform/plans";
 import { positiveId } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
 import { findEntry } from "../library/queries";
+import { findWish } from "../wishlist/queries";
 import { customGameRevision, deleteCustomGame, findCustomGame } from "./queries";
 
 export const removeCustomGame = defineTool({
@@ -23,10 +24,11 @@ export const removeCustomGame = defineTool({
   async handler({ db, env, auth, now }, args) {
     const game = await findCustomGame(db, auth.userId, args.gameId);
     if (!game) throw notFound(`Your custom game ${args.gameId}`);
-    const entry = await findEntry(db, auth.userId, args.gameId);
+    const [entry, wish] = await Promise.all([findEntry(db, auth.userId, args.gameId), findWish(db, auth.userId, args.gameId)]);
+    const alsoGoes = [entry && "its library entry", wish && "its wishlist entry"].filter(Boolean).join(" and ");
     return confirmTwoStep({ kv: env.KV, auth, now }, "removeCustomGame", args, {
-      targetRevision: `${await customGameRevision(game)}:${entry?.revision ?? "-"}`,
-      summary: `Removes your custom game '${game.title}'${entry ? " and its library entry" : ""}.`,
+      targetRevision: `${await customGameRevision(game)}:${entry?.revision ?? "-"}:${wish?.revision ?? "-"}`,
+      summary: `Removes your custom game '${game.title}'${alsoGoes ? ` with ${alsoGoes}` : ""}.`,
       async execute() {
         await deleteCustomGame(db, auth.userId, args.gameId);
         return { gameId: args.gameId, removed: true as const };

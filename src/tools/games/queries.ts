@@ -1,5 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type Db, queryBatch } from "../../platform/db";
+import { normalizeSearchText } from "../../platform/normalize";
 import type { GameFieldGroup, GameRecord } from "./gameObject";
 import { EMPTY_GENERATION, generationKey } from "./generation";
 
@@ -67,6 +68,19 @@ export async function gameFilterConditions(db: Db, filters: GameFilters): Promis
   if (filters.genreId !== undefined) conditions.push(await genreCondition(db, filters.genreId));
   if (filters.releaseDateFrom) conditions.push(sql`g.release_date >= ${filters.releaseDateFrom}`);
   if (filters.releaseDateTo) conditions.push(sql`g.release_date <= ${filters.releaseDateTo}`);
+  return conditions;
+}
+
+/** The shared `title` filter: title, reading and nicknames, or an edition's title, normalised. */
+export const titleFilterCondition = (title: string) => {
+  const term = normalizeSearchText(title);
+  return sql`(instr(g.search_title, ${term}) > 0 OR instr(g.search_alias, ${term}) > 0 OR instr(g.search_edition_title, ${term}) > 0)`;
+};
+
+/** Game-side filters of a user's own list (library, wishlist): visibility, the game filters and title. */
+export async function ownedGameConditions(db: Db, userId: string, filters: GameFilters & { title?: string }): Promise<SQL[]> {
+  const conditions = [visibleTo(userId), ...(await gameFilterConditions(db, filters))];
+  if (filters.title !== undefined) conditions.push(titleFilterCondition(filters.title));
   return conditions;
 }
 

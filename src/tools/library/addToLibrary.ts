@@ -7,6 +7,7 @@ import { enforceRegisteredLimit } from "../account/queries";
 import { attributeLabels, resolveAttributeIds } from "../attributes/queries";
 import { loadGameRecords } from "../games/queries";
 import { WRITE_RESULT_FIELDS, entryFieldArgs, libraryEntrySchema, toLibraryItem } from "./entry";
+import { deleteWishSql } from "../wishlist/queries";
 import { findEntry, insertEntry } from "./queries";
 
 export const libraryWriteResult = z.object({ item: libraryEntrySchema, revision: z.string() });
@@ -22,9 +23,9 @@ export const addToLibrary = defineTool({
   plans: ALL_PLANS,
   kind: "write",
   input: z.strictObject({ gameId: positiveId, ...entryFieldArgs }).partial().required({ gameId: true }),
-  output: libraryWriteResult,
+  output: libraryWriteResult.extend({ removedFromWishlist: z.boolean().describe("True when the game was on your wishlist and left it.") }),
   conflicts: ["already_exists"],
-  notes: ["Official games and your own custom games can be added.", "How many games a library holds depends on the plan (see getAccount)."],
+  notes: ["Official games and your own custom games can be added.", "A game on the wishlist leaves it when added.", "How many games a library holds depends on the plan (see getAccount)."],
   async handler({ db, auth, now, upgradeUrl }, args) {
     if (!(await loadGameRecords(db, auth.userId, [args.gameId])).has(args.gameId)) throw notFound(`Game ${args.gameId}`);
     await enforceRegisteredLimit(db, auth, "library", upgradeUrl);
@@ -43,8 +44,9 @@ export const addToLibrary = defineTool({
       },
       now.toISOString(),
     );
+    const leftWishlist = await db.run(deleteWishSql(auth.userId, args.gameId));
     const row = (await findEntry(db, auth.userId, args.gameId))!;
     const item = toLibraryItem(row, new Set(WRITE_RESULT_FIELDS), await attributeLabels(db, auth.userId));
-    return { item, revision: row.revision };
+    return { item, revision: row.revision, removedFromWishlist: leftWishlist.meta.changes > 0 };
   },
 });

@@ -1,12 +1,11 @@
 import { type SQL, sql } from "drizzle-orm";
-import { type Db, isUniqueViolation, queryBatch } from "../../platform/db";
+import { type Db, containsIgnoringCase, isUniqueViolation, orderNullsLast, queryBatch, rangeConditions } from "../../platform/db";
 import { ApiError } from "../../platform/errors";
 import type { SharedFilters } from "../../platform/filters";
 import { randomBase62 } from "../../platform/ids";
-import { normalizeSearchText } from "../../platform/normalize";
 import { resolveAttributeIds } from "../attributes/queries";
 import type { GameRecord } from "../games/gameObject";
-import { GAME_JOINS, GAME_SELECT, allOf, gameFilterConditions, visibleTo } from "../games/queries";
+import { GAME_JOINS, GAME_SELECT, allOf, ownedGameConditions } from "../games/queries";
 import type { EntryRow } from "./entry";
 
 const ENTRY_COLUMNS = sql.raw(
@@ -16,26 +15,21 @@ export const newRevision = () => randomBase62(12);
 
 /** The shared filters over a user's library (l) joined with its games (g). */
 export async function libraryConditions(db: Db, userId: string, filters: SharedFilters): Promise<SQL[]> {
-  const conditions = [sql`l.user_id = ${userId}`, visibleTo(userId), ...(await gameFilterConditions(db, filters))];
-  if (filters.title !== undefined) {
-    const term = normalizeSearchText(filters.title);
-    conditions.push(sql`(instr(g.search_title, ${term}) > 0 OR instr(g.search_alias, ${term}) > 0 OR instr(g.search_edition_title, ${term}) > 0)`);
-  }
+  const conditions = [sql`l.user_id = ${userId}`, ...(await ownedGameConditions(db, userId, filters))];
   for (const id of await resolveAttributeIds(db, userId, filters.attributes ?? [], "attributes")) {
     conditions.push(sql`EXISTS (SELECT 1 FROM json_each(l.attribute_ids) WHERE value = ${id})`);
   }
-  if (filters.buyPlace !== undefined) conditions.push(sql`instr(lower(l.buy_place), lower(${filters.buyPlace})) > 0`);
-  const ranges: [keyof SharedFilters, string, ">=" | "<="][] = [
-    ["ratingFrom", "l.rating", ">="],
-    ["ratingTo", "l.rating", "<="],
-    ["buyDateFrom", "l.buy_date", ">="],
-    ["buyDateTo", "l.buy_date", "<="],
-    ["buyPriceFrom", "l.buy_price", ">="],
-    ["buyPriceTo", "l.buy_price", "<="],
-  ];
-  for (const [name, column, op] of ranges) {
-    if (filters[name] !== undefined) conditions.push(sql`${sql.raw(column)} ${sql.raw(op)} ${filters[name]}`);
-  }
+  if (filters.buyPlace !== undefined) conditions.push(containsIgnoringCase("l.buy_place", filters.buyPlace));
+  conditions.push(
+    ...rangeConditions(filters, [
+      ["ratingFrom", "l.rating", "from"],
+      ["ratingTo", "l.rating", "to"],
+      ["buyDateFrom", "l.buy_date", "from"],
+      ["buyDateTo", "l.buy_date", "to"],
+      ["buyPriceFrom", "l.buy_price", "from"],
+      ["buyPriceTo", "l.buy_price", "to"],
+    ]),
+  );
   return conditions;
 }
 
@@ -49,10 +43,8 @@ export const LIBRARY_SORTS = {
 } as const;
 
 /** Nulls last in either direction; gameId breaks ties so pages never overlap. */
-export const libraryOrder = (sortBy: keyof typeof LIBRARY_SORTS, sortOrder: "asc" | "desc") => {
-  const column = LIBRARY_SORTS[sortBy];
-  return sql.raw(`${column} IS NULL, ${column} ${sortOrder === "desc" ? "DESC" : "ASC"}, l.game_id ASC`);
-};
+export const libraryOrder = (sortBy: keyof typeof LIBRARY_SORTS, sortOrder: "asc" | "desc") =>
+  orderNullsLast(LIBRARY_SORTS[sortBy], sortOrder, "l.game_id");
 
 export async function libraryPage(
   db: Db,

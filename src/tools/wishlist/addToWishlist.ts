@@ -1,0 +1,41 @@
+import { z } from "zod";
+import { notFound } from "../../platform/errors";
+import { ALL_PLANS } from "../../platform/plans";
+import { positiveId } from "../../platform/schemas";
+import { defineTool } from "../../registry/defineTool";
+import { enforceRegisteredLimit } from "../account/queries";
+import { loadGameRecords } from "../games/queries";
+import { WISHLIST_FIELD_GROUPS, toWishlistItem, wishFieldArgs, wishlistEntrySchema } from "./entry";
+import { findWish, insertWish } from "./queries";
+
+export const wishlistWriteResult = z.object({ item: wishlistEntrySchema, revision: z.string() });
+
+export const addToWishlist = defineTool({
+  name: "addToWishlist",
+  family: "wishlist",
+  title: "ほしいもの追加",
+  description:
+    "Puts a game on your wishlist, optionally with priority, planned date, price and place. Adding it to the library later takes it off the wishlist.",
+  restNote: "In REST, POST /rest/v1/addToWishlist with {\"gameId\": ...}.",
+  scopes: ["library:write"],
+  plans: ALL_PLANS,
+  kind: "write",
+  input: z.strictObject({ gameId: positiveId, ...wishFieldArgs }).partial().required({ gameId: true }),
+  output: wishlistWriteResult,
+  conflicts: ["already_exists"],
+  notes: ["A game already on the wishlist or in the library is 409 already_exists."],
+  async handler({ db, auth, now, upgradeUrl }, args) {
+    if (!(await loadGameRecords(db, auth.userId, [args.gameId])).has(args.gameId)) throw notFound(`Game ${args.gameId}`);
+    await enforceRegisteredLimit(db, auth, "wishlist", upgradeUrl);
+    const values = {
+      priority: args.priority ?? null,
+      wishDate: args.wishDate ?? null,
+      wishPrice: args.wishPrice ?? null,
+      wishPlace: args.wishPlace ?? null,
+      memo: args.memo ?? null,
+    };
+    await insertWish(db, auth.userId, args.gameId, values, now.toISOString());
+    const row = (await findWish(db, auth.userId, args.gameId))!;
+    return { item: toWishlistItem(row, new Set(WISHLIST_FIELD_GROUPS)), revision: row.revision };
+  },
+});

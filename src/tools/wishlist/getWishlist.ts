@@ -1,0 +1,74 @@
+import { z } from "zod";
+import { rating, sharedFilterArgs } from "../../platform/filters";
+import { limitArg, pageArg, pagedEnvelope, pageOf, pageOffset, resolveLimit } from "../../platform/paging";
+import { ALL_PLANS } from "../../platform/plans";
+import { isoDate, orderedRanges, text } from "../../platform/schemas";
+import { defineTool } from "../../registry/defineTool";
+import { DEFAULT_WISHLIST_FIELDS, WISHLIST_FIELD_GROUPS, type WishlistFieldGroup, toWishlistItem, wishlistEntrySchema } from "./entry";
+import { WISHLIST_SORTS, wishlistConditions, wishlistOrder, wishlistPage } from "./queries";
+
+const CAP = 200;
+const DEFAULT_LIMIT = 50;
+const { platformIds, genreId, title, releaseDateFrom, releaseDateTo } = sharedFilterArgs;
+
+export const getWishlist = defineTool({
+  name: "getWishlist",
+  family: "wishlist",
+  title: "ほしいもの取得",
+  description:
+    "Lists the games on your wishlist with priority and purchase plans; filter by platform, genre, title, release date, planned place, date (or overdue plans), price and priority, sort and page.",
+  restNote: "In REST, GET arrays are comma-separated and fields= with no value gives core fields only.",
+  scopes: ["library:read"],
+  plans: ALL_PLANS,
+  kind: "read",
+  input: z
+    .strictObject({
+      platformIds,
+      genreId,
+      title,
+      releaseDateFrom,
+      releaseDateTo,
+      wishPlace: text(30).optional().describe("Substring, case-insensitive."),
+      wishDateFrom: isoDate.optional(),
+      wishDateTo: isoDate.optional(),
+      wishDateOverdue: z
+        .enum(["overdue", "not_overdue"])
+        .optional()
+        .describe("overdue: a planned date before today (UTC); not_overdue: no planned date, or today or later."),
+      wishPriceFrom: z.number().int().min(0).optional(),
+      wishPriceTo: z.number().int().min(0).optional(),
+      priorityFrom: rating.optional(),
+      priorityTo: rating.optional(),
+      sortBy: z.enum(Object.keys(WISHLIST_SORTS) as [keyof typeof WISHLIST_SORTS]).default("priority"),
+      sortOrder: z.enum(["asc", "desc"]).default("desc"),
+      page: pageArg,
+      limit: limitArg(CAP, DEFAULT_LIMIT),
+      fields: z.array(z.enum(WISHLIST_FIELD_GROUPS)).optional().describe("Default: game, wish. [] gives gameId, priority and revision."),
+    })
+    .superRefine(
+      orderedRanges([
+        ["releaseDateFrom", "releaseDateTo"],
+        ["wishDateFrom", "wishDateTo"],
+        ["wishPriceFrom", "wishPriceTo"],
+        ["priorityFrom", "priorityTo"],
+      ]),
+    ),
+  output: pagedEnvelope(wishlistEntrySchema),
+  notes: ["The game field group caps the page at 100.", "Default order: priority, highest first; empty values sort last either way."],
+  async handler({ db, auth, now }, args) {
+    const groups = new Set<WishlistFieldGroup>(args.fields ?? DEFAULT_WISHLIST_FIELDS);
+    const limit = resolveLimit(args.limit, DEFAULT_LIMIT, [
+      { cap: CAP, reason: `getWishlist returns at most ${CAP} per page` },
+      ...(groups.has("game") ? [{ cap: 100, reason: "the game field group caps the page at 100" }] : []),
+    ]);
+    const conditions = await wishlistConditions(db, auth.userId, args, now);
+    const { rows, totalCount } = await wishlistPage(
+      db,
+      conditions,
+      wishlistOrder(args.sortBy, args.sortOrder),
+      { limit: limit.effectiveLimit, offset: pageOffset(args.page, limit) },
+      groups.has("game"),
+    );
+    return pageOf(rows.map((row) => toWishlistItem(row, groups)), args.page, totalCount, limit);
+  },
+});

@@ -1,0 +1,127 @@
+import { type SQL, sql } from "drizzle-orm";
+import { type Db, containsIgnoringCase, isUniqueViolation, orderNullsLast, queryBatch, rangeConditions } from "../../platform/db";
+import { ApiError } from "../../platform/errors";
+import { utcDay } from "../../platform/quota";
+import type { GameRecord } from "../games/gameObject";
+import { GAME_JOINS, GAME_SELECT, type GameFilters, allOf, ownedGameConditions } from "../games/queries";
+import { newRevision } from "../library/queries";
+import type { WishRow } from "./entry";
+
+const WISH_COLUMNS = sql.raw(
+  "w.game_id, w.priority, w.wish_date, w.wish_price, w.wish_place, w.memo, w.created_at, w.updated_at, w.revision",
+);
+
+export interface WishFilters extends GameFilters {
+  title?: string;
+  wishPlace?: string;
+  wishDateFrom?: string;
+  wishDateTo?: string;
+  wishDateOverdue?: "overdue" | "not_overdue";
+  wishPriceFrom?: number;
+  wishPriceTo?: number;
+  priorityFrom?: number;
+  priorityTo?: number;
+}
+
+/** overdue: a planned date before today (UTC); not_overdue: no date, or today or later. */
+function overdueCondition(which: "overdue" | "not_overdue", now: Date): SQL {
+  const today = utcDay(now);
+  return which === "overdue" ? sql`w.wish_date < ${today}` : sql`(w.wish_date IS NULL OR w.wish_date >= ${today})`;
+}
+
+export async function wishlistConditions(db: Db, userId: string, filters: WishFilters, now: Date): Promise<SQL[]> {
+  const conditions = [sql`w.user_id = ${userId}`, ...(await ownedGameConditions(db, userId, filters))];
+  if (filters.wishPlace !== undefined) conditions.push(containsIgnoringCase("w.wish_place", filters.wishPlace));
+  if (filters.wishDateOverdue !== undefined) conditions.push(overdueCondition(filters.wishDateOverdue, now));
+  conditions.push(
+    ...rangeConditions(filters, [
+      ["wishDateFrom", "w.wish_date", "from"],
+      ["wishDateTo", "w.wish_date", "to"],
+      ["wishPriceFrom", "w.wish_price", "from"],
+      ["wishPriceTo", "w.wish_price", "to"],
+      ["priorityFrom", "w.priority", "from"],
+      ["priorityTo", "w.priority", "to"],
+    ]),
+  );
+  return conditions;
+}
+
+export const WISHLIST_SORTS = {
+  priority: "w.priority",
+  createdAt: "w.created_at",
+  wishDate: "w.wish_date",
+  wishPrice: "w.wish_price",
+  title: "g.sort_key",
+  releaseDate: "g.release_date",
+} as const;
+
+export const wishlistOrder = (sortBy: keyof typeof WISHLIST_SORTS, sortOrder: "asc" | "desc") =>
+  orderNullsLast(WISHLIST_SORTS[sortBy], sortOrder, "w.game_id");
+
+export async function wishlistPage(db: Db, conditions: SQL[], order: SQL, page: { limit: number; offset: number }, withGame: boolean) {
+  const where = allOf(conditions);
+  const [rows, total] = await queryBatch<[(WishRow & Partial<GameRecord>)[], { n: number }[]]>(db, [
+    sql`SELECT ${WISH_COLUMNS}${withGame ? sql`, ${GAME_SELECT}` : sql``}
+      FROM wishlist_entries w JOIN games g ON g.id = w.game_id ${withGame ? GAME_JOINS : sql``}
+      WHERE ${where} ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset}`,
+    sql`SELECT COUNT(*) AS n FROM wishlist_entries w JOIN games g ON g.id = w.game_id WHERE ${where}`,
+  ]);
+  return { rows, totalCount: total[0]?.n ?? 0 };
+}
+
+export async function findWish(db: Db, userId: string, gameId: number) {
+  const [row] = await db.all<WishRow & GameRecord>(sql`
+    SELECT ${WISH_COLUMNS}, ${GAME_SELECT} FROM wishlist_entries w JOIN games g ON g.id = w.game_id ${GAME_JOINS}
+    WHERE w.user_id = ${userId} AND w.game_id = ${gameId}`);
+  return row;
+}
+
+export async function countWishlist(db: Db, userId: string): Promise<number> {
+  const [row] = await db.all<{ n: number }>(sql`SELECT COUNT(*) AS n FROM wishlist_entries WHERE user_id = ${userId}`);
+  return row?.n ?? 0;
+}
+
+export interface WishValues {
+  priority: number | null;
+  wishDate: string | null;
+  wishPrice: number | null;
+  wishPlace: string | null;
+  memo: string | null;
+}
+
+export const wishValuesOf = (row: WishRow): WishValues => ({
+  priority: row.priority,
+  wishDate: row.wish_date,
+  wishPrice: row.wish_price,
+  wishPlace: row.wish_place,
+  memo: row.memo,
+});
+
+/** A game already owned cannot be wished for: the library is where it lives now. */
+export async function insertWish(db: Db, userId: string, gameId: number, values: WishValues, now: string) {
+  const exists = (where: string) =>
+    new ApiError("already_exists", `Game ${gameId} is already in your ${where}.`, { field: "gameId" });
+  const [owned] = await db.all(sql`SELECT 1 FROM library_entries WHERE user_id = ${userId} AND game_id = ${gameId}`);
+  if (owned) throw exists("library");
+  try {
+    await db.run(sql`
+      INSERT INTO wishlist_entries (user_id, game_id, priority, wish_date, wish_price, wish_place, memo, created_at, updated_at, revision)
+      VALUES (${userId}, ${gameId}, ${values.priority}, ${values.wishDate}, ${values.wishPrice}, ${values.wishPlace}, ${values.memo},
+        ${now}, ${now}, ${newRevision()})`);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw exists("wishlist");
+    throw error;
+  }
+}
+
+/** Writes the entry only if its revision is still `expected`; false when someone changed it first. */
+export async function updateWish(db: Db, userId: string, gameId: number, values: WishValues, expected: string, now: string) {
+  const result = await db.run(sql`
+    UPDATE wishlist_entries SET priority = ${values.priority}, wish_date = ${values.wishDate}, wish_price = ${values.wishPrice},
+      wish_place = ${values.wishPlace}, memo = ${values.memo}, updated_at = ${now}, revision = ${newRevision()}
+    WHERE user_id = ${userId} AND game_id = ${gameId} AND revision = ${expected}`);
+  return result.meta.changes > 0;
+}
+
+export const deleteWishSql = (userId: string, gameId: number) =>
+  sql`DELETE FROM wishlist_entries WHERE user_id = ${userId} AND game_id = ${gameId}`;

@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { confirmPreviewSchema, confirmTokenArg, confirmTwoStep } from "../../platform/confirm";
+import { notFound } from "../../platform/errors";
+import { ALL_PLANS } from "../../platform/plans";
+import { positiveId } from "../../platform/schemas";
+import { defineTool } from "../../registry/defineTool";
+import { deleteWishSql, findWish } from "./queries";
+
+export const removeFromWishlist = defineTool({
+  name: "removeFromWishlist",
+  family: "wishlist",
+  title: "ほしいもの削除",
+  description:
+    "Takes a game off your wishlist, in two steps: the first call only previews; call again with the same arguments plus its confirmToken to remove it.",
+  restNote: "In REST, POST /rest/v1/removeFromWishlist with {\"gameId\": ...}, then again with confirmToken.",
+  scopes: ["library:delete"],
+  plans: ALL_PLANS,
+  kind: "delete",
+  input: z.strictObject({ gameId: positiveId, confirmToken: confirmTokenArg }),
+  output: z.union([confirmPreviewSchema, z.object({ gameId: z.number().int(), removed: z.literal(true) })]),
+  notes: ["Two-step: the preview (200) changes nothing; the token is valid 10 minutes for the same arguments."],
+  async handler({ db, env, auth, now }, args) {
+    const wish = await findWish(db, auth.userId, args.gameId);
+    if (!wish) throw notFound(`Game ${args.gameId} on your wishlist`);
+    return confirmTwoStep({ kv: env.KV, auth, now }, "removeFromWishlist", args, {
+      targetRevision: wish.revision,
+      summary: `Takes '${wish.title}' off your wishlist, with its planned date, price, place and memo.`,
+      async execute() {
+        await db.run(deleteWishSql(auth.userId, args.gameId));
+        return { gameId: args.gameId, removed: true as const };
+      },
+    });
+  },
+});

@@ -1,0 +1,39 @@
+import { z } from "zod";
+import { ApiError, notFound } from "../../platform/errors";
+import { ALL_PLANS } from "../../platform/plans";
+import { positiveId } from "../../platform/schemas";
+import { defineTool } from "../../registry/defineTool";
+import { wishlistWriteResult } from "./addToWishlist";
+import { WISHLIST_FIELD_GROUPS, toWishlistItem, wishFieldArgs } from "./entry";
+import { findWish, updateWish, wishValuesOf } from "./queries";
+
+const conflict = () =>
+  new ApiError("revision_conflict", "The wishlist entry changed since that revision; read it again and resend.", { field: "revision" });
+
+export const updateWishlistEntry = defineTool({
+  name: "updateWishlistEntry",
+  family: "wishlist",
+  title: "ほしいもの更新",
+  description:
+    "Changes a wishlist entry. An omitted field is kept and null clears it. Send the revision you last read to be told (409 revision_conflict) when the entry changed since.",
+  restNote: "In REST, POST /rest/v1/updateWishlistEntry with gameId and the fields to change.",
+  scopes: ["library:write"],
+  plans: ALL_PLANS,
+  kind: "write",
+  idempotent: true,
+  input: z
+    .strictObject({ gameId: positiveId, ...wishFieldArgs, revision: z.string().min(1).describe("From the entry; optional.") })
+    .partial()
+    .required({ gameId: true }),
+  output: wishlistWriteResult,
+  conflicts: ["revision_conflict"],
+  async handler({ db, auth, now }, { gameId, revision, ...changes }) {
+    const current = await findWish(db, auth.userId, gameId);
+    if (!current) throw notFound(`Game ${gameId} on your wishlist`);
+    if (revision !== undefined && revision !== current.revision) throw conflict();
+    const values = { ...wishValuesOf(current), ...Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) };
+    if (!(await updateWish(db, auth.userId, gameId, values, current.revision, now.toISOString()))) throw conflict();
+    const row = (await findWish(db, auth.userId, gameId))!;
+    return { item: toWishlistItem(row, new Set(WISHLIST_FIELD_GROUPS)), revision: row.revision };
+  },
+});
