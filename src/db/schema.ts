@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 const createdAt = () =>
   text("created_at")
@@ -177,6 +177,8 @@ export const libraryEntries = sqliteTable(
     buyDate: text("buy_date"),
     buyPrice: real("buy_price"),
     buyPlace: text("buy_place"),
+    /** normalizePlace(buyPlace), what the buyPlace filter searches. */
+    buyPlaceKey: text("buy_place_key"),
     memo: text("memo"),
     userLinks: text("user_links", { mode: "json" }).$type<{ name: string; url: string }[]>().notNull(),
     /** Attribute ids (system ids or own attr_ ids), in the order given. */
@@ -200,10 +202,46 @@ export const wishlistEntries = sqliteTable(
     wishDate: text("wish_date"),
     wishPrice: real("wish_price"),
     wishPlace: text("wish_place"),
+    /** normalizePlace(wishPlace), what the wishPlace filter searches. */
+    wishPlaceKey: text("wish_place_key"),
     memo: text("memo"),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
     revision: text("revision").notNull(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.gameId] })],
+);
+
+/** The physical copies of a game in a PREMIUM user's library; one of them is representative. */
+export const physicalCopies = sqliteTable(
+  "physical_copies",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull(),
+    gameId: integer("game_id").notNull(),
+    quantity: integer("quantity").notNull(),
+    isActive: integer("is_active", { mode: "boolean" }).notNull(),
+    rating: integer("rating"),
+    buyDate: text("buy_date"),
+    buyPrice: real("buy_price"),
+    buyPlace: text("buy_place"),
+    memo: text("memo"),
+    attributeIds: text("attribute_ids", { mode: "json" }).$type<string[]>().notNull(),
+    editionKind: text("edition_kind").notNull(),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [index("physical_copies_user_game_idx").on(t.userId, t.gameId, t.createdAt)],
+);
+
+/**
+ * Makes a D1 batch conditional: a batch that inserts a row here (only when its precondition no
+ * longer holds) breaks the CHECK and rolls the whole batch back.
+ */
+export const writeGuards = sqliteTable(
+  "write_guards",
+  {
+    broken: integer("broken"),
+  },
+  (t) => [check("write_guards_never", sql`${t.broken} IS NULL`)],
 );

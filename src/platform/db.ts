@@ -1,6 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
+import { normalizePlace } from "./normalize";
 import * as schema from "../db/schema";
 
 export const createDb = (d1: D1Database) => drizzle(d1, { schema });
@@ -37,5 +38,21 @@ export function rangeConditions<A extends object>(args: A, ranges: readonly [key
     .map(([name, column, bound]) => sql`${sql.raw(column)} ${sql.raw(bound === "from" ? ">=" : "<=")} ${args[name]}`);
 }
 
-/** A case-insensitive substring test on a text column (place filters). */
-export const containsIgnoringCase = (column: string, value: string) => sql`instr(lower(${sql.raw(column)}), lower(${value})) > 0`;
+/** A place filter: a substring of the place's key column (normalizePlace), width- and case-blind. */
+export const placeContains = (keyColumn: string, place: string) => sql`instr(${sql.raw(keyColumn)}, ${normalizePlace(place)}) > 0`;
+
+/**
+ * A statement that breaks its D1 batch (rolling every statement of it back) when `stillHolds` is
+ * false at that point of the batch: it inserts into write_guards, whose CHECK refuses any row.
+ */
+export const guardStatement = (stillHolds: SQL) => sql`INSERT INTO write_guards (broken) SELECT 1 WHERE NOT (${stillHolds})`;
+
+/** Runs the queries as one atomic batch; a broken guard becomes `onBroken()`'s error. */
+export async function runGuarded(db: Db, queries: SQL[], onBroken: () => Error): Promise<void> {
+  try {
+    await queryBatch(db, queries as [SQL]);
+  } catch (error) {
+    if (error instanceof Error && /CHECK constraint failed/.test(error.message + String(error.cause ?? ""))) throw onBroken();
+    throw error;
+  }
+}

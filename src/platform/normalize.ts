@@ -52,3 +52,6 @@ export function searchTerms(query: string): string[] {
 
 /** Codes (JAN, model numbers) compare without hyphens, spaces or case: "SHVC-MW" = "shvcmw". */
 export const normalizeCode = (code: string) => code.normalize("NFKC").toLowerCase().replace(NOT_LETTER_OR_DIGIT, "");
+
+/** Places (shop names) compare as substrings regardless of width and case, in any script. */
+export const normalizePlace = (place: string) => place.normalize("NFKC").toLowerCase();

@@ -15,6 +15,10 @@ import { addToLibrary } from "./library/addToLibrary";
 import { getLibrary } from "./library/getLibrary";
 import { removeFromLibrary } from "./library/removeFromLibrary";
 import { updateLibraryEntry } from "./library/updateLibraryEntry";
+import { addPhysicalCopy } from "./physicalCopies/addPhysicalCopy";
+import { getPhysicalCopies } from "./physicalCopies/getPhysicalCopies";
+import { removePhysicalCopy } from "./physicalCopies/removePhysicalCopy";
+import { updatePhysicalCopy } from "./physicalCopies/updatePhysicalCopy";
 import { addToWishlist } from "./wishlist/addToWishlist";
 import { getWishlist } from "./wishlist/getWishlist";
 import { removeFromWishlist } from "./wishlist/removeFromWishlist";
@@ -38,6 +42,10 @@ export const tools: readonly ToolDefinition[] = [
   addToWishlist,
   updateWishlistEntry,
   removeFromWishlist,
+  getPhysicalCopies,
+  addPhysicalCopy,
+  updatePhysicalCopy,
+  removePhysicalCopy,
   addCustomGame,
   updateCustomGame,
   removeCustomGame,

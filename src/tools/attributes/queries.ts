@@ -49,9 +49,9 @@ export async function insertOwnAttribute(db: Db, userId: string, label: string):
   }
 }
 
-/** Deletes the attribute and takes it off every library entry, in one batch. */
+/** Deletes the attribute and takes it off every library entry and copy, in one batch. */
 export async function deleteOwnAttribute(db: Db, userId: string, id: string) {
-  await queryBatch(db, [stripAttributeSql(userId, id), sql`DELETE FROM attributes WHERE user_id = ${userId} AND id = ${id}`]);
+  await queryBatch(db, [...stripAttributeSql(userId, id), sql`DELETE FROM attributes WHERE user_id = ${userId} AND id = ${id}`]);
 }
 
 /** Every attribute label the user can see, by id (system and own): to name ids in results. */

@@ -4,8 +4,10 @@ import { invalidInput, notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
 import { text } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
-import { countEntriesWithAttribute } from "../library/queries";
+import { countCarriers } from "../library/queries";
 import { deleteOwnAttribute, findOwnAttribute, systemAttribute } from "./queries";
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 export const removeAttribute = defineTool({
   name: "removeAttribute",
@@ -27,10 +29,13 @@ export const removeAttribute = defineTool({
     if (systemAttribute(args.attribute)) throw invalidInput("attribute", "attribute: system labels cannot be removed.");
     const own = await findOwnAttribute(db, auth.userId, args.attribute);
     if (!own) throw notFound(`Your attribute '${args.attribute}'`);
-    const entries = await countEntriesWithAttribute(db, auth.userId, own.id);
+    const { entries, copies } = await countCarriers(db, auth.userId, own.id);
+    const carriers = [entries && plural(entries, "library entry", "library entries"), copies && plural(copies, "physical copy", "physical copies")]
+      .filter(Boolean)
+      .join(" and ");
     return confirmTwoStep({ kv: env.KV, auth, now }, "removeAttribute", args, {
-      targetRevision: `${own.id}:${own.label}:${entries}`,
-      summary: `Removes your attribute '${own.label}'${entries ? ` and takes it off ${entries} library ${entries === 1 ? "entry" : "entries"}` : ""}.`,
+      targetRevision: `${own.id}:${own.label}:${entries}:${copies}`,
+      summary: `Removes your attribute '${own.label}'${carriers ? ` and takes it off ${carriers}` : ""}.`,
       async execute() {
         await deleteOwnAttribute(db, auth.userId, own.id);
         return { id: own.id, removed: true as const };

@@ -55,7 +55,9 @@ async function genreCondition(db: Db, genreId: number): Promise<SQL> {
   );
   if (!genre) return sql`0`;
   if (genre.parent_id === null) return sql`(g.genre_id = ${genreId} OR g.genre_sub_id = ${genreId})`;
-  return sql`g.genre_sub_id IN (SELECT id FROM genres WHERE taxonomy_key = ${genre.taxonomy_key} OR taxonomy_key LIKE ${`${genre.taxonomy_key}.%`})`;
+  // A prefix test, not LIKE: "_" in a key is a LIKE wildcard.
+  const below = `${genre.taxonomy_key}.`;
+  return sql`g.genre_sub_id IN (SELECT id FROM genres WHERE taxonomy_key = ${genre.taxonomy_key} OR substr(taxonomy_key, 1, ${below.length}) = ${below})`;
 }
 
 /** SQL conditions for the shared game filters; release date ranges are inclusive and drop undated games. */

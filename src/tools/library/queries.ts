@@ -1,8 +1,9 @@
 import { type SQL, sql } from "drizzle-orm";
-import { type Db, containsIgnoringCase, isUniqueViolation, orderNullsLast, queryBatch, rangeConditions } from "../../platform/db";
+import { type Db, placeContains, isUniqueViolation, orderNullsLast, queryBatch, rangeConditions } from "../../platform/db";
 import { ApiError } from "../../platform/errors";
 import type { SharedFilters } from "../../platform/filters";
 import { randomBase62 } from "../../platform/ids";
+import { normalizePlace } from "../../platform/normalize";
 import { resolveAttributeIds } from "../attributes/queries";
 import type { GameRecord } from "../games/gameObject";
 import { GAME_JOINS, GAME_SELECT, allOf, ownedGameConditions } from "../games/queries";
@@ -12,6 +13,8 @@ const ENTRY_COLUMNS = sql.raw(
   "l.game_id, l.rating, l.buy_date, l.buy_price, l.buy_place, l.memo, l.user_links, l.attribute_ids, l.created_at, l.updated_at, l.revision",
 );
 export const newRevision = () => randomBase62(12);
+/** The searchable form of a place, stored beside it. */
+export const placeKey = (place: string | null) => (place === null ? null : normalizePlace(place));
 
 /** The shared filters over a user's library (l) joined with its games (g). */
 export async function libraryConditions(db: Db, userId: string, filters: SharedFilters): Promise<SQL[]> {
@@ -19,7 +22,7 @@ export async function libraryConditions(db: Db, userId: string, filters: SharedF
   for (const id of await resolveAttributeIds(db, userId, filters.attributes ?? [], "attributes")) {
     conditions.push(sql`EXISTS (SELECT 1 FROM json_each(l.attribute_ids) WHERE value = ${id})`);
   }
-  if (filters.buyPlace !== undefined) conditions.push(containsIgnoringCase("l.buy_place", filters.buyPlace));
+  if (filters.buyPlace !== undefined) conditions.push(placeContains("l.buy_place_key", filters.buyPlace));
   conditions.push(
     ...rangeConditions(filters, [
       ["ratingFrom", "l.rating", "from"],
@@ -102,8 +105,8 @@ const alreadyInLibrary = (gameId: number) =>
 export async function insertEntry(db: Db, userId: string, gameId: number, values: EntryValues, now: string) {
   try {
     await db.run(sql`
-      INSERT INTO library_entries (user_id, game_id, rating, buy_date, buy_price, buy_place, memo, user_links, attribute_ids, created_at, updated_at, revision)
-      VALUES (${userId}, ${gameId}, ${values.rating}, ${values.buyDate}, ${values.buyPrice}, ${values.buyPlace}, ${values.memo},
+      INSERT INTO library_entries (user_id, game_id, rating, buy_date, buy_price, buy_place, buy_place_key, memo, user_links, attribute_ids, created_at, updated_at, revision)
+      VALUES (${userId}, ${gameId}, ${values.rating}, ${values.buyDate}, ${values.buyPrice}, ${values.buyPlace}, ${placeKey(values.buyPlace)}, ${values.memo},
         ${JSON.stringify(values.userLinks)}, ${JSON.stringify(values.attributeIds)}, ${now}, ${now}, ${newRevision()})`);
   } catch (error) {
     if (isUniqueViolation(error)) throw alreadyInLibrary(gameId);
@@ -115,29 +118,31 @@ export async function insertEntry(db: Db, userId: string, gameId: number, values
 export async function updateEntry(db: Db, userId: string, gameId: number, values: EntryValues, expected: string, now: string) {
   const result = await db.run(sql`
     UPDATE library_entries SET rating = ${values.rating}, buy_date = ${values.buyDate}, buy_price = ${values.buyPrice},
-      buy_place = ${values.buyPlace}, memo = ${values.memo}, user_links = ${JSON.stringify(values.userLinks)},
+      buy_place = ${values.buyPlace}, buy_place_key = ${placeKey(values.buyPlace)}, memo = ${values.memo}, user_links = ${JSON.stringify(values.userLinks)},
       attribute_ids = ${JSON.stringify(values.attributeIds)}, updated_at = ${now}, revision = ${newRevision()}
     WHERE user_id = ${userId} AND game_id = ${gameId} AND revision = ${expected}`);
   return result.meta.changes > 0;
 }
 
-export async function deleteEntry(db: Db, userId: string, gameId: number) {
-  await db.run(deleteEntrySql(userId, gameId));
-}
-
 const carrying = (id: string) => sql`EXISTS (SELECT 1 FROM json_each(attribute_ids) WHERE value = ${id})`;
 
-export async function countEntriesWithAttribute(db: Db, userId: string, attributeId: string): Promise<number> {
-  const [row] = await db.all<{ n: number }>(sql`SELECT COUNT(*) AS n FROM library_entries WHERE user_id = ${userId} AND ${carrying(attributeId)}`);
-  return row?.n ?? 0;
+/** Library entries and physical copies that carry the attribute. */
+export async function countCarriers(db: Db, userId: string, attributeId: string) {
+  const [entries, copies] = await queryBatch<[{ n: number }[], { n: number }[]]>(db, [
+    sql`SELECT COUNT(*) AS n FROM library_entries WHERE user_id = ${userId} AND ${carrying(attributeId)}`,
+    sql`SELECT COUNT(*) AS n FROM physical_copies WHERE user_id = ${userId} AND ${carrying(attributeId)}`,
+  ]);
+  return { entries: entries[0]?.n ?? 0, copies: copies[0]?.n ?? 0 };
 }
 
-/** Takes an attribute off every entry of the user that carries it. */
-export const stripAttributeSql = (userId: string, attributeId: string) => sql`
-  UPDATE library_entries
-  SET attribute_ids = (SELECT json_group_array(value) FROM json_each(attribute_ids) WHERE value <> ${attributeId}),
-      revision = ${newRevision()}
-  WHERE user_id = ${userId} AND ${carrying(attributeId)}`;
+/** Takes an attribute off every library entry and copy of the user that carries it. */
+export const stripAttributeSql = (userId: string, attributeId: string) =>
+  (["library_entries", "physical_copies"] as const).map(
+    (table) => sql`
+      UPDATE ${sql.raw(table)}
+      SET attribute_ids = (SELECT json_group_array(value) FROM json_each(attribute_ids) WHERE value <> ${attributeId})
+      WHERE user_id = ${userId} AND ${carrying(attributeId)}`,
+  );
 
 export const deleteEntrySql = (userId: string, gameId: number) =>
   sql`DELETE FROM library_entries WHERE user_id = ${userId} AND game_id = ${gameId}`;

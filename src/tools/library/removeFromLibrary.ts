@@ -4,7 +4,9 @@ import { notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
 import { positiveId } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
-import { deleteEntry, findEntry } from "./queries";
+import { queryBatch } from "../../platform/db";
+import { deleteCopiesSql, listCopies } from "../physicalCopies/queries";
+import { deleteEntrySql, findEntry } from "./queries";
 
 export const removeFromLibrary = defineTool({
   name: "removeFromLibrary",
@@ -22,11 +24,14 @@ export const removeFromLibrary = defineTool({
   async handler({ db, env, auth, now }, args) {
     const entry = await findEntry(db, auth.userId, args.gameId);
     if (!entry) throw notFound(`Game ${args.gameId} in your library`);
+    const copies = (await listCopies(db, auth.userId, args.gameId)).length;
     return confirmTwoStep({ kv: env.KV, auth, now }, "removeFromLibrary", args, {
       targetRevision: entry.revision,
-      summary: `Removes '${entry.title}' from your library, with its purchase data, memo, links and attributes.`,
+      summary:
+        `Removes '${entry.title}' from your library, with its purchase data, memo, links and attributes` +
+        (copies ? ` and ${copies} physical ${copies === 1 ? "copy" : "copies"}.` : "."),
       async execute() {
-        await deleteEntry(db, auth.userId, args.gameId);
+        await queryBatch(db, [deleteCopiesSql(auth.userId, args.gameId), deleteEntrySql(auth.userId, args.gameId)]);
         return { gameId: args.gameId, removed: true as const };
       },
     });

@@ -1,10 +1,10 @@
 import { type SQL, sql } from "drizzle-orm";
-import { type Db, containsIgnoringCase, isUniqueViolation, orderNullsLast, queryBatch, rangeConditions } from "../../platform/db";
+import { type Db, placeContains, isUniqueViolation, orderNullsLast, queryBatch, rangeConditions } from "../../platform/db";
 import { ApiError } from "../../platform/errors";
 import { utcDay } from "../../platform/quota";
 import type { GameRecord } from "../games/gameObject";
 import { GAME_JOINS, GAME_SELECT, type GameFilters, allOf, ownedGameConditions } from "../games/queries";
-import { newRevision } from "../library/queries";
+import { newRevision, placeKey } from "../library/queries";
 import type { WishRow } from "./entry";
 
 const WISH_COLUMNS = sql.raw(
@@ -31,7 +31,7 @@ function overdueCondition(which: "overdue" | "not_overdue", now: Date): SQL {
 
 export async function wishlistConditions(db: Db, userId: string, filters: WishFilters, now: Date): Promise<SQL[]> {
   const conditions = [sql`w.user_id = ${userId}`, ...(await ownedGameConditions(db, userId, filters))];
-  if (filters.wishPlace !== undefined) conditions.push(containsIgnoringCase("w.wish_place", filters.wishPlace));
+  if (filters.wishPlace !== undefined) conditions.push(placeContains("w.wish_place_key", filters.wishPlace));
   if (filters.wishDateOverdue !== undefined) conditions.push(overdueCondition(filters.wishDateOverdue, now));
   conditions.push(
     ...rangeConditions(filters, [
@@ -105,8 +105,8 @@ export async function insertWish(db: Db, userId: string, gameId: number, values:
   if (owned) throw exists("library");
   try {
     await db.run(sql`
-      INSERT INTO wishlist_entries (user_id, game_id, priority, wish_date, wish_price, wish_place, memo, created_at, updated_at, revision)
-      VALUES (${userId}, ${gameId}, ${values.priority}, ${values.wishDate}, ${values.wishPrice}, ${values.wishPlace}, ${values.memo},
+      INSERT INTO wishlist_entries (user_id, game_id, priority, wish_date, wish_price, wish_place, wish_place_key, memo, created_at, updated_at, revision)
+      VALUES (${userId}, ${gameId}, ${values.priority}, ${values.wishDate}, ${values.wishPrice}, ${values.wishPlace}, ${placeKey(values.wishPlace)}, ${values.memo},
         ${now}, ${now}, ${newRevision()})`);
   } catch (error) {
     if (isUniqueViolation(error)) throw exists("wishlist");
@@ -118,7 +118,8 @@ export async function insertWish(db: Db, userId: string, gameId: number, values:
 export async function updateWish(db: Db, userId: string, gameId: number, values: WishValues, expected: string, now: string) {
   const result = await db.run(sql`
     UPDATE wishlist_entries SET priority = ${values.priority}, wish_date = ${values.wishDate}, wish_price = ${values.wishPrice},
-      wish_place = ${values.wishPlace}, memo = ${values.memo}, updated_at = ${now}, revision = ${newRevision()}
+      wish_place = ${values.wishPlace}, wish_place_key = ${placeKey(values.wishPlace)}, memo = ${values.memo}, updated_at = ${now},
+      revision = ${newRevision()}
     WHERE user_id = ${userId} AND game_id = ${gameId} AND revision = ${expected}`);
   return result.meta.changes > 0;
 }

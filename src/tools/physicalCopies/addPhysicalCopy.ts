@@ -1,0 +1,86 @@
+import { z } from "zod";
+import { ApiError, notFound } from "../../platform/errors";
+import { PREMIUM_ONLY } from "../../platform/plans";
+import { positiveId } from "../../platform/schemas";
+import { defineTool } from "../../registry/defineTool";
+import { attributeLabels, resolveAttributeIds } from "../attributes/queries";
+import { entryValuesOf, findEntry } from "../library/queries";
+import { copyFieldArgs, physicalCopySchema, toPhysicalCopy } from "./copy";
+import { type CopyValues, type NewCopy, findCopy, insertCopySql, listCopies, newCopy, revisionConflict, setActiveSql, writeCopies } from "./queries";
+
+export const copyWriteResult = {
+  item: physicalCopySchema,
+  activePhysicalId: z.string().nullable(),
+  remainingCount: z.number().int().describe("Copies of the game after this call."),
+  libraryEntryRetained: z.boolean(),
+  librarySynced: z.boolean().describe("True when the library entry now shows this copy's data."),
+  revision: z.string().describe("The whole game's new revision."),
+};
+
+export const addPhysicalCopy = defineTool({
+  name: "addPhysicalCopy",
+  family: "physicalCopies",
+  title: "所持品追加",
+  description:
+    "Records a physical copy of a game in your library. mode materialize records the copy you already own (only while none is recorded; it inherits the library entry's data). mode additional adds another copy; when none is recorded yet, the inherited original and the new copy are created together. makeActive: true makes the copy the representative and overwrites the library entry's purchase data, rating, memo and attributes: tell the user.",
+  restNote: "In REST, POST /rest/v1/addPhysicalCopy; the revision comes from getPhysicalCopies or the previous copy write.",
+  scopes: ["library:write"],
+  plans: PREMIUM_ONLY,
+  kind: "write",
+  input: z
+    .strictObject({
+      gameId: positiveId,
+      mode: z.enum(["materialize", "additional"]).describe("Never inferred from how many copies exist."),
+      ...copyFieldArgs,
+      revision: z.string().min(1).describe("The whole game's revision (getPhysicalCopies)."),
+    })
+    .partial()
+    .required({ gameId: true, mode: true, revision: true }),
+  output: z.object({ ...copyWriteResult, createdPhysicalIds: z.array(z.string()) }),
+  conflicts: ["already_exists", "revision_conflict"],
+  notes: [
+    "The game must be in the library (addToLibrary first).",
+    "materialize when copies already exist is 409 already_exists; a stale revision is 409 revision_conflict and nothing is written.",
+    "Re-read after an uncertain result; do not retry blindly. Do not send the revision to removePhysicalCopy.",
+  ],
+  async handler({ db, auth, now }, { gameId, mode, revision, makeActive = false, attributes, editionRef: _base, ...given }) {
+    const entry = await findEntry(db, auth.userId, gameId);
+    if (!entry) throw notFound(`Game ${gameId} in your library (add it with addToLibrary first)`);
+    if (revision !== entry.revision) throw revisionConflict();
+    const existing = await listCopies(db, auth.userId, gameId);
+    if (mode === "materialize" && existing.length > 0) {
+      throw new ApiError("already_exists", "Copies of this game are recorded already; add another with mode additional.", { field: "mode" });
+    }
+    const { userLinks: _links, ...inherited } = entryValuesOf(entry);
+    const chosen: Partial<CopyValues> = {
+      ...Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)),
+      ...(attributes !== undefined ? { attributeIds: await resolveAttributeIds(db, auth.userId, attributes, "attributes") } : {}),
+    };
+    const created: NewCopy[] = [];
+    if (mode === "materialize") {
+      created.push(newCopy({ quantity: 1, ...inherited, ...chosen }, true));
+    } else {
+      const blank = { rating: null, buyDate: null, buyPrice: null, buyPlace: null, memo: null, attributeIds: [] };
+      if (existing.length === 0) created.push(newCopy({ quantity: 1, ...inherited }, !makeActive));
+      created.push(newCopy({ quantity: 1, ...blank, ...chosen }, makeActive));
+    }
+    const copy = created.at(-1)!;
+    const nowIso = now.toISOString();
+    const statements = created.map((c) => insertCopySql(auth.userId, gameId, c, nowIso));
+    if (makeActive && existing.length > 0) statements.push(setActiveSql(auth.userId, gameId, copy.id));
+    const next = await writeCopies(db, { userId: auth.userId, gameId, expectedRevision: revision }, statements, {
+      now: nowIso,
+      sync: makeActive ? copy : undefined,
+    });
+    const activePhysicalId = makeActive ? copy.id : (existing.find((c) => c.is_active === 1)?.id ?? created.find((c) => c.isActive)?.id ?? null);
+    return {
+      item: toPhysicalCopy((await findCopy(db, auth.userId, copy.id))!, await attributeLabels(db, auth.userId)),
+      createdPhysicalIds: created.map((c) => c.id),
+      activePhysicalId,
+      remainingCount: existing.length + created.length,
+      libraryEntryRetained: true,
+      librarySynced: makeActive,
+      revision: next,
+    };
+  },
+});

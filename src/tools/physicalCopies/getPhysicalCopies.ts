@@ -1,0 +1,47 @@
+import { z } from "zod";
+import { notFound } from "../../platform/errors";
+import { limitArg, pageArg, pageEnvelopeFields, pageOf, pageOffset, resolveLimit } from "../../platform/paging";
+import { PREMIUM_ONLY } from "../../platform/plans";
+import { positiveId } from "../../platform/schemas";
+import { defineTool } from "../../registry/defineTool";
+import { attributeLabels } from "../attributes/queries";
+import { findEntry } from "../library/queries";
+import { physicalCopySchema, toPhysicalCopy } from "./copy";
+import { listCopies } from "./queries";
+
+const CAP = 100;
+
+export const getPhysicalCopies = defineTool({
+  name: "getPhysicalCopies",
+  family: "physicalCopies",
+  title: "所持品一覧",
+  description:
+    "Lists the physical copies you keep of one game in your library, oldest first, with the representative (active) one marked, and the whole-game revision that addPhysicalCopy and updatePhysicalCopy need.",
+  restNote: "In REST, GET /rest/v1/getPhysicalCopies?gameId=...",
+  scopes: ["library:read"],
+  plans: PREMIUM_ONLY,
+  kind: "read",
+  input: z.strictObject({ gameId: positiveId, page: pageArg, limit: limitArg(CAP, CAP) }),
+  output: z.object({
+    gameId: z.number().int(),
+    items: z.array(physicalCopySchema),
+    ...pageEnvelopeFields,
+    activePhysicalId: z.string().nullable(),
+    revision: z.string().describe("The whole game's revision: send it to addPhysicalCopy and updatePhysicalCopy."),
+  }),
+  notes: ["A game with no copies has an empty list; its revision is still valid for addPhysicalCopy."],
+  async handler({ db, auth }, args) {
+    const entry = await findEntry(db, auth.userId, args.gameId);
+    if (!entry) throw notFound(`Game ${args.gameId} in your library`);
+    const [copies, labels] = await Promise.all([listCopies(db, auth.userId, args.gameId), attributeLabels(db, auth.userId)]);
+    const limit = resolveLimit(args.limit, CAP, [{ cap: CAP, reason: `getPhysicalCopies returns at most ${CAP} per page` }]);
+    const offset = pageOffset(args.page, limit);
+    const page = copies.slice(offset, offset + limit.effectiveLimit).map((copy) => toPhysicalCopy(copy, labels));
+    return {
+      gameId: args.gameId,
+      ...pageOf(page, args.page, copies.length, limit),
+      activePhysicalId: copies.find((copy) => copy.is_active === 1)?.id ?? null,
+      revision: entry.revision,
+    };
+  },
+});

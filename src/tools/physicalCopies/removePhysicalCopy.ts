@@ -1,0 +1,60 @@
+import { z } from "zod";
+import { confirmPreviewSchema, confirmTokenArg, confirmTwoStep } from "../../platform/confirm";
+import { notFound } from "../../platform/errors";
+import { PREMIUM_ONLY } from "../../platform/plans";
+import { defineTool } from "../../registry/defineTool";
+import { findEntry } from "../library/queries";
+import { deleteCopySql, findCopy, listCopies, setActiveSql, writeCopies } from "./queries";
+
+export const removePhysicalCopy = defineTool({
+  name: "removePhysicalCopy",
+  family: "physicalCopies",
+  title: "所持品削除",
+  description:
+    "Removes one physical copy, in two steps: the first call only previews; call again with the same arguments plus its confirmToken. The library entry stays; if the representative copy goes, the oldest remaining copy becomes representative.",
+  restNote: "In REST, POST /rest/v1/removePhysicalCopy with {\"physicalId\": ...}, then again with confirmToken; it takes no revision.",
+  scopes: ["library:delete"],
+  plans: PREMIUM_ONLY,
+  kind: "delete",
+  input: z.strictObject({ physicalId: z.string().min(1).max(40), confirmToken: confirmTokenArg }),
+  output: z.union([
+    confirmPreviewSchema,
+    z.object({
+      physicalId: z.string(),
+      removed: z.literal(true),
+      remainingCount: z.number().int(),
+      activePhysicalId: z.string().nullable(),
+      libraryEntryRetained: z.literal(true),
+      revision: z.string(),
+    }),
+  ]),
+  notes: ["Two-step: the preview (200) changes nothing; the token is valid 10 minutes for the same arguments."],
+  async handler({ db, env, auth, now }, args) {
+    const copy = await findCopy(db, auth.userId, args.physicalId);
+    if (!copy) throw notFound(`Your copy ${args.physicalId}`);
+    const entry = (await findEntry(db, auth.userId, copy.game_id))!;
+    const remaining = (await listCopies(db, auth.userId, copy.game_id)).filter((c) => c.id !== copy.id);
+    // The representative role passes to the oldest remaining copy; the library keeps its data.
+    const heir = copy.is_active === 1 ? (remaining[0]?.id ?? null) : (remaining.find((c) => c.is_active === 1)?.id ?? null);
+    return confirmTwoStep({ kv: env.KV, auth, now }, "removePhysicalCopy", args, {
+      targetRevision: entry.revision,
+      summary:
+        `Removes one copy of '${entry.title}' (${remaining.length} left; the library entry stays)` +
+        (copy.is_active === 1 && heir ? "; the oldest remaining copy becomes representative." : "."),
+      async execute() {
+        const statements = [deleteCopySql(auth.userId, copy.id), ...(copy.is_active === 1 ? [setActiveSql(auth.userId, copy.game_id, heir)] : [])];
+        const revision = await writeCopies(db, { userId: auth.userId, gameId: copy.game_id, expectedRevision: entry.revision }, statements, {
+          now: now.toISOString(),
+        });
+        return {
+          physicalId: copy.id,
+          removed: true as const,
+          remainingCount: remaining.length,
+          activePhysicalId: heir,
+          libraryEntryRetained: true as const,
+          revision,
+        };
+      },
+    });
+  },
+});

@@ -1,0 +1,61 @@
+import { z } from "zod";
+import { notFound } from "../../platform/errors";
+import { PREMIUM_ONLY } from "../../platform/plans";
+import { defineTool } from "../../registry/defineTool";
+import { attributeLabels, resolveAttributeIds } from "../attributes/queries";
+import { findEntry } from "../library/queries";
+import { copyWriteResult } from "./addPhysicalCopy";
+import { copyFieldArgs, toPhysicalCopy } from "./copy";
+import { copyValuesOf, findCopy, listCopies, revisionConflict, setActiveSql, updateCopySql, writeCopies } from "./queries";
+
+export const updatePhysicalCopy = defineTool({
+  name: "updatePhysicalCopy",
+  family: "physicalCopies",
+  title: "所持品更新",
+  description:
+    "Changes one physical copy. An omitted field is kept, null clears it, attributes replaces the set. Changing the representative copy, or making this one representative with makeActive, overwrites the library entry's purchase data, rating, memo and attributes: tell the user.",
+  restNote: "In REST, POST /rest/v1/updatePhysicalCopy with physicalId, the fields to change and the whole game's revision.",
+  scopes: ["library:write"],
+  plans: PREMIUM_ONLY,
+  kind: "write",
+  idempotent: true,
+  input: z
+    .strictObject({
+      physicalId: z.string().min(1).max(40),
+      ...copyFieldArgs,
+      revision: z.string().min(1).describe("The whole game's revision (getPhysicalCopies)."),
+    })
+    .partial()
+    .required({ physicalId: true, revision: true }),
+  output: z.object(copyWriteResult),
+  conflicts: ["revision_conflict"],
+  async handler({ db, auth, now }, { physicalId, revision, makeActive, attributes, editionRef: _base, ...given }) {
+    const copy = await findCopy(db, auth.userId, physicalId);
+    if (!copy) throw notFound(`Your copy ${physicalId}`);
+    const entry = (await findEntry(db, auth.userId, copy.game_id))!;
+    if (revision !== entry.revision) throw revisionConflict();
+    const values = {
+      ...copyValuesOf(copy),
+      ...Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)),
+      ...(attributes !== undefined ? { attributeIds: await resolveAttributeIds(db, auth.userId, attributes, "attributes") } : {}),
+    };
+    const active = makeActive === true || copy.is_active === 1;
+    const nowIso = now.toISOString();
+    const statements = [updateCopySql(auth.userId, physicalId, values, nowIso)];
+    if (makeActive) statements.push(setActiveSql(auth.userId, copy.game_id, physicalId));
+    const next = await writeCopies(db, { userId: auth.userId, gameId: copy.game_id, expectedRevision: revision }, statements, {
+      now: nowIso,
+      sync: active ? values : undefined,
+    });
+    const copies = await listCopies(db, auth.userId, copy.game_id);
+    const labels = await attributeLabels(db, auth.userId);
+    return {
+      item: toPhysicalCopy(copies.find((c) => c.id === physicalId)!, labels),
+      activePhysicalId: copies.find((c) => c.is_active === 1)?.id ?? null,
+      remainingCount: copies.length,
+      libraryEntryRetained: true,
+      librarySynced: active,
+      revision: next,
+    };
+  },
+});
