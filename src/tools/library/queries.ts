@@ -5,8 +5,8 @@ import type { SharedFilters } from "../../platform/filters";
 import { randomBase62 } from "../../platform/ids";
 import { normalizePlace } from "../../platform/normalize";
 import { resolveAttributeIds } from "../attributes/queries";
-import type { GameRecord } from "../games/gameObject";
-import { GAME_JOINS, GAME_SELECT, allOf, ownedGameConditions } from "../games/queries";
+import { ownedGameConditions } from "../games/queries";
+import { type UserList, countUserList, userListPage, userListRow } from "../games/userLists";
 import type { EntryRow } from "./entry";
 
 const ENTRY_COLUMNS = sql.raw(
@@ -49,35 +49,15 @@ export const LIBRARY_SORTS = {
 export const libraryOrder = (sortBy: keyof typeof LIBRARY_SORTS, sortOrder: "asc" | "desc") =>
   orderNullsLast(LIBRARY_SORTS[sortBy], sortOrder, "l.game_id");
 
-export async function libraryPage(
-  db: Db,
-  conditions: SQL[],
-  order: SQL,
-  page: { limit: number; offset: number },
-  withGame: boolean,
-): Promise<{ rows: (EntryRow & Partial<GameRecord>)[]; totalCount: number }> {
-  const where = allOf(conditions);
-  const [rows, total] = await queryBatch<[(EntryRow & Partial<GameRecord>)[], { n: number }[]]>(db, [
-    sql`SELECT ${ENTRY_COLUMNS}${withGame ? sql`, ${GAME_SELECT}` : sql``}
-      FROM library_entries l JOIN games g ON g.id = l.game_id ${withGame ? GAME_JOINS : sql``}
-      WHERE ${where} ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset}`,
-    sql`SELECT COUNT(*) AS n FROM library_entries l JOIN games g ON g.id = l.game_id WHERE ${where}`,
-  ]);
-  return { rows, totalCount: total[0]?.n ?? 0 };
-}
+export const LIBRARY: UserList = { table: "library_entries", alias: "l", columns: ENTRY_COLUMNS };
+
+export const libraryPage = (db: Db, conditions: SQL[], order: SQL, page: { limit: number; offset: number }, withGame: boolean) =>
+  userListPage<EntryRow>(db, LIBRARY, conditions, order, page, withGame);
 
 /** One entry with its game, as write results show it; undefined when not the caller's. */
-export async function findEntry(db: Db, userId: string, gameId: number) {
-  const [row] = await db.all<EntryRow & GameRecord>(sql`
-    SELECT ${ENTRY_COLUMNS}, ${GAME_SELECT} FROM library_entries l JOIN games g ON g.id = l.game_id ${GAME_JOINS}
-    WHERE l.user_id = ${userId} AND l.game_id = ${gameId}`);
-  return row;
-}
+export const findEntry = (db: Db, userId: string, gameId: number) => userListRow<EntryRow>(db, LIBRARY, userId, gameId);
 
-export async function countLibrary(db: Db, userId: string): Promise<number> {
-  const [row] = await db.all<{ n: number }>(sql`SELECT COUNT(*) AS n FROM library_entries WHERE user_id = ${userId}`);
-  return row?.n ?? 0;
-}
+export const countLibrary = (db: Db, userId: string) => countUserList(db, LIBRARY, userId);
 
 export interface EntryValues {
   rating: number | null;

@@ -1,9 +1,9 @@
 import { type SQL, sql } from "drizzle-orm";
-import { type Db, placeContains, isUniqueViolation, orderNullsLast, queryBatch, rangeConditions } from "../../platform/db";
+import { type Db, isUniqueViolation, orderNullsLast, placeContains, rangeConditions } from "../../platform/db";
 import { ApiError } from "../../platform/errors";
 import { utcDay } from "../../platform/quota";
-import type { GameRecord } from "../games/gameObject";
-import { GAME_JOINS, GAME_SELECT, type GameFilters, allOf, ownedGameConditions } from "../games/queries";
+import { type GameFilters, ownedGameConditions } from "../games/queries";
+import { type UserList, countUserList, userListPage, userListRow } from "../games/userLists";
 import { newRevision, placeKey } from "../library/queries";
 import type { WishRow } from "./entry";
 
@@ -58,28 +58,14 @@ export const WISHLIST_SORTS = {
 export const wishlistOrder = (sortBy: keyof typeof WISHLIST_SORTS, sortOrder: "asc" | "desc") =>
   orderNullsLast(WISHLIST_SORTS[sortBy], sortOrder, "w.game_id");
 
-export async function wishlistPage(db: Db, conditions: SQL[], order: SQL, page: { limit: number; offset: number }, withGame: boolean) {
-  const where = allOf(conditions);
-  const [rows, total] = await queryBatch<[(WishRow & Partial<GameRecord>)[], { n: number }[]]>(db, [
-    sql`SELECT ${WISH_COLUMNS}${withGame ? sql`, ${GAME_SELECT}` : sql``}
-      FROM wishlist_entries w JOIN games g ON g.id = w.game_id ${withGame ? GAME_JOINS : sql``}
-      WHERE ${where} ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset}`,
-    sql`SELECT COUNT(*) AS n FROM wishlist_entries w JOIN games g ON g.id = w.game_id WHERE ${where}`,
-  ]);
-  return { rows, totalCount: total[0]?.n ?? 0 };
-}
+const WISHLIST: UserList = { table: "wishlist_entries", alias: "w", columns: WISH_COLUMNS };
 
-export async function findWish(db: Db, userId: string, gameId: number) {
-  const [row] = await db.all<WishRow & GameRecord>(sql`
-    SELECT ${WISH_COLUMNS}, ${GAME_SELECT} FROM wishlist_entries w JOIN games g ON g.id = w.game_id ${GAME_JOINS}
-    WHERE w.user_id = ${userId} AND w.game_id = ${gameId}`);
-  return row;
-}
+export const wishlistPage = (db: Db, conditions: SQL[], order: SQL, page: { limit: number; offset: number }, withGame: boolean) =>
+  userListPage<WishRow>(db, WISHLIST, conditions, order, page, withGame);
 
-export async function countWishlist(db: Db, userId: string): Promise<number> {
-  const [row] = await db.all<{ n: number }>(sql`SELECT COUNT(*) AS n FROM wishlist_entries WHERE user_id = ${userId}`);
-  return row?.n ?? 0;
-}
+export const findWish = (db: Db, userId: string, gameId: number) => userListRow<WishRow>(db, WISHLIST, userId, gameId);
+
+export const countWishlist = (db: Db, userId: string) => countUserList(db, WISHLIST, userId);
 
 export interface WishValues {
   priority: number | null;

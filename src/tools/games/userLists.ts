@@ -1,0 +1,48 @@
+import { type SQL, sql } from "drizzle-orm";
+import { type Db, queryBatch } from "../../platform/db";
+import type { GameRecord } from "./gameObject";
+import { GAME_JOINS, GAME_SELECT, allOf } from "./queries";
+
+/**
+ * A user's own list of games (library, wishlist): a table keyed by (user_id, game_id) read
+ * together with its games (alias g), so filters, sorts and the `game` field group work alike.
+ */
+export interface UserList {
+  table: "library_entries" | "wishlist_entries";
+  alias: "l" | "w";
+  /** The list's own columns, qualified with the alias. */
+  columns: SQL;
+}
+
+const from = (list: UserList) => sql.raw(`${list.table} ${list.alias} JOIN games g ON g.id = ${list.alias}.game_id`);
+
+/** One page of the list plus the total, in one round trip; game columns only when asked for. */
+export async function userListPage<R>(
+  db: Db,
+  list: UserList,
+  conditions: SQL[],
+  order: SQL,
+  page: { limit: number; offset: number },
+  withGame: boolean,
+): Promise<{ rows: (R & Partial<GameRecord>)[]; totalCount: number }> {
+  const where = allOf(conditions);
+  const [rows, total] = await queryBatch<[(R & Partial<GameRecord>)[], { n: number }[]]>(db, [
+    sql`SELECT ${list.columns}${withGame ? sql`, ${GAME_SELECT}` : sql``} FROM ${from(list)} ${withGame ? GAME_JOINS : sql``}
+      WHERE ${where} ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset}`,
+    sql`SELECT COUNT(*) AS n FROM ${from(list)} WHERE ${where}`,
+  ]);
+  return { rows, totalCount: total[0]?.n ?? 0 };
+}
+
+/** One row of the caller's list with its game; undefined when the game is not on it. */
+export async function userListRow<R>(db: Db, list: UserList, userId: string, gameId: number) {
+  const [row] = await db.all<R & GameRecord>(sql`
+    SELECT ${list.columns}, ${GAME_SELECT} FROM ${from(list)} ${GAME_JOINS}
+    WHERE ${sql.raw(list.alias)}.user_id = ${userId} AND ${sql.raw(list.alias)}.game_id = ${gameId}`);
+  return row;
+}
+
+export async function countUserList(db: Db, list: UserList, userId: string): Promise<number> {
+  const [row] = await db.all<{ n: number }>(sql`SELECT COUNT(*) AS n FROM ${sql.raw(list.table)} WHERE user_id = ${userId}`);
+  return row?.n ?? 0;
+}
