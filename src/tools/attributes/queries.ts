@@ -1,7 +1,6 @@
 import { and, asc, count, eq, or, sql } from "drizzle-orm";
 import { attributes } from "../../db/schema";
 import { type Db, isUniqueViolation, queryBatch } from "../../platform/db";
-import { stripAttributeSql } from "../library/queries";
 import { ApiError, invalidInput } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { SYSTEM_ATTRIBUTES } from "./systemAttributes";
@@ -77,3 +76,23 @@ export async function resolveAttributeIds(db: Db, userId: string, refs: readonly
   });
   return [...new Set(ids)];
 }
+
+const carrying = (id: string) => sql`EXISTS (SELECT 1 FROM json_each(attribute_ids) WHERE value = ${id})`;
+
+/** Library entries and physical copies that carry the attribute. */
+export async function countCarriers(db: Db, userId: string, attributeId: string) {
+  const [entries, copies] = await queryBatch<[{ n: number }[], { n: number }[]]>(db, [
+    sql`SELECT COUNT(*) AS n FROM library_entries WHERE user_id = ${userId} AND ${carrying(attributeId)}`,
+    sql`SELECT COUNT(*) AS n FROM physical_copies WHERE user_id = ${userId} AND ${carrying(attributeId)}`,
+  ]);
+  return { entries: entries[0]?.n ?? 0, copies: copies[0]?.n ?? 0 };
+}
+
+/** Takes an attribute off every library entry and copy of the user that carries it. */
+export const stripAttributeSql = (userId: string, attributeId: string) =>
+  (["library_entries", "physical_copies"] as const).map(
+    (table) => sql`
+      UPDATE ${sql.raw(table)}
+      SET attribute_ids = (SELECT json_group_array(value) FROM json_each(attribute_ids) WHERE value <> ${attributeId})
+      WHERE user_id = ${userId} AND ${carrying(attributeId)}`,
+  );

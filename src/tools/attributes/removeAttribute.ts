@@ -4,8 +4,7 @@ import { invalidInput, notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
 import { text } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
-import { countCarriers } from "../library/queries";
-import { deleteOwnAttribute, findOwnAttribute, systemAttribute } from "./queries";
+import { countCarriers, deleteOwnAttribute, findOwnAttribute, systemAttribute } from "./queries";
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 

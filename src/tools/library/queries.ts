@@ -1,5 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
-import { type Db, placeContains, isUniqueViolation, orderNullsLast, queryBatch, rangeConditions } from "../../platform/db";
+import { type Db, isUniqueViolation, orderNullsLast, placeContains, rangeConditions } from "../../platform/db";
 import { ApiError } from "../../platform/errors";
 import type { SharedFilters } from "../../platform/filters";
 import { randomBase62 } from "../../platform/ids";
@@ -103,26 +103,6 @@ export async function updateEntry(db: Db, userId: string, gameId: number, values
     WHERE user_id = ${userId} AND game_id = ${gameId} AND revision = ${expected}`);
   return result.meta.changes > 0;
 }
-
-const carrying = (id: string) => sql`EXISTS (SELECT 1 FROM json_each(attribute_ids) WHERE value = ${id})`;
-
-/** Library entries and physical copies that carry the attribute. */
-export async function countCarriers(db: Db, userId: string, attributeId: string) {
-  const [entries, copies] = await queryBatch<[{ n: number }[], { n: number }[]]>(db, [
-    sql`SELECT COUNT(*) AS n FROM library_entries WHERE user_id = ${userId} AND ${carrying(attributeId)}`,
-    sql`SELECT COUNT(*) AS n FROM physical_copies WHERE user_id = ${userId} AND ${carrying(attributeId)}`,
-  ]);
-  return { entries: entries[0]?.n ?? 0, copies: copies[0]?.n ?? 0 };
-}
-
-/** Takes an attribute off every library entry and copy of the user that carries it. */
-export const stripAttributeSql = (userId: string, attributeId: string) =>
-  (["library_entries", "physical_copies"] as const).map(
-    (table) => sql`
-      UPDATE ${sql.raw(table)}
-      SET attribute_ids = (SELECT json_group_array(value) FROM json_each(attribute_ids) WHERE value <> ${attributeId})
-      WHERE user_id = ${userId} AND ${carrying(attributeId)}`,
-  );
 
 export const deleteEntrySql = (userId: string, gameId: number) =>
   sql`DELETE FROM library_entries WHERE user_id = ${userId} AND game_id = ${gameId}`;
