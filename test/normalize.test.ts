@@ -7,7 +7,7 @@ describe("normalizeSearchText: kana and width", () => {
   it("reads katakana as hiragana", () => {
     expect(normalizeSearchText("ドラゴンクエスト")).toBe("どらごんくえすと");
     same("ドラゴンクエスト", "どらごんくえすと");
-    same("ヴァルキリー", "ゔぁるきり");
+    same("ヴァルキリー", "ゔぁるきりー");
   });
 
   it("reads half-width katakana (with separate voicing marks) as full-width", () => {
@@ -23,10 +23,12 @@ describe("normalizeSearchText: kana and width", () => {
     same("Mega Man", "MEGA MAN");
   });
 
-  it("drops long-vowel marks and tildes of any width", () => {
-    expect(normalizeSearchText("スーパー")).toBe("すぱ");
-    same("スーパー", "すぱ");
+  it("keeps a long-vowel mark after kana in any form, and drops wave dashes of any width", () => {
+    expect(normalizeSearchText("スーパー")).toBe("すーぱー");
     same("ｽｰﾊﾟｰ", "スーパー");
+    same("ス-パ-", "スーパー");
+    same("ス－パ－", "スーパー");
+    expect(normalizeSearchText("ーｰ")).toBe("");
     same("ゼルダ～神々～", "ぜるだ神々");
     same("ゼルダ〜神々〜", "ぜるだ神々");
   });
@@ -81,9 +83,9 @@ describe("normalizeSearchText: roman numerals", () => {
 
 describe("normalizeSearchText: punctuation and empties", () => {
   it("drops spaces, punctuation and symbols", () => {
-    expect(normalizeSearchText("ロックマン2 Dr.ワイリーの謎")).toBe("ろっくまん2drわいりの謎");
+    expect(normalizeSearchText("ロックマン2 Dr.ワイリーの謎")).toBe("ろっくまん2drわいりーの謎");
     expect(normalizeSearchText("ドラゴンクエストIII そして伝説へ…")).toBe("どらごんくえすと3そして伝説へ");
-    expect(normalizeSearchText("ゾルバ・サーガ!?")).toBe("ぞるばさが");
+    expect(normalizeSearchText("ゾルバ・サーガ!?")).toBe("ぞるばさーが");
     expect(normalizeSearchText("Ys Book I & II")).toBe("ysbook12");
     same("R-TYPE", "rtype");
   });

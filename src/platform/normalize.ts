@@ -3,13 +3,18 @@
  * collector types matches what is printed on the box:
  * - NFKC: full-width latin and digits become half-width, half-width kana full-width, Ⅲ becomes III;
  * - lower case; katakana become hiragana;
- * - long-vowel marks, spaces, punctuation and symbols are dropped (スーパー = すーぱー = すぱ);
+ * - a long-vowel mark after kana in any form (ー ｰ, or a hyphen or dash typed for it) is ー:
+ *   スーパー = すーぱー = ス-パ-; the same marks elsewhere, wave dashes (〜 ～, decoration in titles),
+ *   spaces, punctuation and symbols are dropped (R-TYPE = rtype). Keeping ー keeps words long
+ *   enough for the trigram index;
  * - a roman numeral standing apart from other latin letters becomes its digits
  *   (ドラゴンクエストIII = ドラゴンクエスト3, "Final Fantasy VI" = "final fantasy 6"); a lone X stays a letter.
  */
 
 const KATAKANA = /[\u30a1-\u30f6]/g;
-const LONG_VOWEL_MARKS = /[ー〜～\u2010-\u2015\u2212\uff70-]/g;
+// A run of marks that can stand for a long vowel (ｰ is already ー after NFKC), and the kana before it.
+const LONG_VOWEL_RUN = /([\u3041-\u309f])?([ー\u2010-\u2015\u2212-]+)/g;
+const longVowels = (_: string, kana: string | undefined, run: string) => (kana ? kana + "ー".repeat(run.length) : "");
 const NOT_LETTER_OR_DIGIT = /[^\p{L}\p{N}]/gu;
 // A run of roman-numeral letters with no latin letter or digit on either side.
 const ROMAN_RUN = /(?<![a-z0-9])[ivx]+(?![a-z0-9])/g;
@@ -32,7 +37,7 @@ const toHiragana = (text: string) => text.replace(KATAKANA, (ch) => String.fromC
 
 /** Normalises one word (no spaces expected) or a whole title into its search form. */
 export function normalizeSearchText(text: string): string {
-  const lower = toHiragana(text.normalize("NFKC").toLowerCase()).replace(LONG_VOWEL_MARKS, "");
+  const lower = toHiragana(text.normalize("NFKC").toLowerCase()).replace(LONG_VOWEL_RUN, longVowels);
   // Numerals are read per word before spaces and punctuation disappear, so "final fantasy vi"
   // sees "vi" and イースI・II stays 1 and 2 rather than becoming III.
   return lower
