@@ -245,3 +245,53 @@ export const writeGuards = sqliteTable(
   },
   (t) => [check("write_guards_never", sql`${t.broken} IS NULL`)],
 );
+
+/** Hardware a user owns (not a platform master record). */
+export const consoles = sqliteTable(
+  "consoles",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull(),
+    name: text("name").notNull(),
+    nameKana: text("name_kana"),
+    /** normalizePlace(name + " " + publisherName): what the name filter searches. */
+    searchKey: text("search_key").notNull(),
+    memo: text("memo"),
+    rating: integer("rating"),
+    buyDate: text("buy_date"),
+    buyPrice: real("buy_price"),
+    buyPlace: text("buy_place"),
+    publisherName: text("publisher_name"),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [index("consoles_user_idx").on(t.userId, t.createdAt)],
+);
+
+/** Which platforms a console plays, and how much the user prefers it for each. */
+export const consolePlatforms = sqliteTable(
+  "console_platforms",
+  {
+    consoleId: text("console_id").notNull(),
+    platformId: integer("platform_id").notNull(),
+    priority: integer("priority").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.consoleId, t.platformId] })],
+);
+
+export const maintenanceLogs = sqliteTable(
+  "maintenance_logs",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull(),
+    consoleId: text("console_id").notNull(),
+    title: text("title").notNull(),
+    memo: text("memo"),
+    status: text("status", { enum: ["SCHEDULED", "DONE"] }).notNull(),
+    scheduledDate: text("scheduled_date"),
+    completedDate: text("completed_date"),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [index("maintenance_logs_console_idx").on(t.consoleId)],
+);

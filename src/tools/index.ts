@@ -3,6 +3,14 @@ import { getAccount } from "./account/getAccount";
 import { addAttribute } from "./attributes/addAttribute";
 import { listAttributes } from "./attributes/listAttributes";
 import { removeAttribute } from "./attributes/removeAttribute";
+import { addConsole } from "./consoles/addConsole";
+import { addConsoleMaintenanceLog } from "./consoles/addConsoleMaintenanceLog";
+import { getConsoleMaintenanceLogs } from "./consoles/getConsoleMaintenanceLogs";
+import { getConsoles } from "./consoles/getConsoles";
+import { removeConsole } from "./consoles/removeConsole";
+import { removeConsoleMaintenanceLog } from "./consoles/removeConsoleMaintenanceLog";
+import { updateConsole } from "./consoles/updateConsole";
+import { updateConsoleMaintenanceLog } from "./consoles/updateConsoleMaintenanceLog";
 import { addCustomGame } from "./customGames/addCustomGame";
 import { removeCustomGame } from "./customGames/removeCustomGame";
 import { updateCustomGame } from "./customGames/updateCustomGame";
@@ -49,6 +57,14 @@ export const tools: readonly ToolDefinition[] = [
   addCustomGame,
   updateCustomGame,
   removeCustomGame,
+  getConsoles,
+  addConsole,
+  updateConsole,
+  removeConsole,
+  getConsoleMaintenanceLogs,
+  addConsoleMaintenanceLog,
+  updateConsoleMaintenanceLog,
+  removeConsoleMaintenanceLog,
   listAttributes,
   addAttribute,
   removeAttribute,

@@ -5,6 +5,7 @@ import { countOwnAttributes } from "../attributes/queries";
 import { countCustomGames } from "../customGames/queries";
 import { countLibrary } from "../library/queries";
 import { countWishlist } from "../wishlist/queries";
+import { countConsoles } from "../consoles/queries";
 import { ApiError } from "../../platform/errors";
 import { type Plan, REGISTERED_LIMITS, type RegisteredResource } from "../../platform/plans";
 
@@ -27,6 +28,7 @@ const COUNTERS: Record<RegisteredResource, (db: Db, userId: string) => Promise<n
   customGames: countCustomGames,
   library: countLibrary,
   wishlist: countWishlist,
+  consoles: countConsoles,
 };
 
 /** Refuses one more record of `resource` when the plan's limit is reached (403 plan_required). */

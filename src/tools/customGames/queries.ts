@@ -8,6 +8,7 @@ import { sha256Hex } from "../../platform/hashing";
 import { CUSTOM_ID_BASE } from "../../platform/schemas";
 import { type StoredGameRow, gameWriteStatements } from "../games/gameWrites";
 import type { GameRow } from "../games/masterRows";
+import { usableIds } from "../games/queries";
 
 /** The stored fields of a custom game; its revision is their hash. */
 export type CustomGameFields = Omit<GameRow, "gameId" | "editions" | "mediaId" | "gpsId" | "dbId" | "dbSlug" | "dbCoverId">;
@@ -49,12 +50,10 @@ const notFoundField = (field: string, id: number) =>
 
 /** References must exist and be official or the caller's own; a genre used as main genre must be a root. */
 export async function checkCustomGameReferences(db: Db, userId: string, fields: Partial<CustomGameFields>) {
-  const visible = (table: "platforms" | "companies", id: number) =>
-    db.all(sql`SELECT 1 FROM ${sql.raw(table)} WHERE id = ${id} AND ifnull(owner_user_id, ${userId}) = ${userId}`);
-  if (fields.platformId !== undefined && (await visible("platforms", fields.platformId)).length === 0) {
+  if (fields.platformId !== undefined && !(await usableIds(db, "platforms", userId, [fields.platformId])).size) {
     throw notFoundField("platformId", fields.platformId);
   }
-  if (fields.publisherId != null && (await visible("companies", fields.publisherId)).length === 0) {
+  if (fields.publisherId != null && !(await usableIds(db, "companies", userId, [fields.publisherId])).size) {
     throw notFoundField("publisherId", fields.publisherId);
   }
   for (const [field, rootOnly] of [["genreId", true], ["genreSubId", false]] as const) {

@@ -28,6 +28,14 @@ export const visibleTo = (userId: string) => sql`ifnull(g.owner_user_id, ${userI
 
 const jsonIds = (ids: readonly number[]) => JSON.stringify(ids);
 
+/** Which of these platform or publisher ids the user may refer to: official ones and their own. */
+export async function usableIds(db: Db, table: "platforms" | "companies", userId: string, ids: readonly number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.all<{ id: number }>(sql`
+    SELECT id FROM ${sql.raw(table)} WHERE id IN (SELECT value FROM json_each(${jsonIds(ids)})) AND ifnull(owner_user_id, ${userId}) = ${userId}`);
+  return new Set(rows.map((row) => row.id));
+}
+
 /** Game records by id, in the order asked, limited to what the caller may see. */
 export async function loadGameRecords(db: Db, userId: string, ids: readonly number[]): Promise<Map<number, GameRecord>> {
   if (ids.length === 0) return new Map();

@@ -1,0 +1,38 @@
+import { z } from "zod";
+import { notFound } from "../../platform/errors";
+import { LIGHT_AND_ABOVE } from "../../platform/plans";
+import { defineTool } from "../../registry/defineTool";
+import { findLog, insertLog, maintenanceFieldArgs, maintenanceLogSchema, toMaintenanceLog, withDoneDate } from "./maintenance";
+import { findConsole } from "./queries";
+
+export const addConsoleMaintenanceLog = defineTool({
+  name: "addConsoleMaintenanceLog",
+  family: "consoles",
+  title: "メンテナンス記録追加",
+  description: "Records maintenance of one of your consoles, planned (SCHEDULED, the default) or done (DONE).",
+  restNote: "In REST, POST /rest/v1/addConsoleMaintenanceLog with {\"consoleId\": ..., \"title\": ...}.",
+  scopes: ["play:write"],
+  plans: LIGHT_AND_ABOVE,
+  kind: "write",
+  input: z
+    .strictObject({ consoleId: z.string().min(1).max(40), ...maintenanceFieldArgs })
+    .partial()
+    .required({ consoleId: true, title: true }),
+  output: z.object({ item: maintenanceLogSchema }),
+  notes: ["status DONE without completedDate records today (UTC) as the completion date."],
+  async handler({ db, auth, now }, args) {
+    if (!(await findConsole(db, auth.userId, args.consoleId))) throw notFound(`Your console ${args.consoleId}`);
+    const values = withDoneDate(
+      {
+        title: args.title,
+        memo: args.memo ?? null,
+        status: args.status ?? "SCHEDULED",
+        scheduledDate: args.scheduledDate ?? null,
+        completedDate: args.completedDate ?? null,
+      },
+      now,
+    );
+    const id = await insertLog(db, auth.userId, args.consoleId, values, now.toISOString());
+    return { item: toMaintenanceLog((await findLog(db, auth.userId, id))!) };
+  },
+});

@@ -1,0 +1,58 @@
+import { z } from "zod";
+import { rating } from "../../platform/filters";
+import { limitArg, pageArg, pagedEnvelope, pageOf, pageOffset, resolveLimit } from "../../platform/paging";
+import { LIGHT_AND_ABOVE } from "../../platform/plans";
+import { isoDate, orderedRanges, text } from "../../platform/schemas";
+import { defineTool } from "../../registry/defineTool";
+import { CONSOLE_FIELD_GROUPS, type ConsoleFieldGroup, consoleSchema, toConsoleItem } from "./console";
+import { CONSOLE_SORTS, consoleConditions, consoleOrder, consolePage, platformsOf } from "./queries";
+
+const CAP = 200;
+const DEFAULT_LIMIT = 50;
+
+export const getConsoles = defineTool({
+  name: "getConsoles",
+  family: "consoles",
+  title: "所有ハード一覧",
+  description:
+    "Lists the consoles (hardware) you own, best rated first by default; filter by name or maker, rating (or unrated), purchase date and price. Maintenance history is not included: use getConsoleMaintenanceLogs.",
+  restNote: "In REST, fields= with no value gives consoleId, name, rating and publisherName only.",
+  scopes: ["play:read"],
+  plans: LIGHT_AND_ABOVE,
+  kind: "read",
+  input: z
+    .strictObject({
+      name: text(30).optional().describe("Part of the name or maker; width and case are ignored."),
+      ratingFrom: rating.optional(),
+      ratingTo: rating.optional(),
+      unrated: z.boolean().optional().describe("true: only consoles with no rating; false: only rated ones."),
+      buyDateFrom: isoDate.optional(),
+      buyDateTo: isoDate.optional(),
+      buyPriceFrom: z.number().int().min(0).optional(),
+      buyPriceTo: z.number().int().min(0).optional(),
+      sortBy: z.enum(Object.keys(CONSOLE_SORTS) as [keyof typeof CONSOLE_SORTS]).default("rating"),
+      sortOrder: z.enum(["asc", "desc"]).default("desc"),
+      page: pageArg,
+      limit: limitArg(CAP, DEFAULT_LIMIT),
+      fields: z.array(z.enum(CONSOLE_FIELD_GROUPS)).optional().describe("Default: purchase. memo adds memo and nameKana."),
+    })
+    .superRefine(
+      orderedRanges([
+        ["ratingFrom", "ratingTo"],
+        ["buyDateFrom", "buyDateTo"],
+        ["buyPriceFrom", "buyPriceTo"],
+      ]),
+    ),
+  output: pagedEnvelope(consoleSchema),
+  notes: ["Empty values sort last in either order."],
+  async handler({ db, auth }, args) {
+    const groups = new Set<ConsoleFieldGroup>(args.fields ?? ["purchase"]);
+    const limit = resolveLimit(args.limit, DEFAULT_LIMIT, [{ cap: CAP, reason: `getConsoles returns at most ${CAP} per page` }]);
+    const { rows, totalCount } = await consolePage(db, consoleConditions(auth.userId, args), consoleOrder(args.sortBy, args.sortOrder), {
+      limit: limit.effectiveLimit,
+      offset: pageOffset(args.page, limit),
+    });
+    const platforms = groups.has("platforms") ? await platformsOf(db, rows.map((row) => row.id)) : new Map();
+    return pageOf(rows.map((row) => toConsoleItem(row, groups, platforms.get(row.id))), args.page, totalCount, limit);
+  },
+});

@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { confirmPreviewSchema, confirmTokenArg, confirmTwoStep } from "../../platform/confirm";
+import { notFound } from "../../platform/errors";
+import { LIGHT_AND_ABOVE } from "../../platform/plans";
+import { defineTool } from "../../registry/defineTool";
+import { countLogs, deleteConsole, findConsole } from "./queries";
+
+export const removeConsole = defineTool({
+  name: "removeConsole",
+  family: "consoles",
+  title: "所有ハード削除",
+  description:
+    "Removes one of your consoles with its maintenance logs, in two steps: the first call only previews what goes; call again with the same arguments plus its confirmToken.",
+  restNote: "In REST, POST /rest/v1/removeConsole with {\"consoleId\": ...}, then again with confirmToken.",
+  scopes: ["play:delete"],
+  plans: LIGHT_AND_ABOVE,
+  kind: "delete",
+  input: z.strictObject({ consoleId: z.string().min(1).max(40), confirmToken: confirmTokenArg }),
+  output: z.union([confirmPreviewSchema, z.object({ consoleId: z.string(), removed: z.literal(true) })]),
+  notes: ["Two-step: the preview (200) changes nothing; the token is valid 10 minutes for the same arguments."],
+  async handler({ db, env, auth, now }, args) {
+    const owned = await findConsole(db, auth.userId, args.consoleId);
+    if (!owned) throw notFound(`Your console ${args.consoleId}`);
+    const logs = await countLogs(db, args.consoleId);
+    return confirmTwoStep({ kv: env.KV, auth, now }, "removeConsole", args, {
+      targetRevision: `${owned.updated_at}:${logs}`,
+      summary: `Removes your console '${owned.name}'${logs ? ` and its ${logs} maintenance ${logs === 1 ? "log" : "logs"}` : ""}.`,
+      async execute() {
+        await deleteConsole(db, auth.userId, args.consoleId);
+        return { consoleId: args.consoleId, removed: true as const };
+      },
+    });
+  },
+});

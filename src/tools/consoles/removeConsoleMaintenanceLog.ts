@@ -1,0 +1,36 @@
+import { z } from "zod";
+import { confirmPreviewSchema, confirmTokenArg, confirmTwoStep } from "../../platform/confirm";
+import { notFound } from "../../platform/errors";
+import { LIGHT_AND_ABOVE } from "../../platform/plans";
+import { defineTool } from "../../registry/defineTool";
+import { deleteLogSql, findLog } from "./maintenance";
+
+export const removeConsoleMaintenanceLog = defineTool({
+  name: "removeConsoleMaintenanceLog",
+  family: "consoles",
+  title: "メンテナンス記録削除",
+  description: "Removes one maintenance log of a console, in two steps: the first call only previews; call again with the same arguments plus its confirmToken.",
+  restNote: "In REST, POST /rest/v1/removeConsoleMaintenanceLog with consoleId and maintenanceLogId, then again with confirmToken.",
+  scopes: ["play:delete"],
+  plans: LIGHT_AND_ABOVE,
+  kind: "delete",
+  input: z.strictObject({
+    consoleId: z.string().min(1).max(40),
+    maintenanceLogId: z.string().min(1).max(40),
+    confirmToken: confirmTokenArg,
+  }),
+  output: z.union([confirmPreviewSchema, z.object({ maintenanceLogId: z.string(), removed: z.literal(true) })]),
+  notes: ["The log must belong to that console (404 otherwise).", "Two-step: the preview (200) changes nothing."],
+  async handler({ db, env, auth, now }, args) {
+    const log = await findLog(db, auth.userId, args.maintenanceLogId);
+    if (!log || log.console_id !== args.consoleId) throw notFound(`Maintenance log ${args.maintenanceLogId} of console ${args.consoleId}`);
+    return confirmTwoStep({ kv: env.KV, auth, now }, "removeConsoleMaintenanceLog", args, {
+      targetRevision: log.updated_at,
+      summary: `Removes the maintenance log '${log.title}' (${log.status}${log.completed_date ? `, ${log.completed_date}` : ""}).`,
+      async execute() {
+        await db.run(deleteLogSql(auth.userId, log.id));
+        return { maintenanceLogId: log.id, removed: true as const };
+      },
+    });
+  },
+});

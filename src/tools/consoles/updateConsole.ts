@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { notFound } from "../../platform/errors";
+import { LIGHT_AND_ABOVE } from "../../platform/plans";
+import { defineTool } from "../../registry/defineTool";
+import { CONSOLE_FIELD_GROUPS, consoleFieldArgs, consoleSchema } from "./console";
+import { checkPlatformPriorities, consoleValuesOf, findConsole, platformsOf, updateConsole as store } from "./queries";
+import { renderConsole } from "./render";
+
+export const updateConsole = defineTool({
+  name: "updateConsole",
+  family: "consoles",
+  title: "所有ハード更新",
+  description:
+    "Patches one of your consoles: an omitted field is kept, null clears a field that may be empty, platformPriorities replaces the whole set.",
+  restNote: "In REST, POST /rest/v1/updateConsole with consoleId and the fields to change.",
+  scopes: ["play:write"],
+  plans: LIGHT_AND_ABOVE,
+  kind: "write",
+  idempotent: true,
+  input: z
+    .strictObject({ consoleId: z.string().min(1).max(40), ...consoleFieldArgs })
+    .partial()
+    .required({ consoleId: true }),
+  output: z.object({ item: consoleSchema }),
+  async handler({ db, auth, now }, { consoleId, ...changes }) {
+    const current = await findConsole(db, auth.userId, consoleId);
+    if (!current) throw notFound(`Your console ${consoleId}`);
+    const platforms = (await platformsOf(db, [consoleId])).get(consoleId)!;
+    const values = { ...consoleValuesOf(current, platforms), ...Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) };
+    if (changes.platformPriorities !== undefined) await checkPlatformPriorities(db, auth.userId, changes.platformPriorities);
+    await store(db, auth.userId, consoleId, values, now.toISOString());
+    return { item: await renderConsole(db, auth.userId, consoleId, CONSOLE_FIELD_GROUPS) };
+  },
+});

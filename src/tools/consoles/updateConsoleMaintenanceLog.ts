@@ -1,0 +1,29 @@
+import { z } from "zod";
+import { notFound } from "../../platform/errors";
+import { LIGHT_AND_ABOVE } from "../../platform/plans";
+import { defineTool } from "../../registry/defineTool";
+import { findLog, logValuesOf, maintenanceFieldArgs, maintenanceLogSchema, toMaintenanceLog, updateLog, withDoneDate } from "./maintenance";
+
+export const updateConsoleMaintenanceLog = defineTool({
+  name: "updateConsoleMaintenanceLog",
+  family: "consoles",
+  title: "メンテナンス記録更新",
+  description: "Patches one maintenance log: an omitted field is kept, null clears it. Moving it to DONE records today as the completion date when none is set.",
+  restNote: "In REST, POST /rest/v1/updateConsoleMaintenanceLog with maintenanceLogId and the fields to change.",
+  scopes: ["play:write"],
+  plans: LIGHT_AND_ABOVE,
+  kind: "write",
+  idempotent: true,
+  input: z
+    .strictObject({ maintenanceLogId: z.string().min(1).max(40), ...maintenanceFieldArgs })
+    .partial()
+    .required({ maintenanceLogId: true }),
+  output: z.object({ item: maintenanceLogSchema }),
+  async handler({ db, auth, now }, { maintenanceLogId, ...changes }) {
+    const current = await findLog(db, auth.userId, maintenanceLogId);
+    if (!current) throw notFound(`Your maintenance log ${maintenanceLogId}`);
+    const values = withDoneDate({ ...logValuesOf(current), ...Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) }, now);
+    await updateLog(db, auth.userId, maintenanceLogId, values, now.toISOString());
+    return { item: toMaintenanceLog((await findLog(db, auth.userId, maintenanceLogId))!) };
+  },
+});
