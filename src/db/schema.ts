@@ -254,8 +254,9 @@ export const consoles = sqliteTable(
     userId: text("user_id").notNull(),
     name: text("name").notNull(),
     nameKana: text("name_kana"),
-    /** normalizePlace(name + " " + publisherName): what the name filter searches. */
-    searchKey: text("search_key").notNull(),
+    /** normalizePlace(name) and normalizePlace(publisherName): what the name filter searches. */
+    nameKey: text("name_key").notNull().default(""),
+    publisherKey: text("publisher_key"),
     memo: text("memo"),
     rating: integer("rating"),
     buyDate: text("buy_date"),
@@ -294,4 +295,44 @@ export const maintenanceLogs = sqliteTable(
     updatedAt: text("updated_at").notNull(),
   },
   (t) => [index("maintenance_logs_console_idx").on(t.consoleId)],
+);
+
+/** One play cycle of a game. FREE and LIGHT keep only the latest; PREMIUM keeps every cycle. */
+export const playRecords = sqliteTable(
+  "play_records",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull(),
+    gameId: integer("game_id").notNull(),
+    status: text("status", { enum: ["PLANNED", "PLAYING", "PAUSED", "COMPLETED", "DROPPED"] }).notNull(),
+    playStartDate: text("play_start_date"),
+    playEndDate: text("play_end_date"),
+    clearTargetDate: text("clear_target_date"),
+    rating: integer("rating"),
+    memo: text("memo"),
+    userLinks: text("user_links", { mode: "json" }).$type<{ name: string; url: string }[]>().notNull(),
+    attributeIds: text("attribute_ids", { mode: "json" }).$type<string[]>().notNull(),
+    consoleId: text("console_id"),
+    isLatest: integer("is_latest", { mode: "boolean" }).notNull(),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+    revision: text("revision").notNull(),
+  },
+  (t) => [index("play_records_user_game_idx").on(t.userId, t.gameId, t.isLatest), index("play_records_console_idx").on(t.consoleId)],
+);
+
+/** Sessions of a play cycle; a record's totalPlayTime is the sum of its logs' playTime. */
+export const playLogs = sqliteTable(
+  "play_logs",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull(),
+    playId: text("play_id").notNull(),
+    playDate: text("play_date"),
+    playTime: integer("play_time").notNull(),
+    memo: text("memo"),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [index("play_logs_play_idx").on(t.playId, t.playDate)],
 );

@@ -27,6 +27,15 @@ import { addPhysicalCopy } from "./physicalCopies/addPhysicalCopy";
 import { getPhysicalCopies } from "./physicalCopies/getPhysicalCopies";
 import { removePhysicalCopy } from "./physicalCopies/removePhysicalCopy";
 import { updatePhysicalCopy } from "./physicalCopies/updatePhysicalCopy";
+import { addPlayRecord } from "./play/addPlayRecord";
+import { updatePlayRecord } from "./play/updatePlayRecord";
+import { removePlayRecord } from "./play/removePlayRecord";
+import { getPlayRecords } from "./play/getPlayRecords";
+import { getGamePlayHistory } from "./play/getGamePlayHistory";
+import { getPlayLogs } from "./play/getPlayLogs";
+import { addPlayLog } from "./play/addPlayLog";
+import { updatePlayLog } from "./play/updatePlayLog";
+import { removePlayLog } from "./play/removePlayLog";
 import { addToWishlist } from "./wishlist/addToWishlist";
 import { getWishlist } from "./wishlist/getWishlist";
 import { removeFromWishlist } from "./wishlist/removeFromWishlist";
@@ -57,6 +66,15 @@ export const tools: readonly ToolDefinition[] = [
   addCustomGame,
   updateCustomGame,
   removeCustomGame,
+  getPlayRecords,
+  addPlayRecord,
+  updatePlayRecord,
+  removePlayRecord,
+  getGamePlayHistory,
+  getPlayLogs,
+  addPlayLog,
+  updatePlayLog,
+  removePlayLog,
   getConsoles,
   addConsole,
   updateConsole,

@@ -31,12 +31,15 @@ const COUNTERS: Record<RegisteredResource, (db: Db, userId: string) => Promise<n
   consoles: countConsoles,
 };
 
+export const registeredLimitReached = (plan: Plan, resource: RegisteredResource, upgradeUrl: string) =>
+  new ApiError("plan_required", `The ${plan} plan allows ${REGISTERED_LIMITS[resource][plan]} ${resource}; remove some or upgrade.`, {
+    upgradeUrl,
+  });
+
 /** Refuses one more record of `resource` when the plan's limit is reached (403 plan_required). */
 export async function enforceRegisteredLimit(db: Db, auth: { userId: string; plan: Plan }, resource: RegisteredResource, upgradeUrl: string) {
   const limit = REGISTERED_LIMITS[resource][auth.plan];
-  if (limit !== null && (await COUNTERS[resource](db, auth.userId)) >= limit) {
-    throw new ApiError("plan_required", `The ${auth.plan} plan allows ${limit} ${resource}; remove some or upgrade.`, { upgradeUrl });
-  }
+  if (limit !== null && (await COUNTERS[resource](db, auth.userId)) >= limit) throw registeredLimitReached(auth.plan, resource, upgradeUrl);
 }
 
 /** Every registered-record count with its plan limit (null: unlimited). */

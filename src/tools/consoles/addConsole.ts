@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
-import { enforceRegisteredLimit } from "../account/queries";
+import { REGISTERED_LIMITS } from "../../platform/plans";
+import { registeredLimitReached } from "../account/queries";
 import { CONSOLE_FIELD_GROUPS, consoleFieldArgs, consoleSchema } from "./console";
 import { checkPlatformPriorities, insertConsole } from "./queries";
 import { renderConsole } from "./render";
@@ -19,7 +20,6 @@ export const addConsole = defineTool({
   output: z.object({ item: consoleSchema }),
   notes: ["platformPriorities names official platforms or your custom ones.", "How many consoles you may keep depends on the plan."],
   async handler({ db, auth, now, upgradeUrl }, args) {
-    await enforceRegisteredLimit(db, auth, "consoles", upgradeUrl);
     const values = {
       name: args.name,
       nameKana: args.nameKana ?? null,
@@ -32,7 +32,10 @@ export const addConsole = defineTool({
       platformPriorities: args.platformPriorities ?? [],
     };
     await checkPlatformPriorities(db, auth.userId, values.platformPriorities);
-    const consoleId = await insertConsole(db, auth.userId, values, now.toISOString());
+    const consoleId = await insertConsole(db, auth.userId, values, now.toISOString(), {
+      max: REGISTERED_LIMITS.consoles[auth.plan],
+      onFull: () => registeredLimitReached(auth.plan, "consoles", upgradeUrl),
+    });
     return { item: await renderConsole(db, auth.userId, consoleId, CONSOLE_FIELD_GROUPS) };
   },
 });

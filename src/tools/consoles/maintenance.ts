@@ -60,14 +60,6 @@ export const toMaintenanceLog = (row: LogRow) => ({
   updatedAt: row.updated_at,
 });
 
-export const logValuesOf = (row: LogRow): LogValues => ({
-  title: row.title,
-  memo: row.memo,
-  status: row.status,
-  scheduledDate: row.scheduled_date,
-  completedDate: row.completed_date,
-});
-
 /** A log marked DONE without a date was done today: the rule keeps status and dates coherent. */
 export const withDoneDate = (values: LogValues, now: Date): LogValues =>
   values.status === "DONE" && values.completedDate === null ? { ...values, completedDate: utcDay(now) } : values;
@@ -85,11 +77,25 @@ export async function insertLog(db: Db, userId: string, consoleId: string, value
   return id;
 }
 
-export async function updateLog(db: Db, userId: string, maintenanceLogId: string, values: LogValues, now: string) {
-  await db.run(sql`
-    UPDATE maintenance_logs SET title = ${values.title}, memo = ${values.memo}, status = ${values.status},
-      scheduled_date = ${values.scheduledDate}, completed_date = ${values.completedDate}, updated_at = ${now}
-    WHERE id = ${maintenanceLogId} AND user_id = ${userId}`);
+const LOG_COLUMNS: Record<keyof LogValues, string> = {
+  title: "title",
+  memo: "memo",
+  status: "status",
+  scheduledDate: "scheduled_date",
+  completedDate: "completed_date",
+};
+
+/**
+ * Writes only the fields sent, so two patches of different fields never undo each other; then
+ * a DONE log still without a completion date gets today's (the same rule as on insert).
+ */
+export async function patchLog(db: Db, userId: string, maintenanceLogId: string, changes: Partial<LogValues>, now: Date) {
+  const sets = (Object.keys(changes) as (keyof LogValues)[]).map((key) => sql`${sql.raw(LOG_COLUMNS[key])} = ${changes[key]}`);
+  const where = sql`WHERE id = ${maintenanceLogId} AND user_id = ${userId}`;
+  await queryBatch(db, [
+    sql`UPDATE maintenance_logs SET ${sql.join([...sets, sql`updated_at = ${now.toISOString()}`], sql`, `)} ${where}`,
+    sql`UPDATE maintenance_logs SET completed_date = ${utcDay(now)} ${where} AND status = 'DONE' AND completed_date IS NULL`,
+  ]);
 }
 
 export const deleteLogSql = (userId: string, maintenanceLogId: string): SQL =>

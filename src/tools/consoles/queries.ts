@@ -1,9 +1,10 @@
 import { type SQL, sql } from "drizzle-orm";
-import { type Db, orderNullsLast, placeContains, queryBatch, rangeConditions } from "../../platform/db";
+import { type Db, guardStatement, orderNullsLast, placeContains, queryBatch, rangeConditions, runGuarded } from "../../platform/db";
 import { ApiError } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { normalizePlace } from "../../platform/normalize";
 import { allOf, usableIds } from "../games/queries";
+import { detachConsoleSql } from "../play/queries";
 import type { ConsolePlatform, ConsoleRow } from "./console";
 
 export interface ConsoleValues {
@@ -18,18 +19,6 @@ export interface ConsoleValues {
   platformPriorities: { platformId: number; priority: number }[];
 }
 
-export const consoleValuesOf = (row: ConsoleRow, platforms: ConsolePlatform[]): ConsoleValues => ({
-  name: row.name,
-  nameKana: row.name_kana,
-  memo: row.memo,
-  rating: row.rating,
-  buyDate: row.buy_date,
-  buyPrice: row.buy_price,
-  buyPlace: row.buy_place,
-  publisherName: row.publisher_name,
-  platformPriorities: platforms.map(({ platformId, priority }) => ({ platformId, priority })),
-});
-
 /** Every platform a console names must be official or the user's own; 404 naming the first that is not. */
 export async function checkPlatformPriorities(db: Db, userId: string, priorities: ConsoleValues["platformPriorities"]) {
   const usable = await usableIds(db, "platforms", userId, priorities.map((p) => p.platformId));
@@ -40,7 +29,25 @@ export async function checkPlatformPriorities(db: Db, userId: string, priorities
   }
 }
 
-const searchKeyOf = (values: ConsoleValues) => normalizePlace(`${values.name} ${values.publisherName ?? ""}`);
+/** The columns each field is stored in: name and maker also keep a searchable key each. */
+function columnsOf(changes: Partial<ConsoleValues>): SQL[] {
+  const set = (column: string, value: unknown) => sql`${sql.raw(column)} = ${value}`;
+  const sets: SQL[] = [];
+  if (changes.name !== undefined) sets.push(set("name", changes.name), set("name_key", normalizePlace(changes.name)));
+  if (changes.publisherName !== undefined) {
+    sets.push(set("publisher_name", changes.publisherName), set("publisher_key", changes.publisherName && normalizePlace(changes.publisherName)));
+  }
+  const plain: [keyof ConsoleValues, string][] = [
+    ["nameKana", "name_kana"],
+    ["memo", "memo"],
+    ["rating", "rating"],
+    ["buyDate", "buy_date"],
+    ["buyPrice", "buy_price"],
+    ["buyPlace", "buy_place"],
+  ];
+  for (const [key, column] of plain) if (changes[key] !== undefined) sets.push(set(column, changes[key]));
+  return sets;
+}
 
 export interface ConsoleFilters {
   name?: string;
@@ -55,7 +62,9 @@ export interface ConsoleFilters {
 
 export function consoleConditions(userId: string, filters: ConsoleFilters): SQL[] {
   const conditions = [sql`c.user_id = ${userId}`];
-  if (filters.name !== undefined) conditions.push(placeContains("c.search_key", filters.name));
+  if (filters.name !== undefined) {
+    conditions.push(sql`(${placeContains("c.name_key", filters.name)} OR ${placeContains("c.publisher_key", filters.name)})`);
+  }
   if (filters.unrated !== undefined) conditions.push(filters.unrated ? sql`c.rating IS NULL` : sql`c.rating IS NOT NULL`);
   conditions.push(
     ...rangeConditions(filters, [
@@ -71,7 +80,7 @@ export function consoleConditions(userId: string, filters: ConsoleFilters): SQL[
 }
 
 export const CONSOLE_SORTS = {
-  name: "c.search_key",
+  name: "c.name_key",
   rating: "c.rating",
   buyDate: "c.buy_date",
   buyPrice: "c.buy_price",
@@ -124,24 +133,30 @@ const replacePlatformsSql = (consoleId: string, priorities: ConsoleValues["platf
     : []),
 ];
 
-export async function insertConsole(db: Db, userId: string, values: ConsoleValues, now: string): Promise<string> {
+/**
+ * Inserts the console unless the user already has `limit` of them; the count and the insert
+ * are one batch, so concurrent adds cannot pass the limit together.
+ */
+export async function insertConsole(db: Db, userId: string, values: ConsoleValues, now: string, limit: { max: number; onFull: () => Error }) {
   const id = newId("con");
-  await queryBatch(db, [
-    sql`INSERT INTO consoles (id, user_id, name, name_kana, search_key, memo, rating, buy_date, buy_price, buy_place, publisher_name, created_at, updated_at)
-      VALUES (${id}, ${userId}, ${values.name}, ${values.nameKana}, ${searchKeyOf(values)}, ${values.memo}, ${values.rating}, ${values.buyDate},
-        ${values.buyPrice}, ${values.buyPlace}, ${values.publisherName}, ${now}, ${now})`,
-    ...replacePlatformsSql(id, values.platformPriorities),
-  ]);
+  await runGuarded(
+    db,
+    [
+      guardStatement(sql`(SELECT COUNT(*) FROM consoles WHERE user_id = ${userId}) < ${limit.max}`),
+      sql`INSERT INTO consoles (id, user_id, name, name_key, created_at, updated_at) VALUES (${id}, ${userId}, ${values.name}, '', ${now}, ${now})`,
+      sql`UPDATE consoles SET ${sql.join(columnsOf(values), sql`, `)} WHERE id = ${id}`,
+      ...replacePlatformsSql(id, values.platformPriorities),
+    ],
+    limit.onFull,
+  );
   return id;
 }
 
-export async function updateConsole(db: Db, userId: string, consoleId: string, values: ConsoleValues, now: string) {
+/** Writes only the fields sent, so two patches of different fields never undo each other. */
+export async function patchConsole(db: Db, userId: string, consoleId: string, changes: Partial<ConsoleValues>, now: string) {
   await queryBatch(db, [
-    sql`UPDATE consoles SET name = ${values.name}, name_kana = ${values.nameKana}, search_key = ${searchKeyOf(values)}, memo = ${values.memo},
-      rating = ${values.rating}, buy_date = ${values.buyDate}, buy_price = ${values.buyPrice}, buy_place = ${values.buyPlace},
-      publisher_name = ${values.publisherName}, updated_at = ${now}
-    WHERE id = ${consoleId} AND user_id = ${userId}`,
-    ...replacePlatformsSql(consoleId, values.platformPriorities),
+    sql`UPDATE consoles SET ${sql.join([...columnsOf(changes), sql`updated_at = ${now}`], sql`, `)} WHERE id = ${consoleId} AND user_id = ${userId}`,
+    ...(changes.platformPriorities !== undefined ? replacePlatformsSql(consoleId, changes.platformPriorities) : []),
   ]);
 }
 
@@ -150,9 +165,10 @@ export async function countLogs(db: Db, consoleId: string): Promise<number> {
   return row?.n ?? 0;
 }
 
-/** The console, its platform list and its maintenance logs go together. */
+/** The console, its platform list and its maintenance logs go together; play records lose it. */
 export async function deleteConsole(db: Db, userId: string, consoleId: string) {
   await queryBatch(db, [
+    detachConsoleSql(userId, consoleId),
     sql`DELETE FROM maintenance_logs WHERE console_id = ${consoleId} AND user_id = ${userId}`,
     sql`DELETE FROM console_platforms WHERE console_id = ${consoleId}`,
     sql`DELETE FROM consoles WHERE id = ${consoleId} AND user_id = ${userId}`,

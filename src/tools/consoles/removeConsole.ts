@@ -3,6 +3,7 @@ import { confirmPreviewSchema, confirmTokenArg, confirmTwoStep } from "../../pla
 import { notFound } from "../../platform/errors";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
+import { playsOnConsole } from "../play/queries";
 import { countLogs, deleteConsole, findConsole } from "./queries";
 
 export const removeConsole = defineTool({
@@ -21,10 +22,11 @@ export const removeConsole = defineTool({
   async handler({ db, env, auth, now }, args) {
     const owned = await findConsole(db, auth.userId, args.consoleId);
     if (!owned) throw notFound(`Your console ${args.consoleId}`);
-    const logs = await countLogs(db, args.consoleId);
+    const [logs, plays] = await Promise.all([countLogs(db, args.consoleId), playsOnConsole(db, auth.userId, args.consoleId)]);
+    const detached = plays.length ? ` The play records of ${plays.map((p) => `'${p.title}'`).join(", ")} lose their console.` : "";
     return confirmTwoStep({ kv: env.KV, auth, now }, "removeConsole", args, {
-      targetRevision: `${owned.updated_at}:${logs}`,
-      summary: `Removes your console '${owned.name}'${logs ? ` and its ${logs} maintenance ${logs === 1 ? "log" : "logs"}` : ""}.`,
+      targetRevision: `${owned.updated_at}:${logs}:${plays.length}`,
+      summary: `Removes your console '${owned.name}'${logs ? ` and its ${logs} maintenance ${logs === 1 ? "log" : "logs"}` : ""}.${detached}`,
       async execute() {
         await deleteConsole(db, auth.userId, args.consoleId);
         return { consoleId: args.consoleId, removed: true as const };

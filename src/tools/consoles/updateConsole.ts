@@ -3,7 +3,7 @@ import { notFound } from "../../platform/errors";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
 import { CONSOLE_FIELD_GROUPS, consoleFieldArgs, consoleSchema } from "./console";
-import { checkPlatformPriorities, consoleValuesOf, findConsole, platformsOf, updateConsole as store } from "./queries";
+import { checkPlatformPriorities, findConsole, patchConsole } from "./queries";
 import { renderConsole } from "./render";
 
 export const updateConsole = defineTool({
@@ -25,10 +25,8 @@ export const updateConsole = defineTool({
   async handler({ db, auth, now }, { consoleId, ...changes }) {
     const current = await findConsole(db, auth.userId, consoleId);
     if (!current) throw notFound(`Your console ${consoleId}`);
-    const platforms = (await platformsOf(db, [consoleId])).get(consoleId)!;
-    const values = { ...consoleValuesOf(current, platforms), ...Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) };
     if (changes.platformPriorities !== undefined) await checkPlatformPriorities(db, auth.userId, changes.platformPriorities);
-    await store(db, auth.userId, consoleId, values, now.toISOString());
+    await patchConsole(db, auth.userId, consoleId, Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)), now.toISOString());
     return { item: await renderConsole(db, auth.userId, consoleId, CONSOLE_FIELD_GROUPS) };
   },
 });

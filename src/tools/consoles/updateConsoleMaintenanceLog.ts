@@ -2,7 +2,7 @@ import { z } from "zod";
 import { notFound } from "../../platform/errors";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
-import { findLog, logValuesOf, maintenanceFieldArgs, maintenanceLogSchema, toMaintenanceLog, updateLog, withDoneDate } from "./maintenance";
+import { findLog, maintenanceFieldArgs, maintenanceLogSchema, patchLog, toMaintenanceLog } from "./maintenance";
 
 export const updateConsoleMaintenanceLog = defineTool({
   name: "updateConsoleMaintenanceLog",
@@ -22,8 +22,7 @@ export const updateConsoleMaintenanceLog = defineTool({
   async handler({ db, auth, now }, { maintenanceLogId, ...changes }) {
     const current = await findLog(db, auth.userId, maintenanceLogId);
     if (!current) throw notFound(`Your maintenance log ${maintenanceLogId}`);
-    const values = withDoneDate({ ...logValuesOf(current), ...Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) }, now);
-    await updateLog(db, auth.userId, maintenanceLogId, values, now.toISOString());
+    await patchLog(db, auth.userId, maintenanceLogId, Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)), now);
     return { item: toMaintenanceLog((await findLog(db, auth.userId, maintenanceLogId))!) };
   },
 });

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { type Db, isUniqueViolation, queryBatch } from "../../platform/db";
 import { deleteEntrySql } from "../library/queries";
 import { deleteCopiesSql } from "../physicalCopies/queries";
+import { deleteGamePlaysSql } from "../play/queries";
 import { deleteWishSql } from "../wishlist/queries";
 import { ApiError } from "../../platform/errors";
 import { sha256Hex } from "../../platform/hashing";
@@ -103,10 +104,11 @@ export async function updateCustomGame(db: Db, userId: string, gameId: number, f
   return revision;
 }
 
-/** Deletes the game and the owner's copies, library and wishlist entries of it, in one batch. */
+/** Deletes the game and the owner's copies, play records, library and wishlist entries of it, in one batch. */
 export async function deleteCustomGame(db: Db, userId: string, gameId: number) {
   await queryBatch(db, [
     deleteCopiesSql(userId, gameId),
+    ...deleteGamePlaysSql(userId, gameId),
     deleteEntrySql(userId, gameId),
     deleteWishSql(userId, gameId),
     sql`DELETE FROM games WHERE id = ${gameId} AND owner_user_id = ${userId}`,

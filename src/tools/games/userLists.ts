@@ -4,12 +4,12 @@ import type { GameRecord } from "./gameObject";
 import { GAME_JOINS, GAME_SELECT, allOf } from "./queries";
 
 /**
- * A user's own list of games (library, wishlist): a table keyed by (user_id, game_id) read
+ * A user's own list of games (library, wishlist, play records): a table with user_id and game_id read
  * together with its games (alias g), so filters, sorts and the `game` field group work alike.
  */
 export interface UserList {
-  table: "library_entries" | "wishlist_entries";
-  alias: "l" | "w";
+  table: "library_entries" | "wishlist_entries" | "play_records";
+  alias: "l" | "w" | "r";
   /** The list's own columns, qualified with the alias. */
   columns: SQL;
 }

@@ -63,11 +63,19 @@ export interface EntryRow {
 }
 
 /** Renders an entry with the asked field groups; empty values inside a group are null. */
+export interface LatestPlay {
+  playId: string;
+  status: string;
+  hasHistory: boolean;
+}
+
 export function toLibraryItem(
   row: EntryRow & Partial<GameRecord>,
   groups: ReadonlySet<LibraryFieldGroup>,
   labels: ReadonlyMap<string, Attribute>,
+  latestPlays: ReadonlyMap<number, LatestPlay> = new Map(),
 ): LibraryItem {
+  const play = latestPlays.get(row.game_id);
   return {
     gameId: row.game_id,
     rating: row.rating,
@@ -80,7 +88,6 @@ export function toLibraryItem(
     ...(groups.has("memo") ? { memo: row.memo } : {}),
     ...(groups.has("timestamps") ? { createdAt: row.created_at, updatedAt: row.updated_at } : {}),
     ...(groups.has("game") && row.id !== undefined ? { game: toGame(row as GameRecord, new Set()) } : {}),
-    // Play records arrive with the play family; until then no entry has one.
-    ...(groups.has("latestPlay") ? { latestPlay: { hasPlayRecord: false } } : {}),
+    ...(groups.has("latestPlay") ? { latestPlay: play ? { hasPlayRecord: true, ...play } : { hasPlayRecord: false } } : {}),
   };
 }

@@ -6,6 +6,7 @@ import { ALL_PLANS } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
 import { attributeLabels } from "../attributes/queries";
 import { DEFAULT_LIBRARY_FIELDS, LIBRARY_FIELD_GROUPS, type LibraryFieldGroup, libraryEntrySchema, toLibraryItem } from "./entry";
+import { latestPlays } from "../play/queries";
 import { LIBRARY_SORTS, libraryConditions, libraryOrder, libraryPage } from "./queries";
 
 const CAP = 200;
@@ -58,6 +59,7 @@ export const getLibrary = defineTool({
       libraryPage(db, conditions, libraryOrder(args.sortBy, args.sortOrder), { limit: limit.effectiveLimit, offset: pageOffset(args.page, limit) }, groups.has("game")),
       attributeLabels(db, auth.userId),
     ]);
-    return pageOf(rows.map((row) => toLibraryItem(row, groups, labels)), args.page, totalCount, limit);
+    const plays = groups.has("latestPlay") ? await latestPlays(db, auth.userId, rows.map((row) => row.game_id)) : undefined;
+    return pageOf(rows.map((row) => toLibraryItem(row, groups, labels, plays)), args.page, totalCount, limit);
   },
 });

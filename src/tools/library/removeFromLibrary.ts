@@ -6,6 +6,7 @@ import { positiveId } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
 import { queryBatch } from "../../platform/db";
 import { deleteCopiesSql, listCopies } from "../physicalCopies/queries";
+import { countGamePlays, deleteGamePlaysSql } from "../play/queries";
 import { deleteEntrySql, findEntry } from "./queries";
 
 export const removeFromLibrary = defineTool({
@@ -24,14 +25,22 @@ export const removeFromLibrary = defineTool({
   async handler({ db, env, auth, now }, args) {
     const entry = await findEntry(db, auth.userId, args.gameId);
     if (!entry) throw notFound(`Game ${args.gameId} in your library`);
-    const copies = (await listCopies(db, auth.userId, args.gameId)).length;
+    const [copies, plays] = await Promise.all([
+      listCopies(db, auth.userId, args.gameId).then((list) => list.length),
+      countGamePlays(db, auth.userId, args.gameId),
+    ]);
+    const alsoGoes = [copies && `${copies} physical ${copies === 1 ? "copy" : "copies"}`, plays && `${plays} play ${plays === 1 ? "record" : "records"} with their logs`]
+      .filter(Boolean)
+      .join(" and ");
     return confirmTwoStep({ kv: env.KV, auth, now }, "removeFromLibrary", args, {
-      targetRevision: entry.revision,
-      summary:
-        `Removes '${entry.title}' from your library, with its purchase data, memo, links and attributes` +
-        (copies ? ` and ${copies} physical ${copies === 1 ? "copy" : "copies"}.` : "."),
+      targetRevision: `${entry.revision}:${plays}`,
+      summary: `Removes '${entry.title}' from your library, with its purchase data, memo, links and attributes${alsoGoes ? `, and ${alsoGoes}` : ""}.`,
       async execute() {
-        await queryBatch(db, [deleteCopiesSql(auth.userId, args.gameId), deleteEntrySql(auth.userId, args.gameId)]);
+        await queryBatch(db, [
+          deleteCopiesSql(auth.userId, args.gameId),
+          ...deleteGamePlaysSql(auth.userId, args.gameId),
+          deleteEntrySql(auth.userId, args.gameId),
+        ]);
         return { gameId: args.gameId, removed: true as const };
       },
     });

@@ -1,0 +1,1 @@
+ALTER TABLE `consoles` DROP COLUMN `search_key`;

@@ -1,0 +1,31 @@
+import { z } from "zod";
+import { notFound } from "../../platform/errors";
+import { ALL_PLANS } from "../../platform/plans";
+import { utcDay } from "../../platform/quota";
+import { isoDate, text } from "../../platform/schemas";
+import { defineTool } from "../../registry/defineTool";
+import { findPlayLog, insertPlayLog, playLogSchema, toPlayLog } from "./logs";
+import { findPlay } from "./queries";
+
+export const addPlayLog = defineTool({
+  name: "addPlayLog",
+  family: "play",
+  title: "プレイログ追加",
+  description: "Records one play session of a play record: when, how many minutes, and a memo. The record's totalPlayTime is the sum of its logs.",
+  restNote: "In REST, POST /rest/v1/addPlayLog with {\"playId\": ..., \"playTime\": minutes}.",
+  scopes: ["play:write"],
+  plans: ALL_PLANS,
+  kind: "write",
+  input: z.strictObject({
+    playId: z.string().min(1).max(40),
+    playDate: isoDate.optional().describe("Default today (UTC)."),
+    playTime: z.number().int().min(1).max(1440).describe("Minutes of the session, 1 to 1440."),
+    memo: text(2000).optional(),
+  }),
+  output: z.object({ item: playLogSchema }),
+  async handler({ db, auth, now }, args) {
+    if (!(await findPlay(db, auth.userId, args.playId))) throw notFound(`Your play record ${args.playId}`);
+    const id = await insertPlayLog(db, auth.userId, args.playId, { playDate: args.playDate ?? utcDay(now), playTime: args.playTime, memo: args.memo ?? null }, now.toISOString());
+    return { item: toPlayLog((await findPlayLog(db, auth.userId, id))!) };
+  },
+});

@@ -1,0 +1,84 @@
+import { z } from "zod";
+import { confirmPreviewSchema, confirmTokenArg, confirmTwoStep } from "../../platform/confirm";
+import { ApiError, invalidInput, notFound } from "../../platform/errors";
+import { ALL_PLANS } from "../../platform/plans";
+import { positiveId, text } from "../../platform/schemas";
+import { defineTool } from "../../registry/defineTool";
+import { findConsole } from "../consoles/queries";
+import { findEntry } from "../library/queries";
+import { countLogsOf, consoleNotFound, deletePlaySql, endLatestSql, insertPlaySql, latestPlay, newPlayId, runPlayBatch, withStatusDates } from "./queries";
+import { PLAY_STATUSES, playRecordSchema } from "./record";
+import { renderPlay } from "./render";
+
+const added = z.object({ item: playRecordSchema.extend({ playLogId: z.null() }), replayed: z.boolean(), playId: z.string() });
+
+export const addPlayRecord = defineTool({
+  name: "addPlayRecord",
+  family: "play",
+  title: "プレイ記録追加",
+  description:
+    "Starts the play record of a game you own (status PLANNED by default). replay: true starts a new PLAYING cycle: on PREMIUM the earlier cycles are kept as history (not idempotent: after a success, find the new playId with getGamePlayHistory before retrying); on FREE and LIGHT the current record and its logs are replaced, which needs play:delete and a two-step confirmation.",
+  restNote: "In REST, POST /rest/v1/addPlayRecord; a FREE/LIGHT replay answers a preview with confirmToken first.",
+  scopes: ["play:write"],
+  plans: ALL_PLANS,
+  kind: "write",
+  input: z.strictObject({
+    gameId: positiveId,
+    status: z.enum(PLAY_STATUSES).optional().describe("Default PLANNED; with replay omit it or send PLAYING."),
+    consoleId: z.string().min(1).max(40).optional().describe("One of your consoles (LIGHT and above)."),
+    memo: text(2000).optional(),
+    replay: z.boolean().optional().describe("true starts a new PLAYING cycle."),
+    confirmToken: confirmTokenArg,
+  }),
+  output: z.union([confirmPreviewSchema, added]),
+  planDifferences: { FREE: { removedProperties: ["consoleId"] } },
+  conflicts: ["already_exists"],
+  notes: [
+    "Owned games only (addToLibrary first). A second record without replay is 409 already_exists.",
+    "PLAYING without a start date starts today (UTC); COMPLETED or DROPPED without an end date end today.",
+  ],
+  async handler({ db, env, auth, now }, args) {
+    if (!(await findEntry(db, auth.userId, args.gameId))) throw notFound(`Game ${args.gameId} in your library (add it with addToLibrary first)`);
+    if (args.consoleId !== undefined && !(await findConsole(db, auth.userId, args.consoleId))) throw consoleNotFound(args.consoleId);
+    const latest = await latestPlay(db, auth.userId, args.gameId);
+    const nowIso = now.toISOString();
+    const create = (status: NonNullable<typeof args.status>, consoleId: string | null) =>
+      withStatusDates(
+        { status, playStartDate: null, playEndDate: null, clearTargetDate: null, rating: null, memo: args.memo ?? null, userLinks: [], attributeIds: [], consoleId },
+        null,
+        now,
+      );
+    const result = async (playId: string, replayed: boolean) => ({ item: { ...(await renderPlay(db, auth.userId, playId)), playLogId: null }, replayed, playId });
+
+    if (!args.replay) {
+      if (latest) throw new ApiError("already_exists", `Game ${args.gameId} has a play record; change it with updatePlayRecord or replay.`, { field: "gameId" });
+      const playId = newPlayId();
+      await runPlayBatch(db, [insertPlaySql(auth.userId, args.gameId, playId, create(args.status ?? "PLANNED", args.consoleId ?? null), nowIso)]);
+      return result(playId, false);
+    }
+    if (args.status !== undefined && args.status !== "PLAYING") throw invalidInput("status", "status: a replay always starts as PLAYING.");
+    if (!latest) throw notFound(`A play record of game ${args.gameId} to replay`);
+    const playId = newPlayId();
+    const fresh = insertPlaySql(auth.userId, args.gameId, playId, create("PLAYING", args.consoleId ?? latest.console_id), nowIso);
+    if (auth.plan === "PREMIUM") {
+      await runPlayBatch(db, [endLatestSql(auth.userId, args.gameId), fresh]);
+      return result(playId, true);
+    }
+    if (!auth.scopes.has("play:delete")) {
+      throw new ApiError("insufficient_scope", "On this plan a replay replaces the current record: it needs play:delete.", {
+        scopes: ["play:write", "play:delete"],
+      });
+    }
+    const logs = await countLogsOf(db, latest.play_id);
+    return confirmTwoStep({ kv: env.KV, auth, now }, "addPlayRecord", args, {
+      targetRevision: `${latest.revision}:${logs}`,
+      summary:
+        `Replaces the play record of '${latest.title}' (${latest.status}, ${latest.total_play_time} minutes) with a new PLAYING one; ` +
+        `the old record and its ${logs} play ${logs === 1 ? "log are" : "logs are"} deleted.`,
+      async execute() {
+        await runPlayBatch(db, [...deletePlaySql(auth.userId, args.gameId, latest.play_id), endLatestSql(auth.userId, args.gameId), fresh]);
+        return result(playId, true);
+      },
+    });
+  },
+});

@@ -1,0 +1,35 @@
+import { z } from "zod";
+import { notFound } from "../../platform/errors";
+import { limitArg, pageArg, pagedEnvelope, pageOf, pageOffset, resolveLimit } from "../../platform/paging";
+import { PREMIUM_ONLY } from "../../platform/plans";
+import { positiveId } from "../../platform/schemas";
+import { defineTool } from "../../registry/defineTool";
+import { attributeLabels } from "../attributes/queries";
+import { findEntry } from "../library/queries";
+import { historyPage } from "./queries";
+import { PLAY_FIELD_GROUPS, playRecordSchema, toPlayRecord } from "./record";
+
+const CAP = 100;
+
+export const getGamePlayHistory = defineTool({
+  name: "getGamePlayHistory",
+  family: "play",
+  title: "プレイ履歴",
+  description: "Lists every play cycle of one game in your library, newest first: the latest one and the earlier ones a replay kept.",
+  restNote: "In REST, GET /rest/v1/getGamePlayHistory?gameId=...",
+  scopes: ["play:read"],
+  plans: PREMIUM_ONLY,
+  kind: "read",
+  input: z.strictObject({ gameId: positiveId, page: pageArg, limit: limitArg(CAP, 50) }),
+  output: pagedEnvelope(playRecordSchema),
+  async handler({ db, auth }, args) {
+    if (!(await findEntry(db, auth.userId, args.gameId))) throw notFound(`Game ${args.gameId} in your library`);
+    const limit = resolveLimit(args.limit, 50, [{ cap: CAP, reason: `getGamePlayHistory returns at most ${CAP} per page` }]);
+    const [{ rows, totalCount }, labels] = await Promise.all([
+      historyPage(db, auth.userId, args.gameId, { limit: limit.effectiveLimit, offset: pageOffset(args.page, limit) }),
+      attributeLabels(db, auth.userId),
+    ]);
+    const groups = new Set(PLAY_FIELD_GROUPS.filter((group) => group !== "game"));
+    return pageOf(rows.map((row) => toPlayRecord(row, groups, labels)), args.page, totalCount, limit);
+  },
+});

@@ -1,0 +1,85 @@
+import { z } from "zod";
+import { rating, sharedFilterArgs } from "../../platform/filters";
+import { type PageCap, limitArg, pageArg, pagedEnvelope, pageOf, pageOffset, resolveLimit } from "../../platform/paging";
+import { ALL_PLANS } from "../../platform/plans";
+import { isoDate, orderedRanges } from "../../platform/schemas";
+import { defineTool } from "../../registry/defineTool";
+import { attributeLabels } from "../attributes/queries";
+import { PLAY_SORTS, playConditions, playOrder, playPage } from "./queries";
+import { PLAY_FIELD_GROUPS, PLAY_STATUSES, type PlayFieldGroup, playRecordSchema, toPlayRecord } from "./record";
+
+const CAP = 200;
+const DEFAULT_LIMIT = 50;
+const { platformIds, genreId, title, releaseDateFrom, releaseDateTo, attributes } = sharedFilterArgs;
+
+export const getPlayRecords = defineTool({
+  name: "getPlayRecords",
+  family: "play",
+  title: "プレイ記録取得",
+  description:
+    "Lists the latest play record of each game: filter by status, platform, genre, title, release date, attributes, console, play dates, clear target (or overdue targets), total play time and rating; sort and page. Earlier cycles come from getGamePlayHistory (PREMIUM); logs from getPlayLogs.",
+  restNote: "In REST, GET arrays are comma-separated and fields= with no value gives the core fields.",
+  scopes: ["play:read"],
+  plans: ALL_PLANS,
+  kind: "read",
+  input: z
+    .strictObject({
+      statuses: z.array(z.enum(PLAY_STATUSES)).max(5).optional().describe("Any of them."),
+      platformIds,
+      genreId,
+      title,
+      releaseDateFrom,
+      releaseDateTo,
+      attributes,
+      consoleIds: z.array(z.string().min(1).max(40)).max(5).optional().describe("Up to 5; any of them (LIGHT and above)."),
+      playStartDateFrom: isoDate.optional(),
+      playStartDateTo: isoDate.optional(),
+      playEndDateFrom: isoDate.optional(),
+      playEndDateTo: isoDate.optional(),
+      clearTargetDateFrom: isoDate.optional(),
+      clearTargetDateTo: isoDate.optional(),
+      clearTargetOverdue: z
+        .enum(["overdue", "not_overdue"])
+        .optional()
+        .describe("overdue: unfinished with a clear target before today (UTC); COMPLETED and DROPPED are never overdue."),
+      totalPlayTimeFrom: z.number().int().min(0).optional(),
+      totalPlayTimeTo: z.number().int().min(0).optional(),
+      ratingFrom: rating.optional(),
+      ratingTo: rating.optional(),
+      sortBy: z.enum(Object.keys(PLAY_SORTS) as [keyof typeof PLAY_SORTS]).default("updatedAt"),
+      sortOrder: z.enum(["asc", "desc"]).default("desc"),
+      page: pageArg,
+      limit: limitArg(CAP, DEFAULT_LIMIT),
+      fields: z.array(z.enum(PLAY_FIELD_GROUPS)).optional().describe("Default: game, console, goal (FREE: game, goal)."),
+    })
+    .superRefine(
+      orderedRanges([
+        ["releaseDateFrom", "releaseDateTo"],
+        ["playStartDateFrom", "playStartDateTo"],
+        ["playEndDateFrom", "playEndDateTo"],
+        ["clearTargetDateFrom", "clearTargetDateTo"],
+        ["totalPlayTimeFrom", "totalPlayTimeTo"],
+        ["ratingFrom", "ratingTo"],
+      ]),
+    ),
+  output: pagedEnvelope(playRecordSchema),
+  planDifferences: { FREE: { removedProperties: ["consoleIds"] } },
+  notes: [
+    "One latest record per game. goal is clearTargetDate.",
+    "The game field group caps the page at 100, userLinks at 50. Empty values sort last in either order.",
+  ],
+  async handler({ db, auth, now }, args) {
+    const defaults: PlayFieldGroup[] = auth.plan === "FREE" ? ["game", "goal"] : ["game", "console", "goal"];
+    const groups = new Set<PlayFieldGroup>(args.fields ?? defaults);
+    const caps: PageCap[] = [{ cap: CAP, reason: `getPlayRecords returns at most ${CAP} per page` }];
+    if (groups.has("game")) caps.push({ cap: 100, reason: "the game field group caps the page at 100" });
+    if (groups.has("userLinks")) caps.push({ cap: 50, reason: "the userLinks field group caps the page at 50" });
+    const limit = resolveLimit(args.limit, DEFAULT_LIMIT, caps);
+    const conditions = await playConditions(db, auth.userId, args, now);
+    const [{ rows, totalCount }, labels] = await Promise.all([
+      playPage(db, conditions, playOrder(args.sortBy, args.sortOrder), { limit: limit.effectiveLimit, offset: pageOffset(args.page, limit) }, groups.has("game")),
+      attributeLabels(db, auth.userId),
+    ]);
+    return pageOf(rows.map((row) => toPlayRecord(row, groups, labels)), args.page, totalCount, limit);
+  },
+});

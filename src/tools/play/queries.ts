@@ -1,0 +1,218 @@
+import { type SQL, sql } from "drizzle-orm";
+import { type Db, orderNullsLast, queryBatch, rangeConditions } from "../../platform/db";
+import { ApiError } from "../../platform/errors";
+import { newId } from "../../platform/ids";
+import { utcDay } from "../../platform/quota";
+import { resolveAttributeIds } from "../attributes/queries";
+import type { GameRecord } from "../games/gameObject";
+import { GAME_JOINS, GAME_SELECT, type GameFilters, ownedGameConditions } from "../games/queries";
+import { type UserList, userListPage } from "../games/userLists";
+import { newRevision } from "../library/queries";
+import { type PlayRow, type PlayStatus, UNFINISHED } from "./record";
+
+/** Minutes played in a cycle: always the sum of its logs, never stored apart from them. */
+const TOTAL_PLAY_TIME = "(SELECT COALESCE(SUM(pl.play_time), 0) FROM play_logs pl WHERE pl.play_id = r.id)";
+const PLAY_COLUMNS = sql.raw(`
+  r.id AS play_id, r.game_id, r.status, r.play_start_date, r.play_end_date, r.clear_target_date, r.rating, r.memo,
+  r.user_links, r.attribute_ids, r.console_id, r.is_latest, r.created_at, r.updated_at, r.revision,
+  (SELECT name FROM consoles WHERE id = r.console_id) AS console_name,
+  EXISTS (SELECT 1 FROM play_records h WHERE h.user_id = r.user_id AND h.game_id = r.game_id AND h.id <> r.id) AS has_history,
+  ${TOTAL_PLAY_TIME} AS total_play_time`);
+
+export const PLAY_RECORDS: UserList = { table: "play_records", alias: "r", columns: PLAY_COLUMNS };
+
+export interface PlayFilters extends GameFilters {
+  title?: string;
+  statuses?: PlayStatus[];
+  attributes?: string[];
+  consoleIds?: string[];
+  playStartDateFrom?: string;
+  playStartDateTo?: string;
+  playEndDateFrom?: string;
+  playEndDateTo?: string;
+  clearTargetDateFrom?: string;
+  clearTargetDateTo?: string;
+  clearTargetOverdue?: "overdue" | "not_overdue";
+  totalPlayTimeFrom?: number;
+  totalPlayTimeTo?: number;
+  ratingFrom?: number;
+  ratingTo?: number;
+}
+
+const inList = (column: string, values: readonly (string | number)[]) =>
+  sql`${sql.raw(column)} IN (SELECT value FROM json_each(${JSON.stringify(values)}))`;
+
+/** Overdue: an unfinished cycle whose clear target is before today (UTC); COMPLETED and DROPPED never are. */
+function overdue(now: Date): SQL {
+  return sql`(${inList("r.status", UNFINISHED)} AND r.clear_target_date < ${utcDay(now)})`;
+}
+
+/** The latest cycle of each game, filtered. */
+export async function playConditions(db: Db, userId: string, filters: PlayFilters, now: Date): Promise<SQL[]> {
+  const conditions = [sql`r.user_id = ${userId}`, sql`r.is_latest = 1`, ...(await ownedGameConditions(db, userId, filters))];
+  if (filters.statuses?.length) conditions.push(inList("r.status", filters.statuses));
+  if (filters.consoleIds?.length) conditions.push(inList("r.console_id", filters.consoleIds));
+  for (const id of await resolveAttributeIds(db, userId, filters.attributes ?? [], "attributes")) {
+    conditions.push(sql`EXISTS (SELECT 1 FROM json_each(r.attribute_ids) WHERE value = ${id})`);
+  }
+  if (filters.clearTargetOverdue === "overdue") conditions.push(overdue(now));
+  if (filters.clearTargetOverdue === "not_overdue") conditions.push(sql`NOT ${overdue(now)}`);
+  conditions.push(
+    ...rangeConditions(filters, [
+      ["playStartDateFrom", "r.play_start_date", "from"],
+      ["playStartDateTo", "r.play_start_date", "to"],
+      ["playEndDateFrom", "r.play_end_date", "from"],
+      ["playEndDateTo", "r.play_end_date", "to"],
+      ["clearTargetDateFrom", "r.clear_target_date", "from"],
+      ["clearTargetDateTo", "r.clear_target_date", "to"],
+      ["totalPlayTimeFrom", TOTAL_PLAY_TIME, "from"],
+      ["totalPlayTimeTo", TOTAL_PLAY_TIME, "to"],
+      ["ratingFrom", "r.rating", "from"],
+      ["ratingTo", "r.rating", "to"],
+    ]),
+  );
+  return conditions;
+}
+
+export const PLAY_SORTS = {
+  playStartDate: "r.play_start_date",
+  playEndDate: "r.play_end_date",
+  clearTargetDate: "r.clear_target_date",
+  title: "g.sort_key",
+  totalPlayTime: "total_play_time",
+  rating: "r.rating",
+  updatedAt: "r.updated_at",
+} as const;
+
+export const playOrder = (sortBy: keyof typeof PLAY_SORTS, sortOrder: "asc" | "desc") => orderNullsLast(PLAY_SORTS[sortBy], sortOrder, "r.game_id");
+
+export const playPage = (db: Db, conditions: SQL[], order: SQL, page: { limit: number; offset: number }, withGame: boolean) =>
+  userListPage<PlayRow>(db, PLAY_RECORDS, conditions, order, page, withGame);
+
+export async function findPlay(db: Db, userId: string, playId: string): Promise<(PlayRow & GameRecord) | undefined> {
+  const [row] = await db.all<PlayRow & GameRecord>(sql`
+    SELECT ${PLAY_COLUMNS}, ${GAME_SELECT} FROM play_records r JOIN games g ON g.id = r.game_id ${GAME_JOINS}
+    WHERE r.user_id = ${userId} AND r.id = ${playId}`);
+  return row;
+}
+
+export async function latestPlay(db: Db, userId: string, gameId: number): Promise<(PlayRow & GameRecord) | undefined> {
+  const [row] = await db.all<PlayRow & GameRecord>(sql`
+    SELECT ${PLAY_COLUMNS}, ${GAME_SELECT} FROM play_records r JOIN games g ON g.id = r.game_id ${GAME_JOINS}
+    WHERE r.user_id = ${userId} AND r.game_id = ${gameId} AND r.is_latest = 1`);
+  return row;
+}
+
+/** Every cycle of one game, newest first. */
+export async function historyPage(db: Db, userId: string, gameId: number, page: { limit: number; offset: number }) {
+  return playPage(db, [sql`r.user_id = ${userId}`, sql`r.game_id = ${gameId}`], sql.raw("r.created_at DESC, r.rowid DESC"), page, false);
+}
+
+export interface PlayValues {
+  status: PlayStatus;
+  playStartDate: string | null;
+  playEndDate: string | null;
+  clearTargetDate: string | null;
+  rating: number | null;
+  memo: string | null;
+  userLinks: { name: string; url: string }[];
+  attributeIds: string[];
+  consoleId: string | null;
+}
+
+export const playValuesOf = (row: PlayRow): PlayValues => ({
+  status: row.status,
+  playStartDate: row.play_start_date,
+  playEndDate: row.play_end_date,
+  clearTargetDate: row.clear_target_date,
+  rating: row.rating,
+  memo: row.memo,
+  userLinks: JSON.parse(row.user_links),
+  attributeIds: JSON.parse(row.attribute_ids),
+  consoleId: row.console_id,
+});
+
+/**
+ * Status and dates stay coherent: a cycle moving to PLAYING starts today if it has no start date;
+ * one moving to COMPLETED or DROPPED ends today if it has no end date.
+ */
+export function withStatusDates(values: PlayValues, previous: PlayStatus | null, now: Date): PlayValues {
+  if (values.status === previous) return values;
+  const today = utcDay(now);
+  if (values.status === "PLAYING" && values.playStartDate === null) return { ...values, playStartDate: today };
+  if ((values.status === "COMPLETED" || values.status === "DROPPED") && values.playEndDate === null) return { ...values, playEndDate: today };
+  return values;
+}
+
+export const insertPlaySql = (userId: string, gameId: number, id: string, values: PlayValues, now: string) => sql`
+  INSERT INTO play_records (id, user_id, game_id, status, play_start_date, play_end_date, clear_target_date, rating, memo, user_links,
+    attribute_ids, console_id, is_latest, created_at, updated_at, revision)
+  VALUES (${id}, ${userId}, ${gameId}, ${values.status}, ${values.playStartDate}, ${values.playEndDate}, ${values.clearTargetDate},
+    ${values.rating}, ${values.memo}, ${JSON.stringify(values.userLinks)}, ${JSON.stringify(values.attributeIds)}, ${values.consoleId}, 1,
+    ${now}, ${now}, ${newRevision()})`;
+
+export const newPlayId = () => newId("play");
+
+export async function updatePlay(db: Db, userId: string, playId: string, values: PlayValues, expected: string, now: string) {
+  const result = await db.run(sql`
+    UPDATE play_records SET status = ${values.status}, play_start_date = ${values.playStartDate}, play_end_date = ${values.playEndDate},
+      clear_target_date = ${values.clearTargetDate}, rating = ${values.rating}, memo = ${values.memo},
+      user_links = ${JSON.stringify(values.userLinks)}, attribute_ids = ${JSON.stringify(values.attributeIds)},
+      console_id = ${values.consoleId}, updated_at = ${now}, revision = ${newRevision()}
+    WHERE user_id = ${userId} AND id = ${playId} AND revision = ${expected}`);
+  return result.meta.changes > 0;
+}
+
+/** Deletes one cycle with its logs; if it was the latest, the newest remaining cycle becomes latest. */
+export const deletePlaySql = (userId: string, gameId: number, playId: string): SQL[] => [
+  sql`DELETE FROM play_logs WHERE play_id = ${playId} AND user_id = ${userId}`,
+  sql`DELETE FROM play_records WHERE id = ${playId} AND user_id = ${userId}`,
+  sql`UPDATE play_records SET is_latest = 1 WHERE id = (
+      SELECT id FROM play_records WHERE user_id = ${userId} AND game_id = ${gameId} ORDER BY created_at DESC, rowid DESC LIMIT 1)
+    AND NOT EXISTS (SELECT 1 FROM play_records WHERE user_id = ${userId} AND game_id = ${gameId} AND is_latest = 1)`,
+];
+
+export const endLatestSql = (userId: string, gameId: number) =>
+  sql`UPDATE play_records SET is_latest = 0 WHERE user_id = ${userId} AND game_id = ${gameId} AND is_latest = 1`;
+
+export async function countLogsOf(db: Db, playId: string): Promise<number> {
+  const [row] = await db.all<{ n: number }>(sql`SELECT COUNT(*) AS n FROM play_logs WHERE play_id = ${playId}`);
+  return row?.n ?? 0;
+}
+
+export async function runPlayBatch(db: Db, statements: SQL[]) {
+  await queryBatch(db, statements as [SQL]);
+}
+
+export const consoleNotFound = (consoleId: string) =>
+  new ApiError("not_found", `consoleId: ${consoleId} is not one of your consoles.`, { field: "consoleId" });
+
+/** The latest cycle of each of these games (for the library's latestPlay group). */
+export async function latestPlays(db: Db, userId: string, gameIds: readonly number[]) {
+  if (gameIds.length === 0) return new Map<number, { playId: string; status: PlayStatus; hasHistory: boolean }>();
+  const rows = await db.all<{ game_id: number; id: string; status: PlayStatus; has_history: number }>(sql`
+    SELECT r.game_id, r.id, r.status,
+      EXISTS (SELECT 1 FROM play_records h WHERE h.user_id = r.user_id AND h.game_id = r.game_id AND h.id <> r.id) AS has_history
+    FROM play_records r WHERE r.user_id = ${userId} AND r.is_latest = 1
+      AND r.game_id IN (SELECT value FROM json_each(${JSON.stringify(gameIds)}))`);
+  return new Map(rows.map((r) => [r.game_id, { playId: r.id, status: r.status, hasHistory: r.has_history === 1 }]));
+}
+
+/** Every cycle of a game and their logs (removing the game from the library or the game itself). */
+export const deleteGamePlaysSql = (userId: string, gameId: number): SQL[] => [
+  sql`DELETE FROM play_logs WHERE user_id = ${userId} AND play_id IN (SELECT id FROM play_records WHERE user_id = ${userId} AND game_id = ${gameId})`,
+  sql`DELETE FROM play_records WHERE user_id = ${userId} AND game_id = ${gameId}`,
+];
+
+export async function countGamePlays(db: Db, userId: string, gameId: number): Promise<number> {
+  const [row] = await db.all<{ n: number }>(sql`SELECT COUNT(*) AS n FROM play_records WHERE user_id = ${userId} AND game_id = ${gameId}`);
+  return row?.n ?? 0;
+}
+
+export async function playsOnConsole(db: Db, userId: string, consoleId: string): Promise<{ title: string }[]> {
+  return db.all<{ title: string }>(sql`
+    SELECT g.title FROM play_records r JOIN games g ON g.id = r.game_id WHERE r.user_id = ${userId} AND r.console_id = ${consoleId} ORDER BY g.sort_key`);
+}
+
+export const detachConsoleSql = (userId: string, consoleId: string) =>
+  sql`UPDATE play_records SET console_id = NULL, revision = ${newRevision()} WHERE user_id = ${userId} AND console_id = ${consoleId}`;

@@ -1,0 +1,31 @@
+import { z } from "zod";
+import { confirmPreviewSchema, confirmTokenArg, confirmTwoStep } from "../../platform/confirm";
+import { notFound } from "../../platform/errors";
+import { ALL_PLANS } from "../../platform/plans";
+import { defineTool } from "../../registry/defineTool";
+import { deletePlayLogSql, findPlayLog } from "./logs";
+
+export const removePlayLog = defineTool({
+  name: "removePlayLog",
+  family: "play",
+  title: "プレイログ削除",
+  description: "Removes one play session, in two steps: the first call only previews; call again with the same arguments plus its confirmToken. The record's totalPlayTime drops by its minutes.",
+  restNote: "In REST, POST /rest/v1/removePlayLog with {\"playLogId\": ...}, then again with confirmToken.",
+  scopes: ["play:delete"],
+  plans: ALL_PLANS,
+  kind: "delete",
+  input: z.strictObject({ playLogId: z.string().min(1).max(40), confirmToken: confirmTokenArg }),
+  output: z.union([confirmPreviewSchema, z.object({ playLogId: z.string(), removed: z.literal(true) })]),
+  async handler({ db, env, auth, now }, args) {
+    const log = await findPlayLog(db, auth.userId, args.playLogId);
+    if (!log) throw notFound(`Your play log ${args.playLogId}`);
+    return confirmTwoStep({ kv: env.KV, auth, now }, "removePlayLog", args, {
+      targetRevision: log.updated_at,
+      summary: `Removes the ${log.play_time}-minute session of '${log.title}'${log.play_date ? ` on ${log.play_date}` : ""}.`,
+      async execute() {
+        await db.run(deletePlayLogSql(auth.userId, log.id));
+        return { playLogId: log.id, removed: true as const };
+      },
+    });
+  },
+});

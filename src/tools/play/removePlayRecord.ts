@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { confirmPreviewSchema, confirmTokenArg, confirmTwoStep } from "../../platform/confirm";
+import { notFound } from "../../platform/errors";
+import { ALL_PLANS } from "../../platform/plans";
+import { defineTool } from "../../registry/defineTool";
+import { countLogsOf, deletePlaySql, findPlay, runPlayBatch } from "./queries";
+
+export const removePlayRecord = defineTool({
+  name: "removePlayRecord",
+  family: "play",
+  title: "プレイ記録削除",
+  description:
+    "Removes one play record (cycle) with its play logs, in two steps: the first call only previews; call again with the same arguments plus its confirmToken. If it was the latest cycle, the newest remaining one becomes latest.",
+  restNote: "In REST, POST /rest/v1/removePlayRecord with {\"playId\": ...}, then again with confirmToken.",
+  scopes: ["play:delete"],
+  plans: ALL_PLANS,
+  kind: "delete",
+  input: z.strictObject({ playId: z.string().min(1).max(40), confirmToken: confirmTokenArg }),
+  output: z.union([confirmPreviewSchema, z.object({ playId: z.string(), removed: z.literal(true) })]),
+  notes: ["Two-step: the preview (200) changes nothing; the token is valid 10 minutes for the same arguments."],
+  async handler({ db, env, auth, now }, args) {
+    const play = await findPlay(db, auth.userId, args.playId);
+    if (!play) throw notFound(`Your play record ${args.playId}`);
+    const logs = await countLogsOf(db, play.play_id);
+    return confirmTwoStep({ kv: env.KV, auth, now }, "removePlayRecord", args, {
+      targetRevision: `${play.revision}:${logs}`,
+      summary: `Removes the play record of '${play.title}' (${play.status}) and its ${logs} play ${logs === 1 ? "log" : "logs"}.`,
+      async execute() {
+        await runPlayBatch(db, deletePlaySql(auth.userId, play.game_id, play.play_id));
+        return { playId: play.play_id, removed: true as const };
+      },
+    });
+  },
+});
