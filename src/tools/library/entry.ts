@@ -27,6 +27,16 @@ export const entryFieldArgs = {
   attributes: z.array(text(40)).max(20).describe("Attribute ids or exact labels; replaces the whole set, [] clears."),
 };
 
+/** Output fields a user's own records share (library entries, play records), each in its field group. */
+export const personalFieldsOutput = {
+  attributes: z.array(attributeSchema).optional(),
+  userLinks: z.array(z.object({ name: z.string(), url: z.string() })).optional(),
+  memo: z.string().nullable().optional(),
+  createdAt: z.string().optional(),
+  updatedAt: z.string().optional(),
+  game: gameSchema.optional(),
+};
+
 export const libraryEntrySchema = z.object({
   gameId: z.number().int(),
   rating: z.number().int().nullable(),
@@ -34,12 +44,7 @@ export const libraryEntrySchema = z.object({
   buyDate: z.string().nullable().optional(),
   buyPrice: z.number().nullable().optional(),
   buyPlace: z.string().nullable().optional(),
-  attributes: z.array(attributeSchema).optional(),
-  userLinks: z.array(z.object({ name: z.string(), url: z.string() })).optional(),
-  memo: z.string().nullable().optional(),
-  createdAt: z.string().optional(),
-  updatedAt: z.string().optional(),
-  game: gameSchema.optional(),
+  ...personalFieldsOutput,
   latestPlay: z
     .object({ hasPlayRecord: z.boolean(), playId: z.string().optional(), status: z.string().optional(), hasHistory: z.boolean().optional() })
     .optional()

@@ -2,9 +2,8 @@ import { z } from "zod";
 import { rating } from "../../platform/filters";
 import { isoDate, text } from "../../platform/schemas";
 import type { Attribute } from "../attributes/queries";
-import { attributeSchema } from "../attributes/listAttributes";
-import { type GameRecord, gameSchema, toGame } from "../games/gameObject";
-import { userLink } from "../library/entry";
+import { type GameRecord, toGame } from "../games/gameObject";
+import { personalFieldsOutput, userLink } from "../library/entry";
 
 export const PLAY_STATUSES = ["PLANNED", "PLAYING", "PAUSED", "COMPLETED", "DROPPED"] as const;
 export type PlayStatus = (typeof PLAY_STATUSES)[number];
@@ -41,12 +40,7 @@ export const playRecordSchema = z.object({
   clearTargetDate: z.string().nullable().optional(),
   consoleId: z.string().nullable().optional(),
   console: z.object({ consoleId: z.string(), name: z.string() }).nullable().optional(),
-  attributes: z.array(attributeSchema).optional(),
-  userLinks: z.array(z.object({ name: z.string(), url: z.string() })).optional(),
-  memo: z.string().nullable().optional(),
-  createdAt: z.string().optional(),
-  updatedAt: z.string().optional(),
-  game: gameSchema.optional(),
+  ...personalFieldsOutput,
 });
 
 export interface PlayRow {
