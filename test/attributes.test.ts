@@ -31,6 +31,15 @@ describe("addAttribute", () => {
     },
   );
 
+  it("holds the plan's limit against concurrent adds: count and insert are one batch", async () => {
+    const free = await newAccount({ plan: "FREE" });
+    for (let i = 0; i < REGISTERED_LIMITS.attributes.FREE - 1; i++) await add(free, `label ${i}`);
+    const replies = await Promise.all([1, 2, 3, 4, 5].map((i) => add(free, `racer ${i}`)));
+    expect(replies.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(replies.filter((r) => r.status === 403).every((r) => r.body.code === "plan_required")).toBe(true);
+    expect((await free.call("getAccount")).body.registered.attributes.count).toBe(REGISTERED_LIMITS.attributes.FREE);
+  });
+
   it("keeps labels per user: another user may use the same label", async () => {
     const [a, b] = await Promise.all([newAccount(), newAccount()]);
     expect((await add(a, "サイン入り")).status).toBe(200);

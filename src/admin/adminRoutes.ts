@@ -9,7 +9,7 @@ import { limitArg, pageArg, pageOf, pageOffset, resolveLimit } from "../platform
 import { KEY_PRESETS, PLANS, SCOPES, type Scope } from "../platform/plans";
 import { coerceQuery } from "../platform/queryCoercion";
 import { parseWith } from "../platform/validation";
-import { enforceRegisteredLimit, findUser } from "../tools/account/queries";
+import { findUser } from "../tools/account/queries";
 import { upgradeUrlOf } from "../registry/restRoutes";
 import { readJsonObject } from "../registry/readArguments";
 import { MASTER_DATASETS, type MasterDataset } from "../tools/games/masterRows";
@@ -78,9 +78,8 @@ export function createAdminRouter() {
     const db = createDb(c.env.DB);
     const user = await findUser(db, c.req.param("userId"));
     if (!user) throw notFound("The user");
-    await enforceRegisteredLimit(db, { userId: user.id, plan: user.plan }, "apiKeys", upgradeUrlOf(c));
     const scopes: readonly Scope[] = args.preset === "individual" ? [...new Set(args.scopes)] : KEY_PRESETS[args.preset];
-    const issued = await insertApiKey(db, user.id, scopes, args.name ?? null);
+    const issued = await insertApiKey(db, { userId: user.id, plan: user.plan, upgradeUrl: upgradeUrlOf(c) }, scopes, args.name ?? null);
     return c.json({ keyId: issued.keyId, apiKey: issued.apiKey, scopes, userId: user.id }, 201);
   });
 

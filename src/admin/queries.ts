@@ -1,4 +1,5 @@
-import { and, count, eq, isNull } from "drizzle-orm";
+import { and, count, eq, isNull, sql } from "drizzle-orm";
+import { type LimitContext, addWithinLimit } from "../platform/registeredLimits";
 import { apiKeys, users } from "../db/schema";
 import { issueApiKey } from "../platform/auth";
 import { type Db, nowIso } from "../platform/db";
@@ -23,16 +24,13 @@ export async function listUsers(db: Db, offset: number, limit: number) {
   return { rows, totalCount: total?.n ?? 0 };
 }
 
-export async function insertApiKey(db: Db, userId: string, scopes: readonly Scope[], name: string | null) {
+/** Issues a key unless the user already has as many active keys as their plan allows. */
+export async function insertApiKey(db: Db, limit: LimitContext, scopes: readonly Scope[], name: string | null) {
   const issued = await issueApiKey();
-  await db.insert(apiKeys).values({
-    id: issued.keyId,
-    userId,
-    name,
-    displayPrefix: issued.displayPrefix,
-    keyHash: issued.keyHash,
-    scopes: [...scopes],
-  });
+  await addWithinLimit(db, limit, "apiKeys", [
+    sql`INSERT INTO api_keys (id, user_id, name, display_prefix, key_hash, scopes, created_at)
+      VALUES (${issued.keyId}, ${limit.userId}, ${name}, ${issued.displayPrefix}, ${issued.keyHash}, ${JSON.stringify(scopes)}, ${nowIso()})`,
+  ]);
   return issued;
 }
 

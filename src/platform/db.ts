@@ -1,4 +1,4 @@
-import { type SQL, sql } from "drizzle-orm";
+import { SQL, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import { normalizePlace } from "./normalize";
@@ -11,16 +11,18 @@ export const nowIso = () => new Date().toISOString();
 
 const dialect = new SQLiteAsyncDialect();
 
+/** A drizzle `sql` query as a D1 statement, for batches that mix it with prepared ones. */
+export function prepare(db: Db, query: SQL): D1PreparedStatement {
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  return db.$client.prepare(text).bind(...params);
+}
+
 /**
  * Runs several raw `sql` queries in one D1 round trip (drizzle's batch takes only builder
  * queries) and returns each one's rows.
  */
 export async function queryBatch<R extends unknown[][]>(db: Db, queries: { [K in keyof R]: SQL }): Promise<R> {
-  const statements = (queries as SQL[]).map((query) => {
-    const { sql, params } = dialect.sqlToQuery(query);
-    return db.$client.prepare(sql).bind(...params);
-  });
-  const results = await db.$client.batch(statements);
+  const results = await db.$client.batch((queries as SQL[]).map((query) => prepare(db, query)));
   return results.map((result) => result.results) as R;
 }
 
@@ -47,10 +49,10 @@ export const placeContains = (keyColumn: string, place: string) => sql`instr(${s
  */
 export const guardStatement = (stillHolds: SQL) => sql`INSERT INTO write_guards (broken) SELECT 1 WHERE NOT (${stillHolds})`;
 
-/** Runs the queries as one atomic batch; a broken guard becomes `onBroken()`'s error. */
-export async function runGuarded(db: Db, queries: SQL[], onBroken: () => Error): Promise<void> {
+/** Runs the statements as one atomic batch; a broken guard becomes `onBroken()`'s error. */
+export async function runGuarded(db: Db, statements: (SQL | D1PreparedStatement)[], onBroken: () => Error): Promise<void> {
   try {
-    await queryBatch(db, queries as [SQL]);
+    await db.$client.batch(statements.map((s) => (s instanceof SQL ? prepare(db, s) : s)));
   } catch (error) {
     if (error instanceof Error && /CHECK constraint failed/.test(error.message + String(error.cause ?? ""))) throw onBroken();
     throw error;

@@ -3,7 +3,8 @@ import { ApiError } from "../../platform/errors";
 import { ALL_PLANS, BURST_WINDOW_SEC, PLAN_LIMITS, PLANS, SCOPES } from "../../platform/plans";
 import { readDailyUsage } from "../../platform/quota";
 import { defineTool } from "../../registry/defineTool";
-import { findUser, registeredCounts } from "./queries";
+import { registeredCounts } from "../../platform/registeredLimits";
+import { findUser } from "./queries";
 
 const countWithLimit = z.object({ count: z.number().int(), limit: z.number().int().nullable() });
 

@@ -2,7 +2,6 @@ import { z } from "zod";
 import { ALL_PLANS } from "../../platform/plans";
 import { text } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
-import { enforceRegisteredLimit } from "../account/queries";
 import { attributeSchema } from "./listAttributes";
 import { insertOwnAttribute } from "./queries";
 
@@ -21,7 +20,6 @@ export const addAttribute = defineTool({
   conflicts: ["already_exists"],
   notes: ["A label equal to a system label or one of yours is 409 already_exists.", "How many labels you may add depends on the plan (see getAccount)."],
   async handler({ db, auth, upgradeUrl }, args) {
-    await enforceRegisteredLimit(db, auth, "attributes", upgradeUrl);
-    return { item: await insertOwnAttribute(db, auth.userId, args.label) };
+    return { item: await insertOwnAttribute(db, { ...auth, upgradeUrl }, args.label) };
   },
 });

@@ -1,6 +1,7 @@
 import { and, asc, count, eq, or, sql } from "drizzle-orm";
 import { attributes } from "../../db/schema";
-import { type Db, isUniqueViolation, queryBatch } from "../../platform/db";
+import { type Db, isUniqueViolation, nowIso, queryBatch } from "../../platform/db";
+import { type LimitContext, addWithinLimit } from "../../platform/registeredLimits";
 import { ApiError, invalidInput } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { SYSTEM_ATTRIBUTES } from "./systemAttributes";
@@ -19,11 +20,6 @@ export async function userAttributePage(db: Db, userId: string, offset: number, 
   return { rows, total: total?.n ?? 0 };
 }
 
-export async function countOwnAttributes(db: Db, userId: string): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(attributes).where(eq(attributes.userId, userId));
-  return row?.n ?? 0;
-}
-
 export const systemAttribute = (ref: string) => SYSTEM_ATTRIBUTES.find((a) => a.id === ref || a.label === ref);
 
 /** The caller's own attribute named by id or exact label; another user's is simply not found. */
@@ -35,12 +31,15 @@ export async function findOwnAttribute(db: Db, userId: string, ref: string) {
   return row;
 }
 
-export async function insertOwnAttribute(db: Db, userId: string, label: string): Promise<Attribute> {
+export async function insertOwnAttribute(db: Db, limit: LimitContext, label: string): Promise<Attribute> {
   const exists = () => new ApiError("already_exists", `An attribute labelled '${label}' already exists.`, { field: "label" });
-  if (systemAttribute(label) || (await findOwnAttribute(db, userId, label))) throw exists();
+  if (systemAttribute(label) || (await findOwnAttribute(db, limit.userId, label))) throw exists();
+  const id = newId("attr");
   try {
-    const [row] = await db.insert(attributes).values({ id: newId("attr"), userId, label }).returning();
-    return { id: row!.id, label: row!.label, custom: true };
+    await addWithinLimit(db, limit, "attributes", [
+      sql`INSERT INTO attributes (id, user_id, label, created_at) VALUES (${id}, ${limit.userId}, ${label}, ${nowIso()})`,
+    ]);
+    return { id, label, custom: true };
   } catch (error) {
     // Two adds of one label at once: the unique index lets only one through.
     if (isUniqueViolation(error)) throw exists();

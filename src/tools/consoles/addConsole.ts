@@ -1,8 +1,6 @@
 import { z } from "zod";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
-import { REGISTERED_LIMITS } from "../../platform/plans";
-import { registeredLimitReached } from "../account/queries";
 import { CONSOLE_FIELD_GROUPS, consoleFieldArgs, consoleSchema } from "./console";
 import { checkPlatformPriorities, insertConsole } from "./queries";
 import { renderConsole } from "./render";
@@ -32,10 +30,7 @@ export const addConsole = defineTool({
       platformPriorities: args.platformPriorities ?? [],
     };
     await checkPlatformPriorities(db, auth.userId, values.platformPriorities);
-    const consoleId = await insertConsole(db, auth.userId, values, now.toISOString(), {
-      max: REGISTERED_LIMITS.consoles[auth.plan],
-      onFull: () => registeredLimitReached(auth.plan, "consoles", upgradeUrl),
-    });
+    const consoleId = await insertConsole(db, { ...auth, upgradeUrl }, values, now.toISOString());
     return { item: await renderConsole(db, auth.userId, consoleId, CONSOLE_FIELD_GROUPS) };
   },
 });

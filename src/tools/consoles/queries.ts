@@ -1,5 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
-import { type Db, guardStatement, orderNullsLast, placeContains, queryBatch, rangeConditions, runGuarded } from "../../platform/db";
+import { type Db, orderNullsLast, placeContains, queryBatch, rangeConditions } from "../../platform/db";
+import { type LimitContext, addWithinLimit } from "../../platform/registeredLimits";
 import { ApiError } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { normalizePlace } from "../../platform/normalize";
@@ -118,11 +119,6 @@ export async function findConsole(db: Db, userId: string, consoleId: string): Pr
   return row;
 }
 
-export async function countConsoles(db: Db, userId: string): Promise<number> {
-  const [row] = await db.all<{ n: number }>(sql`SELECT COUNT(*) AS n FROM consoles WHERE user_id = ${userId}`);
-  return row?.n ?? 0;
-}
-
 const replacePlatformsSql = (consoleId: string, priorities: ConsoleValues["platformPriorities"]) => [
   sql`DELETE FROM console_platforms WHERE console_id = ${consoleId}`,
   ...(priorities.length
@@ -133,22 +129,14 @@ const replacePlatformsSql = (consoleId: string, priorities: ConsoleValues["platf
     : []),
 ];
 
-/**
- * Inserts the console unless the user already has `limit` of them; the count and the insert
- * are one batch, so concurrent adds cannot pass the limit together.
- */
-export async function insertConsole(db: Db, userId: string, values: ConsoleValues, now: string, limit: { max: number; onFull: () => Error }) {
+/** Inserts the console within the plan's limit (counted in the same batch). */
+export async function insertConsole(db: Db, limit: LimitContext, values: ConsoleValues, now: string) {
   const id = newId("con");
-  await runGuarded(
-    db,
-    [
-      guardStatement(sql`(SELECT COUNT(*) FROM consoles WHERE user_id = ${userId}) < ${limit.max}`),
-      sql`INSERT INTO consoles (id, user_id, name, name_key, created_at, updated_at) VALUES (${id}, ${userId}, ${values.name}, '', ${now}, ${now})`,
-      sql`UPDATE consoles SET ${sql.join(columnsOf(values), sql`, `)} WHERE id = ${id}`,
-      ...replacePlatformsSql(id, values.platformPriorities),
-    ],
-    limit.onFull,
-  );
+  await addWithinLimit(db, limit, "consoles", [
+    sql`INSERT INTO consoles (id, user_id, name, name_key, created_at, updated_at) VALUES (${id}, ${limit.userId}, ${values.name}, '', ${now}, ${now})`,
+    sql`UPDATE consoles SET ${sql.join(columnsOf(values), sql`, `)} WHERE id = ${id}`,
+    ...replacePlatformsSql(id, values.platformPriorities),
+  ]);
   return id;
 }
 

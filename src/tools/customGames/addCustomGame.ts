@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { PREMIUM_ONLY } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
-import { enforceRegisteredLimit } from "../account/queries";
 import { checkCustomGameReferences, customGameRevision, insertCustomGame } from "./queries";
 import { customGameFields, customGameResult, renderCustomGame } from "./shared";
 
@@ -19,7 +18,6 @@ export const addCustomGame = defineTool({
   output: customGameResult,
   notes: ["Custom gameIds are 1,000,000,000 and above.", "dbSlug is always null for custom games."],
   async handler({ db, auth, upgradeUrl }, args) {
-    await enforceRegisteredLimit(db, auth, "customGames", upgradeUrl);
     const fields = {
       title: args.title,
       titleReading: args.titleReading ?? null,
@@ -35,7 +33,7 @@ export const addCustomGame = defineTool({
       price: args.price ?? null,
     };
     await checkCustomGameReferences(db, auth.userId, fields);
-    const gameId = await insertCustomGame(db, auth.userId, fields);
+    const gameId = await insertCustomGame(db, { ...auth, upgradeUrl }, fields);
     return { item: await renderCustomGame(db, auth.userId, gameId), revision: await customGameRevision(fields) };
   },
 });

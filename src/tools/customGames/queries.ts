@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { type Db, isUniqueViolation, queryBatch } from "../../platform/db";
+import { type LimitContext, addWithinLimit } from "../../platform/registeredLimits";
 import { deleteEntrySql } from "../library/queries";
 import { deleteCopiesSql } from "../physicalCopies/queries";
 import { deleteGamePlaysSql } from "../play/queries";
@@ -17,11 +18,6 @@ export type CustomGameFields = Omit<GameRow, "gameId" | "editions" | "mediaId" |
 /** Key order does not matter: the same fields always give the same revision. */
 export const customGameRevision = (fields: CustomGameFields) =>
   sha256Hex(JSON.stringify(Object.entries(fields).sort(([a], [b]) => (a < b ? -1 : 1)))).then((hash) => hash.slice(0, 16));
-
-export async function countCustomGames(db: Db, userId: string): Promise<number> {
-  const [row] = await db.all<{ n: number }>(sql`SELECT COUNT(*) AS n FROM games WHERE owner_user_id = ${userId}`);
-  return row?.n ?? 0;
-}
 
 /** The caller's custom game as stored fields; another user's is simply not found. */
 export async function findCustomGame(db: Db, userId: string, gameId: number): Promise<CustomGameFields | undefined> {
@@ -82,7 +78,8 @@ const storedRow = (gameId: number, userId: string, fields: CustomGameFields, con
 });
 
 /** Custom ids count up from CUSTOM_ID_BASE; two adds racing for one id retry with the next. */
-export async function insertCustomGame(db: Db, userId: string, fields: CustomGameFields): Promise<number> {
+export async function insertCustomGame(db: Db, limit: LimitContext, fields: CustomGameFields): Promise<number> {
+  const { userId } = limit;
   const revision = await customGameRevision(fields);
   for (let attempt = 0; ; attempt++) {
     const [next] = await db.all<{ id: number }>(
@@ -90,7 +87,7 @@ export async function insertCustomGame(db: Db, userId: string, fields: CustomGam
     );
     const gameId = next!.id;
     try {
-      await db.$client.batch(gameWriteStatements(db.$client, [storedRow(gameId, userId, fields, revision)], "insert"));
+      await addWithinLimit(db, limit, "customGames", gameWriteStatements(db.$client, [storedRow(gameId, userId, fields, revision)], "insert"));
       return gameId;
     } catch (error) {
       if (!isUniqueViolation(error) || attempt >= 2) throw error;

@@ -41,8 +41,3 @@ export async function userListRow<R>(db: Db, list: UserList, userId: string, gam
     WHERE ${sql.raw(list.alias)}.user_id = ${userId} AND ${sql.raw(list.alias)}.game_id = ${gameId}`);
   return row;
 }
-
-export async function countUserList(db: Db, list: UserList, userId: string): Promise<number> {
-  const [row] = await db.all<{ n: number }>(sql`SELECT COUNT(*) AS n FROM ${sql.raw(list.table)} WHERE user_id = ${userId}`);
-  return row?.n ?? 0;
-}

@@ -3,7 +3,6 @@ import { notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
 import { positiveId } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
-import { enforceRegisteredLimit } from "../account/queries";
 import { attributeLabels, resolveAttributeIds } from "../attributes/queries";
 import { loadGameRecords } from "../games/queries";
 import { WRITE_RESULT_FIELDS, entryFieldArgs, libraryEntrySchema, toLibraryItem } from "./entry";
@@ -28,10 +27,9 @@ export const addToLibrary = defineTool({
   notes: ["Official games and your own custom games can be added.", "A game on the wishlist leaves it when added.", "How many games a library holds depends on the plan (see getAccount)."],
   async handler({ db, auth, now, upgradeUrl }, args) {
     if (!(await loadGameRecords(db, auth.userId, [args.gameId])).has(args.gameId)) throw notFound(`Game ${args.gameId}`);
-    await enforceRegisteredLimit(db, auth, "library", upgradeUrl);
     await insertEntry(
       db,
-      auth.userId,
+      { ...auth, upgradeUrl },
       args.gameId,
       {
         rating: args.rating ?? null,

@@ -6,7 +6,8 @@ import { randomBase62 } from "../../platform/ids";
 import { normalizePlace } from "../../platform/normalize";
 import { resolveAttributeIds } from "../attributes/queries";
 import { ownedGameConditions } from "../games/queries";
-import { type UserList, countUserList, userListPage, userListRow } from "../games/userLists";
+import { type UserList, userListPage, userListRow } from "../games/userLists";
+import { type LimitContext, addWithinLimit } from "../../platform/registeredLimits";
 import type { EntryRow } from "./entry";
 
 const ENTRY_COLUMNS = sql.raw(
@@ -57,8 +58,6 @@ export const libraryPage = (db: Db, conditions: SQL[], order: SQL, page: { limit
 /** One entry with its game, as write results show it; undefined when not the caller's. */
 export const findEntry = (db: Db, userId: string, gameId: number) => userListRow<EntryRow>(db, LIBRARY, userId, gameId);
 
-export const countLibrary = (db: Db, userId: string) => countUserList(db, LIBRARY, userId);
-
 export interface EntryValues {
   rating: number | null;
   buyDate: string | null;
@@ -82,12 +81,15 @@ export const entryValuesOf = (row: EntryRow): EntryValues => ({
 const alreadyInLibrary = (gameId: number) =>
   new ApiError("already_exists", `Game ${gameId} is already in your library; use updateLibraryEntry.`, { field: "gameId" });
 
-export async function insertEntry(db: Db, userId: string, gameId: number, values: EntryValues, now: string) {
+export async function insertEntry(db: Db, limit: LimitContext, gameId: number, values: EntryValues, now: string) {
+  const { userId } = limit;
   try {
-    await db.run(sql`
+    await addWithinLimit(db, limit, "library", [
+      sql`
       INSERT INTO library_entries (user_id, game_id, rating, buy_date, buy_price, buy_place, buy_place_key, memo, user_links, attribute_ids, created_at, updated_at, revision)
       VALUES (${userId}, ${gameId}, ${values.rating}, ${values.buyDate}, ${values.buyPrice}, ${values.buyPlace}, ${placeKey(values.buyPlace)}, ${values.memo},
-        ${JSON.stringify(values.userLinks)}, ${JSON.stringify(values.attributeIds)}, ${now}, ${now}, ${newRevision()})`);
+        ${JSON.stringify(values.userLinks)}, ${JSON.stringify(values.attributeIds)}, ${now}, ${now}, ${newRevision()})`,
+    ]);
   } catch (error) {
     if (isUniqueViolation(error)) throw alreadyInLibrary(gameId);
     throw error;

@@ -3,7 +3,6 @@ import { notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
 import { positiveId } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
-import { enforceRegisteredLimit } from "../account/queries";
 import { loadGameRecords } from "../games/queries";
 import { WISHLIST_FIELD_GROUPS, toWishlistItem, wishFieldArgs, wishlistEntrySchema } from "./entry";
 import { findWish, insertWish } from "./queries";
@@ -26,7 +25,6 @@ export const addToWishlist = defineTool({
   notes: ["A game already on the wishlist or in the library is 409 already_exists."],
   async handler({ db, auth, now, upgradeUrl }, args) {
     if (!(await loadGameRecords(db, auth.userId, [args.gameId])).has(args.gameId)) throw notFound(`Game ${args.gameId}`);
-    await enforceRegisteredLimit(db, auth, "wishlist", upgradeUrl);
     const values = {
       priority: args.priority ?? null,
       wishDate: args.wishDate ?? null,
@@ -34,7 +32,7 @@ export const addToWishlist = defineTool({
       wishPlace: args.wishPlace ?? null,
       memo: args.memo ?? null,
     };
-    await insertWish(db, auth.userId, args.gameId, values, now.toISOString());
+    await insertWish(db, { ...auth, upgradeUrl }, args.gameId, values, now.toISOString());
     const row = (await findWish(db, auth.userId, args.gameId))!;
     return { item: toWishlistItem(row, new Set(WISHLIST_FIELD_GROUPS)), revision: row.revision };
   },

@@ -3,7 +3,8 @@ import { type Db, isUniqueViolation, orderNullsLast, placeContains, rangeConditi
 import { ApiError } from "../../platform/errors";
 import { utcDay } from "../../platform/quota";
 import { type GameFilters, ownedGameConditions } from "../games/queries";
-import { type UserList, countUserList, userListPage, userListRow } from "../games/userLists";
+import { type UserList, userListPage, userListRow } from "../games/userLists";
+import { type LimitContext, addWithinLimit } from "../../platform/registeredLimits";
 import { newRevision, placeKey } from "../library/queries";
 import type { WishRow } from "./entry";
 
@@ -65,8 +66,6 @@ export const wishlistPage = (db: Db, conditions: SQL[], order: SQL, page: { limi
 
 export const findWish = (db: Db, userId: string, gameId: number) => userListRow<WishRow>(db, WISHLIST, userId, gameId);
 
-export const countWishlist = (db: Db, userId: string) => countUserList(db, WISHLIST, userId);
-
 export interface WishValues {
   priority: number | null;
   wishDate: string | null;
@@ -84,16 +83,19 @@ export const wishValuesOf = (row: WishRow): WishValues => ({
 });
 
 /** A game already owned cannot be wished for: the library is where it lives now. */
-export async function insertWish(db: Db, userId: string, gameId: number, values: WishValues, now: string) {
+export async function insertWish(db: Db, limit: LimitContext, gameId: number, values: WishValues, now: string) {
+  const { userId } = limit;
   const exists = (where: string) =>
     new ApiError("already_exists", `Game ${gameId} is already in your ${where}.`, { field: "gameId" });
   const [owned] = await db.all(sql`SELECT 1 FROM library_entries WHERE user_id = ${userId} AND game_id = ${gameId}`);
   if (owned) throw exists("library");
   try {
-    await db.run(sql`
+    await addWithinLimit(db, limit, "wishlist", [
+      sql`
       INSERT INTO wishlist_entries (user_id, game_id, priority, wish_date, wish_price, wish_place, wish_place_key, memo, created_at, updated_at, revision)
       VALUES (${userId}, ${gameId}, ${values.priority}, ${values.wishDate}, ${values.wishPrice}, ${values.wishPlace}, ${placeKey(values.wishPlace)}, ${values.memo},
-        ${now}, ${now}, ${newRevision()})`);
+        ${now}, ${now}, ${newRevision()})`,
+    ]);
   } catch (error) {
     if (isUniqueViolation(error)) throw exists("wishlist");
     throw error;

@@ -1,0 +1,44 @@
+import { type SQL, sql } from "drizzle-orm";
+import { type Db, guardStatement, queryBatch, runGuarded } from "./db";
+import { ApiError } from "./errors";
+import { type Plan, REGISTERED_LIMITS, type RegisteredResource } from "./plans";
+
+/** How each registered resource of a user is counted: one definition for the limit and getAccount. */
+const COUNT: Record<RegisteredResource, (userId: string) => SQL> = {
+  apiKeys: (userId) => sql`SELECT COUNT(*) FROM api_keys WHERE user_id = ${userId} AND revoked_at IS NULL`,
+  attributes: (userId) => sql`SELECT COUNT(*) FROM attributes WHERE user_id = ${userId}`,
+  customGames: (userId) => sql`SELECT COUNT(*) FROM games WHERE owner_user_id = ${userId}`,
+  library: (userId) => sql`SELECT COUNT(*) FROM library_entries WHERE user_id = ${userId}`,
+  wishlist: (userId) => sql`SELECT COUNT(*) FROM wishlist_entries WHERE user_id = ${userId}`,
+  consoles: (userId) => sql`SELECT COUNT(*) FROM consoles WHERE user_id = ${userId}`,
+};
+
+export interface LimitContext {
+  userId: string;
+  plan: Plan;
+  upgradeUrl: string;
+}
+
+const limitReached = (ctx: LimitContext, resource: RegisteredResource) =>
+  new ApiError("plan_required", `The ${ctx.plan} plan allows ${REGISTERED_LIMITS[resource][ctx.plan]} ${resource}; remove some or upgrade.`, {
+    upgradeUrl: ctx.upgradeUrl,
+  });
+
+/**
+ * Runs the statements that add one `resource` record as one batch that first checks the plan's
+ * limit: counting and inserting in one transaction, concurrent adds cannot pass it together.
+ */
+export async function addWithinLimit(db: Db, ctx: LimitContext, resource: RegisteredResource, statements: (SQL | D1PreparedStatement)[]) {
+  const limit: number | null = REGISTERED_LIMITS[resource][ctx.plan];
+  const guard = limit === null ? [] : [guardStatement(sql`(${COUNT[resource](ctx.userId)}) < ${limit}`)];
+  await runGuarded(db, [...guard, ...statements], () => limitReached(ctx, resource));
+}
+
+/** Every registered-record count with its plan limit (null: unlimited), in one round trip. */
+export async function registeredCounts(db: Db, userId: string, plan: Plan) {
+  const resources = Object.keys(COUNT) as RegisteredResource[];
+  const rows = await queryBatch<{ n: number }[][]>(db, resources.map((resource) => sql`SELECT (${COUNT[resource](userId)}) AS n`));
+  return Object.fromEntries(
+    resources.map((resource, i) => [resource, { count: rows[i]?.[0]?.n ?? 0, limit: REGISTERED_LIMITS[resource][plan] }]),
+  );
+}
