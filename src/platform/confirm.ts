@@ -29,6 +29,14 @@ export const confirmPreviewSchema = z.object({
 });
 export type ConfirmPreview = z.infer<typeof confirmPreviewSchema>;
 
+/** What a two-step tool answers: the preview, or its own result once confirmed. */
+export const twoStepResult = <T extends z.ZodType>(result: T) => z.union([confirmPreviewSchema, result]);
+
+/** The result of a confirmed removal: the removed target's id fields plus `removed: true`. */
+export const removalResult = <S extends z.ZodRawShape>(ids: S) => twoStepResult(z.object({ ...ids, removed: z.literal(true) }));
+
+export const TWO_STEP_NOTE = "Two-step: the preview (200) changes nothing; the token is valid 10 minutes for the same arguments.";
+
 /** What a two-step tool knows about its target before acting. */
 export interface ConfirmPlan<R> {
   /** Changes whenever the target (or what its deletion would take with it) changes. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { confirmPreviewSchema, confirmTokenArg, confirmTwoStep } from "../../platform/confirm";
+import { confirmTokenArg, confirmTwoStep, removalResult, TWO_STEP_NOTE } from "../../platform/confirm";
 import { invalidInput, notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
 import { text } from "../../platform/schemas";
@@ -22,8 +22,8 @@ export const removeAttribute = defineTool({
     attribute: text(40).describe("Your attribute's id or exact label."),
     confirmToken: confirmTokenArg,
   }),
-  output: z.union([confirmPreviewSchema, z.object({ id: z.string(), removed: z.literal(true) })]),
-  notes: ["Two-step: the preview (200) changes nothing; the token is valid 10 minutes for the same arguments."],
+  output: removalResult({ id: z.string() }),
+  notes: [TWO_STEP_NOTE],
   async handler({ db, env, auth, now }, args) {
     if (systemAttribute(args.attribute)) throw invalidInput("attribute", "attribute: system labels cannot be removed.");
     const own = await findOwnAttribute(db, auth.userId, args.attribute);

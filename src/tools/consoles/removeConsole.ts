@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { confirmPreviewSchema, confirmTokenArg, confirmTwoStep } from "../../platform/confirm";
+import { confirmTokenArg, confirmTwoStep, removalResult, TWO_STEP_NOTE } from "../../platform/confirm";
 import { notFound } from "../../platform/errors";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
@@ -17,8 +17,8 @@ export const removeConsole = defineTool({
   plans: LIGHT_AND_ABOVE,
   kind: "delete",
   input: z.strictObject({ consoleId: z.string().min(1).max(40), confirmToken: confirmTokenArg }),
-  output: z.union([confirmPreviewSchema, z.object({ consoleId: z.string(), removed: z.literal(true) })]),
-  notes: ["Two-step: the preview (200) changes nothing; the token is valid 10 minutes for the same arguments."],
+  output: removalResult({ consoleId: z.string() }),
+  notes: [TWO_STEP_NOTE],
   async handler({ db, env, auth, now }, args) {
     const owned = await findConsole(db, auth.userId, args.consoleId);
     if (!owned) throw notFound(`Your console ${args.consoleId}`);

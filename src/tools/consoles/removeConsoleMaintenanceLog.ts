@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { confirmPreviewSchema, confirmTokenArg, confirmTwoStep } from "../../platform/confirm";
+import { confirmTokenArg, confirmTwoStep, removalResult } from "../../platform/confirm";
 import { notFound } from "../../platform/errors";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
@@ -19,7 +19,7 @@ export const removeConsoleMaintenanceLog = defineTool({
     maintenanceLogId: z.string().min(1).max(40),
     confirmToken: confirmTokenArg,
   }),
-  output: z.union([confirmPreviewSchema, z.object({ maintenanceLogId: z.string(), removed: z.literal(true) })]),
+  output: removalResult({ maintenanceLogId: z.string() }),
   notes: ["The log must belong to that console (404 otherwise).", "Two-step: the preview (200) changes nothing."],
   async handler({ db, env, auth, now }, args) {
     const log = await findLog(db, auth.userId, args.maintenanceLogId);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { confirmPreviewSchema, confirmTokenArg, confirmTwoStep } from "../../platform/confirm";
+import { confirmTokenArg, confirmTwoStep, removalResult, TWO_STEP_NOTE } from "../../platform/confirm";
 import { notFound } from "../../platform/errors";
 import { PREMIUM_ONLY } from "../../platform/plans";
 import { positiveId } from "../../platform/schemas";
@@ -19,8 +19,8 @@ export const removeCustomGame = defineTool({
   plans: PREMIUM_ONLY,
   kind: "delete",
   input: z.strictObject({ gameId: positiveId, confirmToken: confirmTokenArg }),
-  output: z.union([confirmPreviewSchema, z.object({ gameId: z.number().int(), removed: z.literal(true) })]),
-  notes: ["Two-step: the preview (200) changes nothing; the token is valid 10 minutes for the same arguments."],
+  output: removalResult({ gameId: z.number().int() }),
+  notes: [TWO_STEP_NOTE],
   async handler({ db, env, auth, now }, args) {
     const game = await findCustomGame(db, auth.userId, args.gameId);
     if (!game) throw notFound(`Your custom game ${args.gameId}`);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { confirmPreviewSchema, confirmTokenArg, confirmTwoStep } from "../../platform/confirm";
+import { confirmTokenArg, confirmTwoStep, TWO_STEP_NOTE, twoStepResult } from "../../platform/confirm";
 import { notFound } from "../../platform/errors";
 import { PREMIUM_ONLY } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
@@ -17,8 +17,7 @@ export const removePhysicalCopy = defineTool({
   plans: PREMIUM_ONLY,
   kind: "delete",
   input: z.strictObject({ physicalId: z.string().min(1).max(40), confirmToken: confirmTokenArg }),
-  output: z.union([
-    confirmPreviewSchema,
+  output: twoStepResult(
     z.object({
       physicalId: z.string(),
       removed: z.literal(true),
@@ -27,8 +26,8 @@ export const removePhysicalCopy = defineTool({
       libraryEntryRetained: z.literal(true),
       revision: z.string(),
     }),
-  ]),
-  notes: ["Two-step: the preview (200) changes nothing; the token is valid 10 minutes for the same arguments."],
+  ),
+  notes: [TWO_STEP_NOTE],
   async handler({ db, env, auth, now }, args) {
     const copy = await findCopy(db, auth.userId, args.physicalId);
     if (!copy) throw notFound(`Your copy ${args.physicalId}`);

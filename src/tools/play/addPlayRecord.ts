@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { confirmPreviewSchema, confirmTokenArg, confirmTwoStep } from "../../platform/confirm";
+import { confirmTokenArg, confirmTwoStep, twoStepResult } from "../../platform/confirm";
 import { ApiError, invalidInput, notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
 import { positiveId, text } from "../../platform/schemas";
@@ -30,7 +30,7 @@ export const addPlayRecord = defineTool({
     replay: z.boolean().optional().describe("true starts a new PLAYING cycle."),
     confirmToken: confirmTokenArg,
   }),
-  output: z.union([confirmPreviewSchema, added]),
+  output: twoStepResult(added),
   planDifferences: { FREE: { removedProperties: ["consoleId"] } },
   conflicts: ["already_exists"],
   notes: [

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { confirmPreviewSchema, confirmTokenArg, confirmTwoStep } from "../../platform/confirm";
+import { confirmTokenArg, confirmTwoStep, removalResult } from "../../platform/confirm";
 import { notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
@@ -15,7 +15,7 @@ export const removePlayLog = defineTool({
   plans: ALL_PLANS,
   kind: "delete",
   input: z.strictObject({ playLogId: z.string().min(1).max(40), confirmToken: confirmTokenArg }),
-  output: z.union([confirmPreviewSchema, z.object({ playLogId: z.string(), removed: z.literal(true) })]),
+  output: removalResult({ playLogId: z.string() }),
   async handler({ db, env, auth, now }, args) {
     const log = await findPlayLog(db, auth.userId, args.playLogId);
     if (!log) throw notFound(`Your play log ${args.playLogId}`);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { confirmPreviewSchema, confirmTokenArg, confirmTwoStep } from "../../platform/confirm";
+import { confirmTokenArg, confirmTwoStep, removalResult, TWO_STEP_NOTE } from "../../platform/confirm";
 import { notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
@@ -16,8 +16,8 @@ export const removePlayRecord = defineTool({
   plans: ALL_PLANS,
   kind: "delete",
   input: z.strictObject({ playId: z.string().min(1).max(40), confirmToken: confirmTokenArg }),
-  output: z.union([confirmPreviewSchema, z.object({ playId: z.string(), removed: z.literal(true) })]),
-  notes: ["Two-step: the preview (200) changes nothing; the token is valid 10 minutes for the same arguments."],
+  output: removalResult({ playId: z.string() }),
+  notes: [TWO_STEP_NOTE],
   async handler({ db, env, auth, now }, args) {
     const play = await findPlay(db, auth.userId, args.playId);
     if (!play) throw notFound(`Your play record ${args.playId}`);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { confirmPreviewSchema, confirmTokenArg, confirmTwoStep } from "../../platform/confirm";
+import { confirmTokenArg, confirmTwoStep, removalResult, TWO_STEP_NOTE } from "../../platform/confirm";
 import { notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
 import { positiveId } from "../../platform/schemas";
@@ -17,8 +17,8 @@ export const removeFromWishlist = defineTool({
   plans: ALL_PLANS,
   kind: "delete",
   input: z.strictObject({ gameId: positiveId, confirmToken: confirmTokenArg }),
-  output: z.union([confirmPreviewSchema, z.object({ gameId: z.number().int(), removed: z.literal(true) })]),
-  notes: ["Two-step: the preview (200) changes nothing; the token is valid 10 minutes for the same arguments."],
+  output: removalResult({ gameId: z.number().int() }),
+  notes: [TWO_STEP_NOTE],
   async handler({ db, env, auth, now }, args) {
     const wish = await findWish(db, auth.userId, args.gameId);
     if (!wish) throw notFound(`Game ${args.gameId} on your wishlist`);
