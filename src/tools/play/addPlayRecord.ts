@@ -6,7 +6,7 @@ import { positiveId, text } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
 import { findConsole } from "../consoles/queries";
 import { findEntry } from "../library/queries";
-import { countLogsOf, consoleNotFound, deletePlaySql, endLatestSql, insertPlaySql, latestPlay, newPlayId, runPlayBatch, withStatusDates } from "./queries";
+import { consoleNotFound, deletePlaySql, endLatestSql, insertPlaySql, latestPlay, newPlayId, logsOf, runPlayBatch, withStatusDates } from "./queries";
 import { PLAY_STATUSES, playRecordSchema } from "./record";
 import { renderPlay } from "./render";
 
@@ -69,12 +69,12 @@ export const addPlayRecord = defineTool({
         scopes: ["play:write", "play:delete"],
       });
     }
-    const logs = await countLogsOf(db, latest.play_id);
+    const logs = await logsOf(db, latest.play_id);
     return confirmTwoStep({ kv: env.KV, auth, now }, "addPlayRecord", args, {
-      targetRevision: `${latest.revision}:${logs}`,
+      targetRevision: `${latest.revision}:${logs.fingerprint}`,
       summary:
         `Replaces the play record of '${latest.title}' (${latest.status}, ${latest.total_play_time} minutes) with a new PLAYING one; ` +
-        `the old record and its ${logs} play ${logs === 1 ? "log are" : "logs are"} deleted.`,
+        `the old record and its ${logs.count} play ${logs.count === 1 ? "log is" : "logs are"} deleted.`,
       async execute() {
         await runPlayBatch(db, [...deletePlaySql(auth.userId, args.gameId, latest.play_id), endLatestSql(auth.userId, args.gameId), fresh]);
         return result(playId, true);

@@ -44,7 +44,8 @@ const inList = (column: string, values: readonly (string | number)[]) =>
 
 /** Overdue: an unfinished cycle whose clear target is before today (UTC); COMPLETED and DROPPED never are. */
 function overdue(now: Date): SQL {
-  return sql`(${inList("r.status", UNFINISHED)} AND r.clear_target_date < ${utcDay(now)})`;
+  // IS NOT NULL keeps the test two-valued, so NOT(overdue) also takes records with no target.
+  return sql`(${inList("r.status", UNFINISHED)} AND r.clear_target_date IS NOT NULL AND r.clear_target_date < ${utcDay(now)})`;
 }
 
 /** The latest cycle of each game, filtered. */
@@ -175,9 +176,11 @@ export const deletePlaySql = (userId: string, gameId: number, playId: string): S
 export const endLatestSql = (userId: string, gameId: number) =>
   sql`UPDATE play_records SET is_latest = 0 WHERE user_id = ${userId} AND game_id = ${gameId} AND is_latest = 1`;
 
-export async function countLogsOf(db: Db, playId: string): Promise<number> {
-  const [row] = await db.all<{ n: number }>(sql`SELECT COUNT(*) AS n FROM play_logs WHERE play_id = ${playId}`);
-  return row?.n ?? 0;
+/** How many logs a cycle has, and a fingerprint that changes whenever any of them does. */
+export async function logsOf(db: Db, playId: string): Promise<{ count: number; fingerprint: string }> {
+  const [row] = await db.all<{ n: number; f: string | null }>(sql`
+    SELECT COUNT(*) AS n, group_concat(id || '@' || updated_at) AS f FROM (SELECT id, updated_at FROM play_logs WHERE play_id = ${playId} ORDER BY id)`);
+  return { count: row?.n ?? 0, fingerprint: row?.f ?? "" };
 }
 
 export async function runPlayBatch(db: Db, statements: SQL[]) {

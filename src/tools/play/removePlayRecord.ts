@@ -3,7 +3,7 @@ import { confirmTokenArg, confirmTwoStep, removalResult, TWO_STEP_NOTE } from ".
 import { notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
-import { countLogsOf, deletePlaySql, findPlay, runPlayBatch } from "./queries";
+import { deletePlaySql, findPlay, logsOf, runPlayBatch } from "./queries";
 
 export const removePlayRecord = defineTool({
   name: "removePlayRecord",
@@ -21,10 +21,10 @@ export const removePlayRecord = defineTool({
   async handler({ db, env, auth, now }, args) {
     const play = await findPlay(db, auth.userId, args.playId);
     if (!play) throw notFound(`Your play record ${args.playId}`);
-    const logs = await countLogsOf(db, play.play_id);
+    const logs = await logsOf(db, play.play_id);
     return confirmTwoStep({ kv: env.KV, auth, now }, "removePlayRecord", args, {
-      targetRevision: `${play.revision}:${logs}`,
-      summary: `Removes the play record of '${play.title}' (${play.status}) and its ${logs} play ${logs === 1 ? "log" : "logs"}.`,
+      targetRevision: `${play.revision}:${logs.fingerprint}`,
+      summary: `Removes the play record of '${play.title}' (${play.status}) and its ${logs.count} play ${logs.count === 1 ? "log" : "logs"}.`,
       async execute() {
         await runPlayBatch(db, deletePlaySql(auth.userId, play.game_id, play.play_id));
         return { playId: play.play_id, removed: true as const };
