@@ -6,7 +6,7 @@ import { positiveId } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
 import { queryBatch } from "../../platform/db";
 import { deleteCopiesSql, listCopies } from "../physicalCopies/queries";
-import { countGamePlays, deleteGamePlaysSql } from "../play/queries";
+import { deleteGamePlaysSql, gamePlaysOf } from "../play/queries";
 import { deleteEntrySql, findEntry } from "./queries";
 
 export const removeFromLibrary = defineTool({
@@ -27,13 +27,13 @@ export const removeFromLibrary = defineTool({
     if (!entry) throw notFound(`Game ${args.gameId} in your library`);
     const [copies, plays] = await Promise.all([
       listCopies(db, auth.userId, args.gameId).then((list) => list.length),
-      countGamePlays(db, auth.userId, args.gameId),
+      gamePlaysOf(db, auth.userId, args.gameId),
     ]);
-    const alsoGoes = [copies && `${copies} physical ${copies === 1 ? "copy" : "copies"}`, plays && `${plays} play ${plays === 1 ? "record" : "records"} with their logs`]
+    const alsoGoes = [copies && `${copies} physical ${copies === 1 ? "copy" : "copies"}`, plays.count && `${plays.count} play ${plays.count === 1 ? "record" : "records"} with their logs`]
       .filter(Boolean)
       .join(" and ");
     return confirmTwoStep({ kv: env.KV, auth, now }, "removeFromLibrary", args, {
-      targetRevision: `${entry.revision}:${plays}`,
+      targetRevision: `${entry.revision}:${plays.fingerprint}`,
       summary: `Removes '${entry.title}' from your library, with its purchase data, memo, links and attributes${alsoGoes ? `, and ${alsoGoes}` : ""}.`,
       async execute() {
         await queryBatch(db, [

@@ -207,9 +207,14 @@ export const deleteGamePlaysSql = (userId: string, gameId: number): SQL[] => [
   sql`DELETE FROM play_records WHERE user_id = ${userId} AND game_id = ${gameId}`,
 ];
 
-export async function countGamePlays(db: Db, userId: string, gameId: number): Promise<number> {
-  const [row] = await db.all<{ n: number }>(sql`SELECT COUNT(*) AS n FROM play_records WHERE user_id = ${userId} AND game_id = ${gameId}`);
-  return row?.n ?? 0;
+/** How many play cycles a game has, and a fingerprint that changes whenever any cycle or log does. */
+export async function gamePlaysOf(db: Db, userId: string, gameId: number): Promise<{ count: number; fingerprint: string }> {
+  const [row] = await db.all<{ n: number; f: string | null; l: string | null }>(sql`
+    SELECT COUNT(*) AS n, group_concat(r.id || '@' || r.revision) AS f,
+      (SELECT group_concat(pl.id || '@' || pl.updated_at) FROM play_logs pl WHERE pl.user_id = ${userId}
+         AND pl.play_id IN (SELECT id FROM play_records WHERE user_id = ${userId} AND game_id = ${gameId})) AS l
+    FROM (SELECT id, revision FROM play_records WHERE user_id = ${userId} AND game_id = ${gameId} ORDER BY id) r`);
+  return { count: row?.n ?? 0, fingerprint: `${row?.f ?? ""}|${row?.l ?? ""}` };
 }
 
 export async function playsOnConsole(db: Db, userId: string, consoleId: string): Promise<{ title: string }[]> {
