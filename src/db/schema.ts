@@ -336,3 +336,29 @@ export const playLogs = sqliteTable(
   },
   (t) => [index("play_logs_play_idx").on(t.playId, t.playDate)],
 );
+
+/** A user's own grouping of owned games (LIGHT and above). */
+export const tags = sqliteTable(
+  "tags",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: text("user_id").notNull(),
+    name: text("name").notNull(),
+    nameKana: text("name_kana"),
+    color: text("color"),
+    description: text("description"),
+    revision: text("revision").notNull(),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("tags_user_name_idx").on(t.userId, t.name)],
+);
+
+export const tagGames = sqliteTable(
+  "tag_games",
+  {
+    tagId: integer("tag_id").notNull(),
+    gameId: integer("game_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tagId, t.gameId] }), index("tag_games_game_idx").on(t.gameId)],
+);

@@ -36,6 +36,11 @@ import { getPlayLogs } from "./play/getPlayLogs";
 import { addPlayLog } from "./play/addPlayLog";
 import { updatePlayLog } from "./play/updatePlayLog";
 import { removePlayLog } from "./play/removePlayLog";
+import { getTags } from "./tags/getTags";
+import { addTag } from "./tags/addTag";
+import { updateTag } from "./tags/updateTag";
+import { updateTagGames } from "./tags/updateTagGames";
+import { removeTag } from "./tags/removeTag";
 import { addToWishlist } from "./wishlist/addToWishlist";
 import { getWishlist } from "./wishlist/getWishlist";
 import { removeFromWishlist } from "./wishlist/removeFromWishlist";
@@ -83,6 +88,11 @@ export const tools: readonly ToolDefinition[] = [
   addConsoleMaintenanceLog,
   updateConsoleMaintenanceLog,
   removeConsoleMaintenanceLog,
+  getTags,
+  addTag,
+  updateTag,
+  updateTagGames,
+  removeTag,
   listAttributes,
   addAttribute,
   removeAttribute,

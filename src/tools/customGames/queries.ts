@@ -4,6 +4,7 @@ import { type LimitContext, addWithinLimit } from "../../platform/registeredLimi
 import { deleteEntrySql } from "../library/queries";
 import { deleteCopiesSql } from "../physicalCopies/queries";
 import { deleteGamePlaysSql } from "../play/queries";
+import { untagGameSql } from "../tags/queries";
 import { deleteWishSql } from "../wishlist/queries";
 import { ApiError } from "../../platform/errors";
 import { sha256Hex } from "../../platform/hashing";
@@ -106,6 +107,7 @@ export async function deleteCustomGame(db: Db, userId: string, gameId: number) {
   await queryBatch(db, [
     deleteCopiesSql(userId, gameId),
     ...deleteGamePlaysSql(userId, gameId),
+    untagGameSql(userId, gameId),
     deleteEntrySql(userId, gameId),
     deleteWishSql(userId, gameId),
     sql`DELETE FROM games WHERE id = ${gameId} AND owner_user_id = ${userId}`,

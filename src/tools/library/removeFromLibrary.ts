@@ -7,6 +7,7 @@ import { defineTool } from "../../registry/defineTool";
 import { queryBatch } from "../../platform/db";
 import { deleteCopiesSql, listCopies } from "../physicalCopies/queries";
 import { deleteGamePlaysSql, gamePlaysOf } from "../play/queries";
+import { untagGameSql } from "../tags/queries";
 import { deleteEntrySql, findEntry } from "./queries";
 
 export const removeFromLibrary = defineTool({
@@ -39,6 +40,7 @@ export const removeFromLibrary = defineTool({
         await queryBatch(db, [
           deleteCopiesSql(auth.userId, args.gameId),
           ...deleteGamePlaysSql(auth.userId, args.gameId),
+          untagGameSql(auth.userId, args.gameId),
           deleteEntrySql(auth.userId, args.gameId),
         ]);
         return { gameId: args.gameId, removed: true as const };

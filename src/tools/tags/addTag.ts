@@ -1,0 +1,24 @@
+import { z } from "zod";
+import { LIGHT_AND_ABOVE } from "../../platform/plans";
+import { defineTool } from "../../registry/defineTool";
+import { findTag, insertTag, tagFieldArgs, tagSchema, toTag } from "./queries";
+
+export const addTag = defineTool({
+  name: "addTag",
+  family: "tags",
+  title: "タグ追加",
+  description: "Creates a tag to group games you own your way (e.g. 'favourites', 'to finish this year'); add games with updateTagGames.",
+  restNote: "In REST, POST /rest/v1/addTag with {\"name\": ...}.",
+  scopes: ["library:write"],
+  plans: LIGHT_AND_ABOVE,
+  kind: "write",
+  input: z.strictObject(tagFieldArgs).partial().required({ name: true }),
+  output: z.object({ item: tagSchema }),
+  conflicts: ["already_exists"],
+  notes: ["A name you already use is 409 already_exists."],
+  async handler({ db, auth, now, upgradeUrl }, args) {
+    const values = { name: args.name, nameKana: args.nameKana ?? null, color: args.color ?? null, description: args.description ?? null };
+    const tagId = await insertTag(db, { ...auth, upgradeUrl }, values, now.toISOString());
+    return { item: toTag((await findTag(db, auth.userId, tagId))!) };
+  },
+});

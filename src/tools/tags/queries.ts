@@ -1,0 +1,146 @@
+import { type SQL, sql } from "drizzle-orm";
+import { z } from "zod";
+import { type Db, isUniqueViolation, queryBatch } from "../../platform/db";
+import { ApiError } from "../../platform/errors";
+import { type LimitContext, addWithinLimit } from "../../platform/registeredLimits";
+import { text } from "../../platform/schemas";
+import { newRevision } from "../library/queries";
+
+/** One tag holds at most this many games. */
+export const TAG_GAME_LIMIT = 1000;
+
+export const tagFieldArgs = {
+  name: text(30).describe("Unique among your tags."),
+  nameKana: text(60).nullable(),
+  color: z.string().regex(/^#[0-9a-fA-F]{6}$/, "must be #rrggbb").describe("#rrggbb."),
+  description: text(500).nullable(),
+};
+
+export const tagSchema = z.object({
+  tagId: z.number().int(),
+  name: z.string(),
+  nameKana: z.string().nullable(),
+  gameCount: z.number().int(),
+  revision: z.string().describe("Send it back to updateTag and updateTagGames."),
+  description: z.string().nullable(),
+  color: z.string().nullable(),
+  updatedAt: z.string(),
+});
+
+interface TagRow {
+  id: number;
+  name: string;
+  name_kana: string | null;
+  color: string | null;
+  description: string | null;
+  revision: string;
+  updated_at: string;
+  game_count: number;
+}
+
+export const toTag = (row: TagRow) => ({
+  tagId: row.id,
+  name: row.name,
+  nameKana: row.name_kana,
+  gameCount: row.game_count,
+  revision: row.revision,
+  description: row.description,
+  color: row.color,
+  updatedAt: row.updated_at,
+});
+
+const TAG_SELECT = sql.raw("t.*, (SELECT COUNT(*) FROM tag_games tg WHERE tg.tag_id = t.id) AS game_count");
+
+export async function findTag(db: Db, userId: string, tagId: number): Promise<TagRow | undefined> {
+  const [row] = await db.all<TagRow>(sql`SELECT ${TAG_SELECT} FROM tags t WHERE t.id = ${tagId} AND t.user_id = ${userId}`);
+  return row;
+}
+
+export async function tagPage(db: Db, userId: string, page: { limit: number; offset: number }) {
+  const [rows, total] = await queryBatch<[TagRow[], { n: number }[]]>(db, [
+    sql`SELECT ${TAG_SELECT} FROM tags t WHERE t.user_id = ${userId} ORDER BY t.id LIMIT ${page.limit} OFFSET ${page.offset}`,
+    sql`SELECT COUNT(*) AS n FROM tags WHERE user_id = ${userId}`,
+  ]);
+  return { rows, totalCount: total[0]?.n ?? 0 };
+}
+
+const nameTaken = (name: string) => new ApiError("already_exists", `You already have a tag named '${name}'.`, { field: "name" });
+
+export interface TagValues {
+  name: string;
+  nameKana: string | null;
+  color: string | null;
+  description: string | null;
+}
+
+export async function insertTag(db: Db, limit: LimitContext, values: TagValues, now: string): Promise<number> {
+  try {
+    await addWithinLimit(db, limit, "tags", [
+      sql`INSERT INTO tags (user_id, name, name_kana, color, description, revision, created_at, updated_at)
+        VALUES (${limit.userId}, ${values.name}, ${values.nameKana}, ${values.color}, ${values.description}, ${newRevision()}, ${now}, ${now})`,
+    ]);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw nameTaken(values.name);
+    throw error;
+  }
+  const [row] = await db.all<{ id: number }>(sql`SELECT id FROM tags WHERE user_id = ${limit.userId} AND name = ${values.name}`);
+  return row!.id;
+}
+
+export const revisionConflict = () =>
+  new ApiError("revision_conflict", "The tag changed since that revision; read it again and resend.", { field: "revision" });
+
+const TAG_COLUMNS = { name: "name", nameKana: "name_kana", color: "color", description: "description" } as const;
+
+/** Patches the tag; with `expected`, only while its revision still is that. */
+export async function patchTag(db: Db, userId: string, tagId: number, changes: Partial<Record<keyof typeof TAG_COLUMNS, string | null>>, expected: string | undefined, now: string) {
+  const sets = (Object.keys(changes) as (keyof typeof TAG_COLUMNS)[]).map((key) => sql`${sql.raw(TAG_COLUMNS[key])} = ${changes[key]}`);
+  try {
+    const result = await db.run(sql`
+      UPDATE tags SET ${sql.join([...sets, sql`updated_at = ${now}`, sql`revision = ${newRevision()}`], sql`, `)}
+      WHERE id = ${tagId} AND user_id = ${userId} ${expected === undefined ? sql`` : sql`AND revision = ${expected}`}`);
+    if (result.meta.changes === 0) throw revisionConflict();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw nameTaken(String(changes.name));
+    throw error;
+  }
+}
+
+/** How many of these games the tag holds already. */
+export async function countTagged(db: Db, tagId: number, gameIds: readonly number[]): Promise<number> {
+  const [row] = await db.all<{ n: number }>(sql`
+    SELECT COUNT(*) AS n FROM tag_games WHERE tag_id = ${tagId} AND game_id IN (SELECT value FROM json_each(${JSON.stringify(gameIds)}))`);
+  return row?.n ?? 0;
+}
+
+/** The games of the list that are in the user's library. */
+export async function ownedAmong(db: Db, userId: string, gameIds: readonly number[]): Promise<Set<number>> {
+  const rows = await db.all<{ game_id: number }>(sql`
+    SELECT game_id FROM library_entries WHERE user_id = ${userId} AND game_id IN (SELECT value FROM json_each(${JSON.stringify(gameIds)}))`);
+  return new Set(rows.map((row) => row.game_id));
+}
+
+/**
+ * Changes the tag's games in one batch that first checks the revision (when given) and, after
+ * the change, that the tag holds at most TAG_GAME_LIMIT games; either failing rolls it all back.
+ */
+export function tagGamesStatements(userId: string, tagId: number, mode: "add" | "remove" | "replace", gameIds: readonly number[], now: string): SQL[] {
+  const ids = JSON.stringify(gameIds);
+  const change: SQL[] =
+    mode === "remove"
+      ? [sql`DELETE FROM tag_games WHERE tag_id = ${tagId} AND game_id IN (SELECT value FROM json_each(${ids}))`]
+      : [
+          ...(mode === "replace" ? [sql`DELETE FROM tag_games WHERE tag_id = ${tagId}`] : []),
+          sql`INSERT OR IGNORE INTO tag_games (tag_id, game_id) SELECT ${tagId}, value FROM json_each(${ids})`,
+        ];
+  return [...change, sql`UPDATE tags SET revision = ${newRevision()}, updated_at = ${now} WHERE id = ${tagId} AND user_id = ${userId}`];
+}
+
+/** A game leaving the library leaves the user's tags too. */
+export const untagGameSql = (userId: string, gameId: number) =>
+  sql`DELETE FROM tag_games WHERE game_id = ${gameId} AND tag_id IN (SELECT id FROM tags WHERE user_id = ${userId})`;
+
+export const deleteTagSql = (userId: string, tagId: number): SQL[] => [
+  sql`DELETE FROM tag_games WHERE tag_id = ${tagId} AND tag_id IN (SELECT id FROM tags WHERE user_id = ${userId})`,
+  sql`DELETE FROM tags WHERE id = ${tagId} AND user_id = ${userId}`,
+];

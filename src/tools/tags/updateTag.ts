@@ -1,0 +1,31 @@
+import { z } from "zod";
+import { notFound } from "../../platform/errors";
+import { LIGHT_AND_ABOVE } from "../../platform/plans";
+import { positiveId } from "../../platform/schemas";
+import { defineTool } from "../../registry/defineTool";
+import { findTag, patchTag, revisionConflict, tagFieldArgs, tagSchema, toTag } from "./queries";
+
+export const updateTag = defineTool({
+  name: "updateTag",
+  family: "tags",
+  title: "タグ更新",
+  description: "Changes a tag's name, reading, colour or description (omit a field to keep it; null clears nameKana or description). Membership changes use updateTagGames.",
+  restNote: "In REST, POST /rest/v1/updateTag with tagId and the fields to change.",
+  scopes: ["library:write"],
+  plans: LIGHT_AND_ABOVE,
+  kind: "write",
+  idempotent: true,
+  input: z
+    .strictObject({ tagId: positiveId, ...tagFieldArgs, revision: z.string().min(1).describe("From getTags; optional.") })
+    .partial()
+    .required({ tagId: true }),
+  output: z.object({ item: tagSchema }),
+  conflicts: ["already_exists", "revision_conflict"],
+  async handler({ db, auth, now }, { tagId, revision, ...changes }) {
+    const tag = await findTag(db, auth.userId, tagId);
+    if (!tag) throw notFound(`Your tag ${tagId}`);
+    if (revision !== undefined && revision !== tag.revision) throw revisionConflict();
+    await patchTag(db, auth.userId, tagId, Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)), revision, now.toISOString());
+    return { item: toTag((await findTag(db, auth.userId, tagId))!) };
+  },
+});

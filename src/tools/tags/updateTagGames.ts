@@ -1,0 +1,55 @@
+import { sql } from "drizzle-orm";
+import { z } from "zod";
+import { guardStatement, runGuarded } from "../../platform/db";
+import { ApiError, invalidInput, notFound } from "../../platform/errors";
+import { LIGHT_AND_ABOVE } from "../../platform/plans";
+import { positiveId } from "../../platform/schemas";
+import { defineTool } from "../../registry/defineTool";
+import { TAG_GAME_LIMIT, countTagged, findTag, ownedAmong, revisionConflict, tagGamesStatements } from "./queries";
+
+export const updateTagGames = defineTool({
+  name: "updateTagGames",
+  family: "tags",
+  title: "タグのゲーム更新",
+  description:
+    "Adds games you own to a tag, removes them, or replaces the tag's whole set (replace needs the full set and the tag's revision). A tag holds at most 1,000 games; the games themselves are never touched.",
+  restNote: "In REST, POST /rest/v1/updateTagGames with {tagId, mode, gameIds[, revision]}.",
+  scopes: ["library:write"],
+  plans: LIGHT_AND_ABOVE,
+  kind: "write",
+  input: z.strictObject({
+    tagId: positiveId,
+    mode: z.enum(["add", "remove", "replace"]),
+    gameIds: z.array(positiveId).max(TAG_GAME_LIMIT).describe(`Up to ${TAG_GAME_LIMIT}; only games in your library.`),
+    revision: z.string().min(1).optional().describe("The tag's revision; required for replace."),
+  }),
+  output: z.object({ tagId: z.number().int(), gameCount: z.number().int(), mode: z.enum(["add", "remove", "replace"]), revision: z.string() }),
+  conflicts: ["revision_conflict"],
+  notes: ["replace without revision is 400; a stale revision is 409 revision_conflict and nothing changes."],
+  async handler({ db, auth, now }, args) {
+    const tag = await findTag(db, auth.userId, args.tagId);
+    if (!tag) throw notFound(`Your tag ${args.tagId}`);
+    if (args.mode === "replace" && args.revision === undefined) throw invalidInput("revision", "revision: replace needs the tag's revision.");
+    if (args.revision !== undefined && args.revision !== tag.revision) throw revisionConflict();
+    const gameIds = [...new Set(args.gameIds)];
+    if (args.mode !== "remove") {
+      const owned = await ownedAmong(db, auth.userId, gameIds);
+      const index = args.gameIds.findIndex((id) => !owned.has(id));
+      if (index >= 0) throw notFound(`gameIds[${index}]: game ${args.gameIds[index]} in your library`);
+      const after = args.mode === "replace" ? gameIds.length : tag.game_count + gameIds.length - (await countTagged(db, args.tagId, gameIds));
+      if (after > TAG_GAME_LIMIT) throw invalidInput("gameIds", `gameIds: the tag would hold ${after} games; at most ${TAG_GAME_LIMIT}.`);
+    }
+    const countAfter = sql`(SELECT COUNT(*) FROM tag_games WHERE tag_id = ${args.tagId})`;
+    await runGuarded(
+      db,
+      [
+        guardStatement(sql`(SELECT revision FROM tags WHERE id = ${args.tagId}) = ${tag.revision}`),
+        ...tagGamesStatements(auth.userId, args.tagId, args.mode, gameIds, now.toISOString()),
+        guardStatement(sql`${countAfter} <= ${TAG_GAME_LIMIT}`),
+      ],
+      () => new ApiError("revision_conflict", `The tag changed meanwhile, or would hold more than ${TAG_GAME_LIMIT} games; read it again.`, { field: "revision" }),
+    );
+    const updated = (await findTag(db, auth.userId, args.tagId))!;
+    return { tagId: args.tagId, gameCount: updated.game_count, mode: args.mode, revision: updated.revision };
+  },
+});

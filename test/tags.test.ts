@@ -1,0 +1,140 @@
+// Tags over a tiny fictional master (ids 800000+, marker word セレス in every title).
+import { beforeAll, describe, expect, it } from "vitest";
+import { type Account, callWith, newAccount } from "./support/harness";
+import { importFixture, toNdjson } from "./support/master";
+
+const GAMES = [800101, 800102, 800103];
+beforeAll(async () => {
+  await importFixture({
+    platforms: toNdjson([{ platformId: 800001, name: "セレス機", nameEn: null, shortName: null, maker: null, releaseDate: null }]),
+    games: toNdjson(
+      GAMES.map((gameId, i) => ({
+        gameId,
+        title: `セレス伝説${i + 1}`,
+        titleReading: `せれすでんせつ${i + 1}`,
+        titleEn: [],
+        aliases: [],
+        platformId: 800001,
+        publisherId: null,
+        genreId: null,
+        genreSubId: null,
+        releaseDate: null,
+        janCode: null,
+        modelNumber: [],
+        price: null,
+        mediaId: null,
+        gpsId: null,
+        dbId: null,
+        dbSlug: null,
+        dbCoverId: null,
+        editions: [],
+      })),
+    ),
+  });
+});
+
+async function collector(plan: "LIGHT" | "PREMIUM" = "LIGHT"): Promise<Account> {
+  const account = await newAccount({ plan });
+  for (const gameId of GAMES) await account.call("addToLibrary", { gameId });
+  return account;
+}
+const tagOf = async (account: Account, tagId: number) =>
+  ((await account.call("getTags", {}, "GET")).body.items as { tagId: number }[]).find((t) => t.tagId === tagId) as Record<string, unknown>;
+
+describe("addTag and getTags", () => {
+  it("creates a tag with its fields, counted and listed", async () => {
+    const account = await collector();
+    const reply = await account.call("addTag", { name: "お気に入り", nameKana: "おきにいり", color: "#ff8800", description: "何度も遊ぶ" });
+    expect(reply.status).toBe(200);
+    expect(reply.body.item).toMatchObject({ name: "お気に入り", nameKana: "おきにいり", color: "#ff8800", description: "何度も遊ぶ", gameCount: 0 });
+    expect(typeof reply.body.item.tagId).toBe("number");
+    expect((await account.call("getTags")).body).toMatchObject({ totalCount: 1, items: [{ tagId: reply.body.item.tagId }] });
+    expect((await account.call("getAccount")).body.registered.tags).toEqual({ count: 1, limit: 100 });
+  });
+
+  it("refuses a duplicate name (409), a bad colour (400) and FREE accounts (403)", async () => {
+    const account = await collector();
+    await account.call("addTag", { name: "積みゲー" });
+    expect((await account.call("addTag", { name: "積みゲー" })).body).toMatchObject({ code: "already_exists", field: "name" });
+    expect((await account.call("addTag", { name: "x", color: "red" })).body.field).toBe("color");
+    expect((await account.call("addTag", { name: "x".repeat(31) })).body.field).toBe("name");
+    expect((await (await newAccount({ plan: "FREE" })).call("addTag", { name: "x" })).body.code).toBe("plan_required");
+  });
+});
+
+describe("updateTag", () => {
+  it("patches, and refuses a stale revision or a name in use", async () => {
+    const account = await collector();
+    const { tagId, revision } = (await account.call("addTag", { name: "A", description: "d" })).body.item;
+    await account.call("addTag", { name: "B" });
+    const reply = await account.call("updateTag", { tagId, color: "#123456", description: null, revision });
+    expect(reply.body.item).toMatchObject({ name: "A", color: "#123456", description: null });
+    expect((await account.call("updateTag", { tagId, name: "Z", revision })).body.code).toBe("revision_conflict");
+    expect((await account.call("updateTag", { tagId, name: "B" })).body.code).toBe("already_exists");
+  });
+});
+
+describe("updateTagGames", () => {
+  it("adds, removes and replaces owned games; the revision moves", async () => {
+    const account = await collector();
+    const { tagId, revision } = (await account.call("addTag", { name: "RPG" })).body.item;
+    const added = await account.call("updateTagGames", { tagId, mode: "add", gameIds: [GAMES[0], GAMES[1], GAMES[1]] });
+    expect(added.body).toMatchObject({ tagId, gameCount: 2, mode: "add" });
+    expect(added.body.revision).not.toBe(revision);
+    expect((await account.call("updateTagGames", { tagId, mode: "remove", gameIds: [GAMES[0]] })).body.gameCount).toBe(1);
+    const current = (await tagOf(account, tagId)).revision;
+    const replaced = await account.call("updateTagGames", { tagId, mode: "replace", gameIds: [GAMES[2]], revision: current });
+    expect(replaced.body.gameCount).toBe(1);
+  });
+
+  it("needs the revision for replace, refuses a stale one and games not owned", async () => {
+    const account = await collector();
+    const { tagId, revision } = (await account.call("addTag", { name: "RPG" })).body.item;
+    expect((await account.call("updateTagGames", { tagId, mode: "replace", gameIds: [GAMES[0]] })).body.field).toBe("revision");
+    await account.call("updateTagGames", { tagId, mode: "add", gameIds: [GAMES[0]] });
+    expect((await account.call("updateTagGames", { tagId, mode: "replace", gameIds: [], revision })).body.code).toBe("revision_conflict");
+    const notOwned = await account.call("updateTagGames", { tagId, mode: "add", gameIds: [GAMES[0], 1] });
+    expect(notOwned.status).toBe(404);
+    expect((await tagOf(account, tagId)).gameCount).toBe(1);
+  });
+
+  it("holds at most 1,000 games per tag (400 past that)", async () => {
+    const account = await collector();
+    const { tagId } = (await account.call("addTag", { name: "many" })).body.item;
+    const tooMany = Array.from({ length: 1001 }, (_, i) => i + 1);
+    expect((await account.call("updateTagGames", { tagId, mode: "add", gameIds: tooMany })).body.field).toBe("gameIds");
+  });
+
+  it("keeps tags per user: another user's tag is not found", async () => {
+    const [a, b] = await Promise.all([collector(), collector()]);
+    const { tagId } = (await a.call("addTag", { name: "mine" })).body.item;
+    expect((await b.call("updateTagGames", { tagId, mode: "add", gameIds: [GAMES[0]] })).status).toBe(404);
+    expect((await b.call("updateTag", { tagId, name: "x" })).status).toBe(404);
+    expect((await b.call("getTags")).body.totalCount).toBe(0);
+  });
+});
+
+describe("removeTag (two-step)", () => {
+  it("previews, removes with the token, and leaves the games in the library", async () => {
+    const account = await collector();
+    const { tagId } = (await account.call("addTag", { name: "捨てる" })).body.item;
+    await account.call("updateTagGames", { tagId, mode: "add", gameIds: GAMES });
+    const preview = await account.call("removeTag", { tagId });
+    expect(preview.body.summary).toContain("3 games");
+    expect((await account.call("getTags")).body.totalCount).toBe(1);
+    const writer = await account.newKey(["library:read", "library:write"]);
+    expect((await callWith(writer.apiKey, "removeTag", { tagId })).body.code).toBe("insufficient_scope");
+    expect((await account.call("removeTag", { tagId, confirmToken: preview.body.confirmToken })).body).toEqual({ tagId, removed: true });
+    expect((await account.call("getTags")).body.totalCount).toBe(0);
+    expect((await account.call("getLibrary", { fields: [] })).body.totalCount).toBe(3);
+  });
+
+  it("a game leaving the library leaves its tags", async () => {
+    const account = await collector("PREMIUM");
+    const { tagId } = (await account.call("addTag", { name: "t" })).body.item;
+    await account.call("updateTagGames", { tagId, mode: "add", gameIds: GAMES });
+    const preview = await account.call("removeFromLibrary", { gameId: GAMES[0] });
+    await account.call("removeFromLibrary", { gameId: GAMES[0], confirmToken: preview.body.confirmToken });
+    expect((await tagOf(account, tagId)).gameCount).toBe(2);
+  });
+});
