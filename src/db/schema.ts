@@ -362,3 +362,37 @@ export const tagGames = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.tagId, t.gameId] }), index("tag_games_game_idx").on(t.gameId)],
 );
+
+/** A PREMIUM goal: a set of games (explicit, a tag's, or a platform's) whose achievement is computed on each call. */
+export const collections = sqliteTable(
+  "collections",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull(),
+    name: text("name").notNull(),
+    nameKey: text("name_key").notNull(),
+    description: text("description"),
+    type: text("type", { enum: ["INDIVIDUAL", "TAG", "PLATFORM"] }).notNull(),
+    purpose: text("purpose", { enum: ["LIBRARY", "PLAY"] }).notNull(),
+    tagId: integer("tag_id"),
+    platformId: integer("platform_id"),
+    genreId: integer("genre_id"),
+    releaseDateFrom: text("release_date_from"),
+    releaseDateTo: text("release_date_to"),
+    revision: text("revision").notNull(),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [index("collections_user_idx").on(t.userId)],
+);
+
+/** INDIVIDUAL members, or games excluded from a TAG or PLATFORM collection. */
+export const collectionGames = sqliteTable(
+  "collection_games",
+  {
+    collectionId: text("collection_id").notNull(),
+    gameId: integer("game_id").notNull(),
+    kind: text("kind", { enum: ["member", "excluded"] }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.collectionId, t.kind, t.gameId] })],
+);

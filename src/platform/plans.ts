@@ -52,6 +52,7 @@ export const REGISTERED_LIMITS = {
   wishlist: { FREE: 100, LIGHT: 1_000, PREMIUM: 10_000 },
   consoles: { FREE: 0, LIGHT: 50, PREMIUM: 500 },
   tags: { FREE: 0, LIGHT: 100, PREMIUM: 1_000 },
+  collections: { FREE: 0, LIGHT: 0, PREMIUM: 200 },
 } as const satisfies Record<string, Record<Plan, number | null>>;
 export type RegisteredResource = keyof typeof REGISTERED_LIMITS;
 

@@ -12,6 +12,7 @@ const COUNT: Record<RegisteredResource, (userId: string) => SQL> = {
   wishlist: (userId) => sql`SELECT COUNT(*) FROM wishlist_entries WHERE user_id = ${userId}`,
   consoles: (userId) => sql`SELECT COUNT(*) FROM consoles WHERE user_id = ${userId}`,
   tags: (userId) => sql`SELECT COUNT(*) FROM tags WHERE user_id = ${userId}`,
+  collections: (userId) => sql`SELECT COUNT(*) FROM collections WHERE user_id = ${userId}`,
 };
 
 export interface LimitContext {

@@ -41,6 +41,11 @@ import { addTag } from "./tags/addTag";
 import { updateTag } from "./tags/updateTag";
 import { updateTagGames } from "./tags/updateTagGames";
 import { removeTag } from "./tags/removeTag";
+import { getCollections } from "./collections/getCollections";
+import { addCollection } from "./collections/addCollection";
+import { updateCollection } from "./collections/updateCollection";
+import { removeCollection } from "./collections/removeCollection";
+import { getCollectionGames } from "./collections/getCollectionGames";
 import { addToWishlist } from "./wishlist/addToWishlist";
 import { getWishlist } from "./wishlist/getWishlist";
 import { removeFromWishlist } from "./wishlist/removeFromWishlist";
@@ -93,6 +98,11 @@ export const tools: readonly ToolDefinition[] = [
   updateTag,
   updateTagGames,
   removeTag,
+  getCollections,
+  addCollection,
+  updateCollection,
+  removeCollection,
+  getCollectionGames,
   listAttributes,
   addAttribute,
   removeAttribute,

@@ -19,6 +19,13 @@ export const GAME_JOINS = sql.raw(`
   LEFT JOIN genres gm ON gm.id = g.genre_id
   LEFT JOIN genres gs ON gs.id = g.genre_sub_id`);
 
+/** GAME_JOINS for a game that may be missing (LEFT JOIN games g): every join left. */
+export const GAME_LEFT_JOINS = sql.raw(`
+  LEFT JOIN platforms p ON p.id = g.platform_id
+  LEFT JOIN companies c ON c.id = g.publisher_id
+  LEFT JOIN genres gm ON gm.id = g.genre_id
+  LEFT JOIN genres gs ON gs.id = g.genre_sub_id`);
+
 /**
  * Official games, plus the caller's own custom games; nobody else's. Written as an expression no
  * index can serve: otherwise SQLite drives the query from "every official game" (the owner index)

@@ -1,0 +1,50 @@
+import { z } from "zod";
+import { PREMIUM_ONLY } from "../../platform/plans";
+import { isoDate, orderedRanges, positiveId } from "../../platform/schemas";
+import { defineTool } from "../../registry/defineTool";
+import { COLLECTION_TYPES, PURPOSES, checkCollectionShape, collectionFieldArgs, collectionSchema, findCollection, insertCollection, toCollection } from "./queries";
+
+export const addCollection = defineTool({
+  name: "addCollection",
+  family: "collections",
+  title: "コレクション追加",
+  description:
+    "Creates a goal to complete: INDIVIDUAL (the games you list), TAG (every game carrying one of your tags) or PLATFORM (every game of a platform, optionally narrowed by genre and release dates). purpose LIBRARY counts a game achieved once it is in your library; PLAY once its latest play record is COMPLETED.",
+  restNote: "In REST, POST /rest/v1/addCollection.",
+  scopes: ["library:write"],
+  plans: PREMIUM_ONLY,
+  kind: "write",
+  input: z
+    .strictObject({
+      ...collectionFieldArgs,
+      type: z.enum(COLLECTION_TYPES),
+      purpose: z.enum(PURPOSES).default("LIBRARY"),
+      tagId: positiveId.optional().describe("TAG: the tag."),
+      platformId: positiveId.optional().describe("PLATFORM: the platform."),
+      genreId: positiveId.optional().describe("PLATFORM: only this genre (main or support, as the genre filter)."),
+      releaseDateFrom: isoDate.optional().describe("PLATFORM: released on or after."),
+      releaseDateTo: isoDate.optional().describe("PLATFORM: released on or before."),
+    })
+    .partial({ description: true, gameIds: true, excludeGameIds: true })
+    .superRefine(orderedRanges([["releaseDateFrom", "releaseDateTo"]])),
+  output: z.object({ item: collectionSchema }),
+  notes: ["gameIds and excludeGameIds hold up to 1,000 games each (400 past that).", "Achievement is computed on each getCollectionGames call."],
+  async handler({ db, auth, now, upgradeUrl }, args) {
+    const collection = {
+      name: args.name,
+      description: args.description ?? null,
+      type: args.type,
+      purpose: args.purpose,
+      tagId: args.tagId ?? null,
+      platformId: args.platformId ?? null,
+      genreId: args.genreId ?? null,
+      releaseDateFrom: args.releaseDateFrom ?? null,
+      releaseDateTo: args.releaseDateTo ?? null,
+      gameIds: [...new Set(args.gameIds ?? [])],
+      excludeGameIds: [...new Set(args.excludeGameIds ?? [])],
+    };
+    await checkCollectionShape(db, auth.userId, collection);
+    const id = await insertCollection(db, { ...auth, upgradeUrl }, collection, now.toISOString());
+    return { item: toCollection((await findCollection(db, auth.userId, id))!) };
+  },
+});

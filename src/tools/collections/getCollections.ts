@@ -1,0 +1,32 @@
+import { z } from "zod";
+import { limitArg, pageArg, pagedEnvelope, pageOf, pageOffset, resolveLimit } from "../../platform/paging";
+import { PREMIUM_ONLY } from "../../platform/plans";
+import { text } from "../../platform/schemas";
+import { defineTool } from "../../registry/defineTool";
+import { COLLECTION_TYPES, PURPOSES, collectionPage, collectionSchema, toCollection } from "./queries";
+
+const CAP = 100;
+
+export const getCollections = defineTool({
+  name: "getCollections",
+  family: "collections",
+  title: "コレクション一覧",
+  description: "Lists your collections, oldest first, with their definitions and the revision updateCollection needs. Achievement: getCollectionGames.",
+  restNote: "In REST, call GET /rest/v1/getCollections.",
+  scopes: ["library:read"],
+  plans: PREMIUM_ONLY,
+  kind: "read",
+  input: z.strictObject({
+    name: text(30).optional().describe("Part of the name; width and case are ignored."),
+    types: z.array(z.enum(COLLECTION_TYPES)).max(3).optional(),
+    purposeTypes: z.array(z.enum(PURPOSES)).max(2).optional(),
+    page: pageArg,
+    limit: limitArg(CAP, 50),
+  }),
+  output: pagedEnvelope(collectionSchema),
+  async handler({ db, auth }, args) {
+    const limit = resolveLimit(args.limit, 50, [{ cap: CAP, reason: `getCollections returns at most ${CAP} per page` }]);
+    const { rows, totalCount } = await collectionPage(db, auth.userId, args, { limit: limit.effectiveLimit, offset: pageOffset(args.page, limit) });
+    return pageOf(rows.map(toCollection), args.page, totalCount, limit);
+  },
+});

@@ -1,0 +1,33 @@
+import { z } from "zod";
+import { confirmTokenArg, confirmTwoStep, removalResult, TWO_STEP_NOTE } from "../../platform/confirm";
+import { queryBatch } from "../../platform/db";
+import { notFound } from "../../platform/errors";
+import { PREMIUM_ONLY } from "../../platform/plans";
+import { defineTool } from "../../registry/defineTool";
+import { deleteCollectionSql, findCollection } from "./queries";
+
+export const removeCollection = defineTool({
+  name: "removeCollection",
+  family: "collections",
+  title: "コレクション削除",
+  description: "Removes a collection, in two steps: the first call only previews; call again with the same arguments plus its confirmToken. The games themselves stay.",
+  restNote: "In REST, POST /rest/v1/removeCollection with {\"collectionId\": ...}, then again with confirmToken.",
+  scopes: ["library:delete"],
+  plans: PREMIUM_ONLY,
+  kind: "delete",
+  input: z.strictObject({ collectionId: z.string().min(1).max(40), confirmToken: confirmTokenArg }),
+  output: removalResult({ collectionId: z.string() }),
+  notes: [TWO_STEP_NOTE],
+  async handler({ db, env, auth, now }, args) {
+    const collection = await findCollection(db, auth.userId, args.collectionId);
+    if (!collection) throw notFound(`Your collection ${args.collectionId}`);
+    return confirmTwoStep({ kv: env.KV, auth, now }, "removeCollection", args, {
+      targetRevision: collection.revision,
+      summary: `Removes your ${collection.type} collection '${collection.name}'; its games stay where they are.`,
+      async execute() {
+        await queryBatch(db, deleteCollectionSql(auth.userId, args.collectionId) as [never]);
+        return { collectionId: args.collectionId, removed: true as const };
+      },
+    });
+  },
+});

@@ -1,0 +1,50 @@
+import { z } from "zod";
+import { ApiError, invalidInput, notFound } from "../../platform/errors";
+import { PREMIUM_ONLY } from "../../platform/plans";
+import { defineTool } from "../../registry/defineTool";
+import { checkCollectionShape, collectionFieldArgs, collectionSchema, findCollection, patchCollection, toCollection } from "./queries";
+
+const conflict = () =>
+  new ApiError("revision_conflict", "The collection changed since that revision; read getCollections again and rebuild the request.", {
+    field: "revision",
+  });
+
+export const updateCollection = defineTool({
+  name: "updateCollection",
+  family: "collections",
+  title: "コレクション更新",
+  description:
+    "Changes a collection's name or description, or replaces its games (INDIVIDUAL gameIds) or exclusions (TAG/PLATFORM excludeGameIds). Replacing games needs the revision from getCollections; a revision that does not match is 409 revision_conflict.",
+  restNote: "In REST, POST /rest/v1/updateCollection with collectionId, the fields to change and revision.",
+  scopes: ["library:write"],
+  plans: PREMIUM_ONLY,
+  kind: "write",
+  idempotent: true,
+  input: z
+    .strictObject({ collectionId: z.string().min(1).max(40), ...collectionFieldArgs, revision: z.string().min(1) })
+    .partial()
+    .required({ collectionId: true }),
+  output: z.object({ item: collectionSchema }),
+  conflicts: ["revision_conflict"],
+  async handler({ db, auth, now }, { collectionId, revision, ...changes }) {
+    const current = await findCollection(db, auth.userId, collectionId);
+    if (!current) throw notFound(`Your collection ${collectionId}`);
+    if ((changes.gameIds ?? changes.excludeGameIds) !== undefined && revision === undefined) {
+      throw invalidInput("revision", "revision: replacing games needs the revision from getCollections.");
+    }
+    if (revision !== undefined && revision !== current.revision) throw conflict();
+    const item = toCollection(current);
+    await checkCollectionShape(db, auth.userId, {
+      ...item,
+      gameIds: changes.gameIds ?? item.gameIds,
+      excludeGameIds: changes.excludeGameIds ?? item.excludeGameIds,
+    });
+    const next = {
+      ...changes,
+      ...(changes.gameIds ? { gameIds: [...new Set(changes.gameIds)] } : {}),
+      ...(changes.excludeGameIds ? { excludeGameIds: [...new Set(changes.excludeGameIds)] } : {}),
+    };
+    if (!(await patchCollection(db, auth.userId, collectionId, next, revision, now.toISOString()))) throw conflict();
+    return { item: toCollection((await findCollection(db, auth.userId, collectionId))!) };
+  },
+});
