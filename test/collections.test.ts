@@ -1,31 +1,12 @@
 // Collections over a tiny fictional master (ids 810000+, marker word ミネルヴァ in every title).
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Account, newAccount } from "./support/harness";
-import { importFixture, toNdjson } from "./support/master";
+import { fictionalGame, importFixture, toNdjson } from "./support/master";
 
 const P1 = 810001;
 const P2 = 810002;
-const game = (gameId: number, platformId: number, releaseDate: string | null, n: number) => ({
-  gameId,
-  title: `ミネルヴァ物語${n}`,
-  titleReading: `みねるゔぁものがたり${n}`,
-  titleEn: [],
-  aliases: [],
-  platformId,
-  publisherId: null,
-  genreId: null,
-  genreSubId: null,
-  releaseDate,
-  janCode: null,
-  modelNumber: [],
-  price: null,
-  mediaId: null,
-  gpsId: null,
-  dbId: null,
-  dbSlug: null,
-  dbCoverId: null,
-  editions: [],
-});
+const game = (gameId: number, platformId: number, releaseDate: string | null, n: number) =>
+  fictionalGame({ gameId, title: `ミネルヴァ物語${n}`, titleReading: `みねるゔぁものがたり${n}`, platformId, releaseDate });
 const [A, B, C, D] = [810101, 810102, 810103, 810104];
 
 beforeAll(async () => {

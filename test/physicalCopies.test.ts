@@ -1,35 +1,13 @@
 // Physical copies over a tiny fictional master (ids 770000+, marker word アステル in every title).
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Account, newAccount } from "./support/harness";
-import { importFixture, toNdjson } from "./support/master";
+import { fictionalGame, importFixture, toNdjson } from "./support/master";
 
 const GAME = 770101;
 beforeAll(async () => {
   await importFixture({
     platforms: toNdjson([{ platformId: 770001, name: "アステル機", nameEn: null, shortName: null, maker: null, releaseDate: null }]),
-    games: toNdjson([
-      {
-        gameId: GAME,
-        title: "アステル物語",
-        titleReading: "あすてるものがたり",
-        titleEn: [],
-        aliases: [],
-        platformId: 770001,
-        publisherId: null,
-        genreId: null,
-        genreSubId: null,
-        releaseDate: "1992-02-02",
-        janCode: null,
-        modelNumber: [],
-        price: null,
-        mediaId: null,
-        gpsId: null,
-        dbId: null,
-        dbSlug: null,
-        dbCoverId: null,
-        editions: [],
-      },
-    ]),
+    games: toNdjson([fictionalGame({ gameId: GAME, title: "アステル物語", titleReading: "あすてるものがたり", platformId: 770001, releaseDate: "1992-02-02" })]),
   });
 });
 

@@ -4,33 +4,14 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Plan, Scope } from "../src/platform/plans";
 import { utcDay } from "../src/platform/quota";
 import { ALL_SCOPES, type Account, type Reply, callWith, newAccount } from "./support/harness";
-import { importFixture, toNdjson } from "./support/master";
+import { fictionalGame, importFixture, toNdjson } from "./support/master";
 
 const PLATFORM = 790501;
 const A = 790511; // オリオン星の記録
 const B = 790512; // オリオン流星群
 
-const game = (gameId: number, title: string, titleReading: string) => ({
-  gameId,
-  title,
-  titleReading,
-  titleEn: [],
-  aliases: [],
-  platformId: PLATFORM,
-  publisherId: null,
-  genreId: null,
-  genreSubId: null,
-  releaseDate: "1994-04-04",
-  janCode: null,
-  modelNumber: [],
-  price: null,
-  mediaId: null,
-  gpsId: null,
-  dbId: null,
-  dbSlug: null,
-  dbCoverId: null,
-  editions: [],
-});
+const game = (gameId: number, title: string, titleReading: string) =>
+  fictionalGame({ gameId, title, titleReading, platformId: PLATFORM, releaseDate: "1994-04-04" });
 
 beforeAll(async () => {
   await importFixture({

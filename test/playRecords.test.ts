@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Plan, Scope } from "../src/platform/plans";
 import { utcDay } from "../src/platform/quota";
 import { ALL_SCOPES, type Account, type Reply, callWith, newAccount } from "./support/harness";
-import { importFixture, toNdjson } from "./support/master";
+import { fictionalGame, importFixture, toNdjson } from "./support/master";
 
 const P1 = 790001;
 const P2 = 790002;
@@ -31,27 +31,7 @@ const game = (
   genreId: number | null,
   genreSubId: number | null,
   releaseDate: string | null,
-) => ({
-  gameId,
-  title,
-  titleReading,
-  titleEn: [],
-  aliases: [],
-  platformId,
-  publisherId: null,
-  genreId,
-  genreSubId,
-  releaseDate,
-  janCode: null,
-  modelNumber: [],
-  price: null,
-  mediaId: null,
-  gpsId: null,
-  dbId: null,
-  dbSlug: null,
-  dbCoverId: null,
-  editions: [],
-});
+) => fictionalGame({ gameId, title, titleReading, platformId, genreId, genreSubId, releaseDate });
 
 beforeAll(async () => {
   await importFixture({

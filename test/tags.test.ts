@@ -1,34 +1,14 @@
 // Tags over a tiny fictional master (ids 800000+, marker word セレス in every title).
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Account, callWith, newAccount } from "./support/harness";
-import { importFixture, toNdjson } from "./support/master";
+import { fictionalGame, importFixture, toNdjson } from "./support/master";
 
 const GAMES = [800101, 800102, 800103];
 beforeAll(async () => {
   await importFixture({
     platforms: toNdjson([{ platformId: 800001, name: "セレス機", nameEn: null, shortName: null, maker: null, releaseDate: null }]),
     games: toNdjson(
-      GAMES.map((gameId, i) => ({
-        gameId,
-        title: `セレス伝説${i + 1}`,
-        titleReading: `せれすでんせつ${i + 1}`,
-        titleEn: [],
-        aliases: [],
-        platformId: 800001,
-        publisherId: null,
-        genreId: null,
-        genreSubId: null,
-        releaseDate: null,
-        janCode: null,
-        modelNumber: [],
-        price: null,
-        mediaId: null,
-        gpsId: null,
-        dbId: null,
-        dbSlug: null,
-        dbCoverId: null,
-        editions: [],
-      })),
+      GAMES.map((gameId, i) => fictionalGame({ gameId, title: `セレス伝説${i + 1}`, titleReading: `せれすでんせつ${i + 1}`, platformId: 800001 })),
     ),
   });
 });

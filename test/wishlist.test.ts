@@ -2,31 +2,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { utcDay } from "../src/platform/quota";
 import { type Account, callWith, newAccount } from "./support/harness";
-import { importFixture, toNdjson } from "./support/master";
+import { fictionalGame, importFixture, toNdjson } from "./support/master";
 
 const P1 = 760001;
 const P2 = 760002;
-const game = (gameId: number, title: string, reading: string, platformId: number, releaseDate: string | null) => ({
-  gameId,
-  title,
-  titleReading: reading,
-  titleEn: [],
-  aliases: [],
-  platformId,
-  publisherId: null,
-  genreId: null,
-  genreSubId: null,
-  releaseDate,
-  janCode: null,
-  modelNumber: [],
-  price: null,
-  mediaId: null,
-  gpsId: null,
-  dbId: null,
-  dbSlug: null,
-  dbCoverId: null,
-  editions: [],
-});
+const game = (gameId: number, title: string, titleReading: string, platformId: number, releaseDate: string | null) =>
+  fictionalGame({ gameId, title, titleReading, platformId, releaseDate });
 const A = 760101;
 const B = 760102;
 const C = 760103;

@@ -5,6 +5,7 @@ import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { normalizeSearchText } from "../../src/platform/normalize";
 import { CUSTOM_ID_BASE } from "../../src/platform/schemas";
+import type { GameRow } from "../../src/tools/games/masterRows";
 import { searchColumnsOf } from "../../src/tools/games/searchColumns";
 import { ADMIN_TOKEN, type Reply, send } from "./harness";
 
@@ -155,3 +156,24 @@ export async function insertAttribute(userId: string, label: string, createdAt: 
 
 /** Ids of a reply's items, in order. */
 export const gameIdsOf = (reply: Reply) => (reply.body.items as { gameId: number }[]).map((item) => item.gameId);
+
+/** A fictional game in the master row format: every identifier null, only the given fields set. */
+export const fictionalGame = (fields: Pick<GameRow, "gameId" | "title" | "platformId"> & Partial<GameRow>): GameRow => ({
+  titleReading: null,
+  titleEn: [],
+  aliases: [],
+  publisherId: null,
+  genreId: null,
+  genreSubId: null,
+  releaseDate: null,
+  janCode: null,
+  modelNumber: [],
+  price: null,
+  mediaId: null,
+  gpsId: null,
+  dbId: null,
+  dbSlug: null,
+  dbCoverId: null,
+  editions: [],
+  ...fields,
+});
