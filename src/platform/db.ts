@@ -21,8 +21,8 @@ export function prepare(db: Db, query: SQL): D1PreparedStatement {
  * Runs several raw `sql` queries in one D1 round trip (drizzle's batch takes only builder
  * queries) and returns each one's rows.
  */
-export async function queryBatch<R extends unknown[][]>(db: Db, queries: { [K in keyof R]: SQL }): Promise<R> {
-  const results = await db.$client.batch((queries as SQL[]).map((query) => prepare(db, query)));
+export async function queryBatch<R extends unknown[][] = unknown[][]>(db: Db, queries: readonly SQL[]): Promise<R> {
+  const results = await db.$client.batch(queries.map((query) => prepare(db, query)));
   return results.map((result) => result.results) as R;
 }
 

@@ -14,3 +14,6 @@ export function randomBase62(length: number): string {
 
 /** A prefixed string id such as `usr_3kT9…`; the prefix tells a reader what the id names. */
 export const newId = (prefix: string) => `${prefix}_${randomBase62(16)}`;
+
+/** An opaque revision: a new one on every write of the record it belongs to. */
+export const newRevision = () => randomBase62(12);

@@ -60,3 +60,6 @@ export const normalizeCode = (code: string) => code.normalize("NFKC").toLowerCas
 
 /** Places (shop names) compare as substrings regardless of width and case, in any script. */
 export const normalizePlace = (place: string) => place.normalize("NFKC").toLowerCase();
+
+/** The searchable form of a place, stored beside it. */
+export const placeKey = (place: string | null) => (place === null ? null : normalizePlace(place));

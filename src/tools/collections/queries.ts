@@ -2,12 +2,11 @@ import { type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import { type Db, queryBatch } from "../../platform/db";
 import { ApiError, invalidInput, notFound } from "../../platform/errors";
-import { newId } from "../../platform/ids";
 import { normalizePlace } from "../../platform/normalize";
 import { type LimitContext, addWithinLimit } from "../../platform/registeredLimits";
 import { isoDate, positiveId, text } from "../../platform/schemas";
 import { gameFilterConditions, loadGameRecords, usableIds } from "../games/queries";
-import { newRevision } from "../library/queries";
+import { newId, newRevision } from "../../platform/ids";
 import { findTag } from "../tags/queries";
 
 /** gameIds and excludeGameIds hold at most this many ids each. */

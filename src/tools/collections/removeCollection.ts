@@ -25,7 +25,7 @@ export const removeCollection = defineTool({
       targetRevision: collection.revision,
       summary: `Removes your ${collection.type} collection '${collection.name}'; its games stay where they are.`,
       async execute() {
-        await queryBatch(db, deleteCollectionSql(auth.userId, args.collectionId) as [never]);
+        await queryBatch(db, deleteCollectionSql(auth.userId, args.collectionId));
         return { collectionId: args.collectionId, removed: true as const };
       },
     });

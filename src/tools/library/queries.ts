@@ -2,8 +2,8 @@ import { type SQL, sql } from "drizzle-orm";
 import { type Db, isUniqueViolation, orderNullsLast, placeContains, rangeConditions } from "../../platform/db";
 import { ApiError } from "../../platform/errors";
 import type { SharedFilters } from "../../platform/filters";
-import { randomBase62 } from "../../platform/ids";
-import { normalizePlace } from "../../platform/normalize";
+import { newRevision } from "../../platform/ids";
+import { placeKey } from "../../platform/normalize";
 import { resolveAttributeIds } from "../attributes/queries";
 import { ownedGameConditions } from "../games/queries";
 import { type UserList, userListPage, userListRow } from "../games/userLists";
@@ -13,9 +13,6 @@ import type { EntryRow } from "./entry";
 const ENTRY_COLUMNS = sql.raw(
   "l.game_id, l.rating, l.buy_date, l.buy_price, l.buy_place, l.memo, l.user_links, l.attribute_ids, l.created_at, l.updated_at, l.revision",
 );
-export const newRevision = () => randomBase62(12);
-/** The searchable form of a place, stored beside it. */
-export const placeKey = (place: string | null) => (place === null ? null : normalizePlace(place));
 
 /** The shared filters over a user's library (l) joined with its games (g). */
 export async function libraryConditions(db: Db, userId: string, filters: SharedFilters): Promise<SQL[]> {

@@ -1,8 +1,9 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type Db, guardStatement, runGuarded } from "../../platform/db";
 import { ApiError } from "../../platform/errors";
-import { newId } from "../../platform/ids";
-import { type EntryValues, newRevision, placeKey } from "../library/queries";
+import { newId, newRevision } from "../../platform/ids";
+import { placeKey } from "../../platform/normalize";
+import type { EntryValues } from "../library/queries";
 import type { CopyRow } from "./copy";
 
 /** A copy's own values: the purchase data a library entry also has, plus its quantity. */

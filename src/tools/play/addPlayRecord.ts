@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { queryBatch } from "../../platform/db";
 import { confirmTokenArg, confirmTwoStep, twoStepResult } from "../../platform/confirm";
 import { ApiError, invalidInput, notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
@@ -6,7 +7,7 @@ import { positiveId, text } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
 import { findConsole } from "../consoles/queries";
 import { findEntry } from "../library/queries";
-import { consoleNotFound, deletePlaySql, endLatestSql, insertPlaySql, latestPlay, newPlayId, logsOf, runPlayBatch, withStatusDates } from "./queries";
+import { consoleNotFound, deletePlaySql, endLatestSql, insertPlaySql, latestPlay, newPlayId, logsOf, withStatusDates } from "./queries";
 import { PLAY_STATUSES, playRecordSchema } from "./record";
 import { renderPlay } from "./render";
 
@@ -53,7 +54,7 @@ export const addPlayRecord = defineTool({
     if (!args.replay) {
       if (latest) throw new ApiError("already_exists", `Game ${args.gameId} has a play record; change it with updatePlayRecord or replay.`, { field: "gameId" });
       const playId = newPlayId();
-      await runPlayBatch(db, [insertPlaySql(auth.userId, args.gameId, playId, create(args.status ?? "PLANNED", args.consoleId ?? null), nowIso)]);
+      await queryBatch(db, [insertPlaySql(auth.userId, args.gameId, playId, create(args.status ?? "PLANNED", args.consoleId ?? null), nowIso)]);
       return result(playId, false);
     }
     if (args.status !== undefined && args.status !== "PLAYING") throw invalidInput("status", "status: a replay always starts as PLAYING.");
@@ -61,7 +62,7 @@ export const addPlayRecord = defineTool({
     const playId = newPlayId();
     const fresh = insertPlaySql(auth.userId, args.gameId, playId, create("PLAYING", args.consoleId ?? latest.console_id), nowIso);
     if (auth.plan === "PREMIUM") {
-      await runPlayBatch(db, [endLatestSql(auth.userId, args.gameId), fresh]);
+      await queryBatch(db, [endLatestSql(auth.userId, args.gameId), fresh]);
       return result(playId, true);
     }
     if (!auth.scopes.has("play:delete")) {
@@ -76,7 +77,7 @@ export const addPlayRecord = defineTool({
         `Replaces the play record of '${latest.title}' (${latest.status}, ${latest.total_play_time} minutes) with a new PLAYING one; ` +
         `the old record and its ${logs.count} play ${logs.count === 1 ? "log is" : "logs are"} deleted.`,
       async execute() {
-        await runPlayBatch(db, [...deletePlaySql(auth.userId, args.gameId, latest.play_id), endLatestSql(auth.userId, args.gameId), fresh]);
+        await queryBatch(db, [...deletePlaySql(auth.userId, args.gameId, latest.play_id), endLatestSql(auth.userId, args.gameId), fresh]);
         return result(playId, true);
       },
     });

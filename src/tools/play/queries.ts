@@ -1,13 +1,12 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type Db, orderNullsLast, queryBatch, rangeConditions } from "../../platform/db";
 import { ApiError } from "../../platform/errors";
-import { newId } from "../../platform/ids";
 import { utcDay } from "../../platform/quota";
 import { resolveAttributeIds } from "../attributes/queries";
 import type { GameRecord } from "../games/gameObject";
 import { GAME_JOINS, GAME_SELECT, type GameFilters, ownedGameConditions } from "../games/queries";
 import { type UserList, userListPage } from "../games/userLists";
-import { newRevision } from "../library/queries";
+import { newId, newRevision } from "../../platform/ids";
 import { type PlayRow, type PlayStatus, UNFINISHED } from "./record";
 
 /** Minutes played in a cycle: always the sum of its logs, never stored apart from them. */
@@ -181,10 +180,6 @@ export async function logsOf(db: Db, playId: string): Promise<{ count: number; f
   const [row] = await db.all<{ n: number; f: string | null }>(sql`
     SELECT COUNT(*) AS n, group_concat(id || '@' || updated_at) AS f FROM (SELECT id, updated_at FROM play_logs WHERE play_id = ${playId} ORDER BY id)`);
   return { count: row?.n ?? 0, fingerprint: row?.f ?? "" };
-}
-
-export async function runPlayBatch(db: Db, statements: SQL[]) {
-  await queryBatch(db, statements as [SQL]);
 }
 
 export const consoleNotFound = (consoleId: string) =>

@@ -1,9 +1,10 @@
 import { z } from "zod";
+import { queryBatch } from "../../platform/db";
 import { confirmTokenArg, confirmTwoStep, removalResult, TWO_STEP_NOTE } from "../../platform/confirm";
 import { notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
-import { deletePlaySql, findPlay, logsOf, runPlayBatch } from "./queries";
+import { deletePlaySql, findPlay, logsOf } from "./queries";
 
 export const removePlayRecord = defineTool({
   name: "removePlayRecord",
@@ -26,7 +27,7 @@ export const removePlayRecord = defineTool({
       targetRevision: `${play.revision}:${logs.fingerprint}`,
       summary: `Removes the play record of '${play.title}' (${play.status}) and its ${logs.count} play ${logs.count === 1 ? "log" : "logs"}.`,
       async execute() {
-        await runPlayBatch(db, deletePlaySql(auth.userId, play.game_id, play.play_id));
+        await queryBatch(db, deletePlaySql(auth.userId, play.game_id, play.play_id));
         return { playId: play.play_id, removed: true as const };
       },
     });

@@ -4,7 +4,7 @@ import { type Db, isUniqueViolation, queryBatch } from "../../platform/db";
 import { ApiError } from "../../platform/errors";
 import { type LimitContext, addWithinLimit } from "../../platform/registeredLimits";
 import { text } from "../../platform/schemas";
-import { newRevision } from "../library/queries";
+import { newRevision } from "../../platform/ids";
 
 /** One tag holds at most this many games. */
 export const TAG_GAME_LIMIT = 1000;

@@ -26,7 +26,7 @@ export const removeTag = defineTool({
       targetRevision: tag.revision,
       summary: `Removes your tag '${tag.name}' from ${tag.game_count} ${tag.game_count === 1 ? "game" : "games"}; the games stay in your library.`,
       async execute() {
-        await queryBatch(db, deleteTagSql(auth.userId, args.tagId) as [never]);
+        await queryBatch(db, deleteTagSql(auth.userId, args.tagId));
         return { tagId: args.tagId, removed: true as const };
       },
     });

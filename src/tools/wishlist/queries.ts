@@ -5,7 +5,8 @@ import { utcDay } from "../../platform/quota";
 import { type GameFilters, ownedGameConditions } from "../games/queries";
 import { type UserList, userListPage, userListRow } from "../games/userLists";
 import { type LimitContext, addWithinLimit } from "../../platform/registeredLimits";
-import { newRevision, placeKey } from "../library/queries";
+import { newRevision } from "../../platform/ids";
+import { placeKey } from "../../platform/normalize";
 import type { WishRow } from "./entry";
 
 const WISH_COLUMNS = sql.raw(
