@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Plan, Scope } from "../src/platform/plans";
 import { utcDay } from "../src/platform/quota";
-import { ALL_SCOPES, type Account, type Reply, callWith, newAccount } from "./support/harness";
+import { type Account, type Player, type Reply, callWith, newAccount, player } from "./support/harness";
 import { fictionalGame, importFixture, toNdjson } from "./support/master";
 
 const PLATFORM = 790501;
@@ -21,20 +21,6 @@ beforeAll(async () => {
 });
 
 type Args = Record<string, unknown>;
-
-interface Player {
-  account: Account;
-  call(tool: string, args?: Args, method?: "POST" | "GET"): Promise<Reply>;
-}
-
-/** A fresh account plus `extraKeys` more keys of the same user and scopes, used in turn (burst limits are per key). */
-async function player(options: { plan?: Plan; scopes?: Scope[] } = {}, extraKeys = 1): Promise<Player> {
-  const account = await newAccount(options);
-  const keys = [account.apiKey];
-  for (let i = 0; i < extraKeys; i++) keys.push((await account.newKey(options.scopes ?? ALL_SCOPES)).apiKey);
-  let next = 0;
-  return { account, call: (tool, args = {}, method = "POST") => callWith(keys[next++ % keys.length]!, tool, args, method) };
-}
 
 const today = () => utcDay(new Date());
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));

@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Plan, Scope } from "../src/platform/plans";
 import { utcDay } from "../src/platform/quota";
-import { ALL_SCOPES, type Account, type Reply, callWith, newAccount } from "./support/harness";
+import { type Account, type Player, type Reply, callWith, newAccount, player as rotatingPlayer } from "./support/harness";
 import { fictionalGame, importFixture, toNdjson } from "./support/master";
 
 const P1 = 790001;
@@ -60,20 +60,8 @@ beforeAll(async () => {
 
 type Args = Record<string, unknown>;
 
-interface Player {
-  account: Account;
-  /** Calls a tool, rotating over the user's keys (all with the account's scopes). */
-  call(tool: string, args?: Args, method?: "POST" | "GET"): Promise<Reply>;
-}
-
-/** A fresh account plus `extraKeys` more keys of the same user and scopes, used in turn. */
-async function player(options: { plan?: Plan; scopes?: Scope[] } = {}, extraKeys = 2): Promise<Player> {
-  const account = await newAccount(options);
-  const keys = [account.apiKey];
-  for (let i = 0; i < extraKeys; i++) keys.push((await account.newKey(options.scopes ?? ALL_SCOPES)).apiKey);
-  let next = 0;
-  return { account, call: (tool, args = {}, method = "POST") => callWith(keys[next++ % keys.length]!, tool, args, method) };
-}
+/** This suite rotates over three keys by default: two extra. */
+const player = (options: { plan?: Plan; scopes?: Scope[] } = {}, extraKeys = 2) => rotatingPlayer(options, extraKeys);
 
 const today = () => utcDay(new Date());
 const daysFromToday = (days: number) => utcDay(new Date(Date.now() + days * 86_400_000));

@@ -111,3 +111,17 @@ export async function newAccount(options: { plan?: Plan; scopes?: Scope[] } = {}
     newKey: (scopes) => issueKey(userId, scopes),
   };
 }
+
+/** An account whose calls rotate over `extraKeys` more keys of the same user (burst limits are per key). */
+export interface Player {
+  account: Account;
+  call(tool: string, args?: Record<string, unknown>, method?: "POST" | "GET"): Promise<Reply>;
+}
+
+export async function player(options: { plan?: Plan; scopes?: Scope[] } = {}, extraKeys = 1): Promise<Player> {
+  const account = await newAccount(options);
+  const keys = [account.apiKey];
+  for (let i = 0; i < extraKeys; i++) keys.push((await account.newKey(options.scopes ?? ALL_SCOPES)).apiKey);
+  let next = 0;
+  return { account, call: (tool, args = {}, method = "POST") => callWith(keys[next++ % keys.length]!, tool, args, method) };
+}
