@@ -104,6 +104,9 @@ describe("updateCustomGame", () => {
     expect(reply.body.revision).not.toBe(revision);
     expect((await search(account, "ヴェルダ新題")).body.items[0].gameId).toBe(item.gameId);
     expect((await search(account, "ヴェルダ旧題")).body.items).toEqual([]);
+    // Two-character terms go through their own index, which must follow the update too.
+    expect((await search(account, "新題")).body.items.map((i: { gameId: number }) => i.gameId)).toEqual([item.gameId]);
+    expect((await search(account, "旧題")).body.items).toEqual([]);
     expect((await account.call("searchGames", { query: "旧ヴェル" })).body.items[0].gameId).toBe(item.gameId);
   });
 
@@ -137,6 +140,7 @@ describe("removeCustomGame (two-step)", () => {
     const done = await account.call("removeCustomGame", { gameId: item.gameId, confirmToken: preview.body.confirmToken });
     expect(done.body).toEqual({ gameId: item.gameId, removed: true });
     expect((await search(account, "ヴェルダ消去予定")).body.items).toEqual([]);
+    expect((await search(account, "消去")).body.items).toEqual([]);
   });
 
   it("answers a game changed after the preview with a fresh preview", async () => {

@@ -199,6 +199,42 @@ describe("searchGames: terms, fields and matchedBy", () => {
   });
 });
 
+describe("searchGames: one- and two-character terms", () => {
+  // Characters no demo or fixture title holds, so the custom game is the only possible hit.
+  const rareGame = (owner: Account) =>
+    insertCustomGame(owner.userId, {
+      title: "龘靐ゾルバ",
+      titleEn: ["Zolba QX"],
+      aliases: ["ゾルバ龘", "靐ゾルバ"],
+      platformId: P1,
+      releaseDate: "1999-01-01",
+    });
+
+  it("finds one- and two-character terms in titles, English titles and nicknames, with the right matchedBy", async () => {
+    const owner = await newAccount();
+    const id = await rareGame(owner);
+    expect((await search(owner, { query: "龘" })).body.items).toMatchObject([{ gameId: id, matchedBy: "title", exact: false }]);
+    expect((await search(owner, { query: "龘靐" })).body.items).toMatchObject([{ gameId: id, matchedBy: "title", exact: false }]);
+    expect((await search(owner, { query: "ＱＸ" })).body.items).toMatchObject([{ gameId: id, matchedBy: "titleEn", exact: false }]);
+  });
+
+  it("matches characters in order and within one form, never across two forms", async () => {
+    const owner = await newAccount();
+    await rareGame(owner);
+    expect(gameIdsOf(await search(owner, { query: "靐龘" }))).toEqual([]);
+    // The nicknames are stored side by side ("ゾルバ龘", "靐ゾルバ"): 龘靐 spans them, but only the title holds it.
+    expect((await search(owner, { query: "龘靐" })).body.items[0].matchedBy).toBe("title");
+    expect(gameIdsOf(await search(owner, { query: "ばq" }))).toEqual([]);
+  });
+
+  it("keeps short-term matches to the owner of a custom game", async () => {
+    const [owner, other] = await Promise.all([newAccount(), newAccount()]);
+    await rareGame(owner);
+    expect(gameIdsOf(await search(other, { query: "龘" }))).toEqual([]);
+    expect(gameIdsOf(await search(other, { query: "龘靐" }))).toEqual([]);
+  });
+});
+
 describe("searchGames: identifiers", () => {
   it("finds by JAN code: the base JAN is not an edition match, an edition's JAN is", async () => {
     const account = await newAccount();

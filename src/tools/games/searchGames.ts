@@ -70,7 +70,7 @@ export const searchGames = defineTool({
   notes: [
     "One identifying term is required: query, janCode, modelNumber or externalId (400 invalid_input otherwise).",
     "Several identifying terms must all match. No paging: narrow with platformIds or the release date range.",
-    "Query terms of 3 or more characters use the trigram index; shorter terms still match anywhere but are slower.",
+    "Query terms of any length match anywhere in a title, English title, reading or nickname; every term is served by an index.",
     "matchedBy is the weakest field over the query's terms; an identifier match reports the identifier.",
     "Default fields: editions, specs, supportGenre. dbSlug and dbCoverId are always present.",
   ],

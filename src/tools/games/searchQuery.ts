@@ -20,79 +20,97 @@ export interface SearchCriteria extends GameFilters {
  * ranks after exact official titles (10, 11) and before any prefix match, as the spec orders.
  */
 const FIELD_BY_RANK: MatchedBy[] = ["title", "titleEn", "alias"];
-const TEXT_COLUMNS = ["search_title", "search_title_en", "search_alias"] as const;
 const HIT_ORDER = sql.raw(`h.strength, h.release_date IS NULL, h.release_date, h.id`);
-const column = (name: string) => sql.raw(`g.${name}`);
 const bar = SEARCH_SEPARATOR;
 
-/** `value` is one of the "|"-joined forms in the column. */
-const holds = (name: string, value: string) => sql`instr(${bar} || ${column(name)} || ${bar}, ${bar + value + bar}) > 0`;
-/** One of the forms in the column starts with `value`. */
-const startsOneOf = (name: string, value: string) => sql`instr(${bar} || ${column(name)}, ${bar + value}) > 0`;
-const contains = (name: string, value: string) => sql`instr(${column(name)}, ${value}) > 0`;
+/**
+ * Hits are read from game_rank, aliased g: it has the games filter columns under their games
+ * names, so the shared filters apply to it unchanged, plus the title forms stored bracketed
+ * ("|a|b|"), so these tests allocate nothing per hit. See migration 0018.
+ */
+const FORM_COLUMNS = ["title_forms", "title_en_forms", "alias_forms"] as const;
+type FormColumn = (typeof FORM_COLUMNS)[number];
+const form = (name: FormColumn) => sql.raw(`g.${name}`);
+const isForm = (name: FormColumn, value: string) => sql`instr(${form(name)}, ${bar + value + bar}) > 0`;
+const startsForm = (name: FormColumn, value: string) => sql`instr(${form(name)}, ${bar + value}) > 0`;
+const inForm = (name: FormColumn, value: string) => sql`instr(${form(name)}, ${value}) > 0`;
+
+/** Identifier tests read the games row itself, joined as gc only when an identifier is searched. */
+const code = (name: string) => sql.raw(`gc.${name}`);
+const holdsCode = (name: string, value: string) => sql`instr(${bar} || ${code(name)} || ${bar}, ${bar + value + bar}) > 0`;
+const containsCode = (name: string, value: string) => sql`instr(${code(name)}, ${value}) > 0`;
 
 const isIndexable = (value: string) => [...value].length >= 3;
 
-/** Games whose given columns contain `value` (3+ characters), through the trigram index. */
-const indexedContaining = (columns: readonly string[], value: string) =>
-  sql`g.id IN (SELECT rowid FROM games_fts WHERE games_fts MATCH ${`{${columns.join(" ")}} : "${value}"`})`;
+/** Games whose given games_fts columns contain `value` (3+ characters), through the trigram index. */
+const trigramMatches = (columns: readonly string[], value: string) =>
+  sql`SELECT rowid FROM games_fts WHERE games_fts MATCH ${`{${columns.join(" ")}} : "${value}"`}`;
 
-/** Games with a title form containing `term`. Shorter terms scan games_text, a narrow copy of
- * the title forms that triggers keep, which costs far less than scanning the wide games rows. */
+/** Games with a title form containing a 1-2 character term: a phrase of single-character tokens. */
+const charMatches = (term: string) => sql`SELECT rowid FROM games_chars WHERE games_chars MATCH ${`"${[...term].join(" ")}"`}`;
+
+const TITLE_FTS_COLUMNS = ["search_title", "search_title_en", "search_alias"];
+
+/** Game g has a title form (title, English title, reading, nickname) containing `term`. */
 const titleContaining = (term: string) =>
-  isIndexable(term) ? indexedContaining(TEXT_COLUMNS, term) : sql`g.id IN (SELECT id FROM games_text WHERE instr(text, ${term}) > 0)`;
+  sql`g.id IN (${isIndexable(term) ? trigramMatches(TITLE_FTS_COLUMNS, term) : charMatches(term)})`;
 
-/** Games with a code containing `code`; a short code scans the code columns. */
-const codeContaining = (columns: readonly string[], code: string) =>
-  isIndexable(code) ? indexedContaining(columns, code) : sql`(${sql.join(columns.map((name) => contains(name, code)), sql` OR `)})`;
+/** Games with a code containing `value`; a short code scans the code columns. */
+const codeContaining = (columns: readonly string[], value: string) =>
+  isIndexable(value)
+    ? sql`gc.id IN (${trigramMatches(columns, value)})`
+    : sql`(${sql.join(columns.map((name) => containsCode(name, value)), sql` OR `)})`;
 
 /** The best class and field of one term on one game (see the strength scale above). */
 function termStrength(term: string, wholeQuery: boolean): SQL {
   const exact = wholeQuery ? exactStrength(term) : [];
-  const prefix = TEXT_COLUMNS.map((name, rank) => sql`WHEN ${startsOneOf(name, term)} THEN ${30 + rank}`);
-  const partial = TEXT_COLUMNS.slice(0, 2).map((name, rank) => sql`WHEN ${contains(name, term)} THEN ${40 + rank}`);
+  const prefix = FORM_COLUMNS.map((name, rank) => sql`WHEN ${startsForm(name, term)} THEN ${30 + rank}`);
+  const partial = FORM_COLUMNS.slice(0, 2).map((name, rank) => sql`WHEN ${inForm(name, term)} THEN ${40 + rank}`);
   return sql`(CASE ${sql.join([...exact, ...prefix, ...partial], sql` `)} ELSE 42 END)`;
 }
 
 function exactStrength(whole: string): SQL[] {
-  return TEXT_COLUMNS.map((name, rank) => sql`WHEN ${holds(name, whole)} THEN ${10 + rank}`);
+  return FORM_COLUMNS.map((name, rank) => sql`WHEN ${isForm(name, whole)} THEN ${10 + rank}`);
 }
 
 interface Criterion {
   /** Which games match. */
   condition: SQL;
   strength: SQL;
-  exact: SQL;
-  edition: SQL;
-  matchedBy?: MatchedBy;
 }
 
-function identifierCriteria(criteria: SearchCriteria): Criterion[] {
-  const found: Criterion[] = [];
+interface IdentifierCriterion extends Criterion {
+  exact: SQL;
+  edition: SQL;
+  matchedBy: MatchedBy;
+}
+
+function identifierCriteria(criteria: SearchCriteria): IdentifierCriterion[] {
+  const found: IdentifierCriterion[] = [];
   if (criteria.janCode !== undefined) {
     const jan = normalizeCode(criteria.janCode);
     found.push({
-      condition: sql`${codeContaining(["search_jan", "search_edition_jan"], jan)} AND (g.search_jan = ${jan} OR ${holds("search_edition_jan", jan)})`,
+      condition: sql`${codeContaining(["search_jan", "search_edition_jan"], jan)} AND (gc.search_jan = ${jan} OR ${holdsCode("search_edition_jan", jan)})`,
       strength: sql`0`,
       exact: sql`1`,
-      edition: sql`(g.search_jan <> ${jan})`,
+      edition: sql`(gc.search_jan <> ${jan})`,
       matchedBy: "janCode",
     });
   }
   if (criteria.modelNumber !== undefined) {
-    const code = normalizeCode(criteria.modelNumber);
+    const model = normalizeCode(criteria.modelNumber);
     found.push({
-      condition: codeContaining(["search_model", "search_edition_model"], code),
+      condition: codeContaining(["search_model", "search_edition_model"], model),
       strength: sql`0`,
-      exact: sql`(${holds("search_model", code)} OR ${holds("search_edition_model", code)})`,
-      edition: sql`(NOT ${contains("search_model", code)})`,
+      exact: sql`(${holdsCode("search_model", model)} OR ${holdsCode("search_edition_model", model)})`,
+      edition: sql`(NOT ${containsCode("search_model", model)})`,
       matchedBy: "modelNumber",
     });
   }
   if (criteria.externalId !== undefined) {
     const { dbId, dbSlug } = criteria.externalId;
     found.push({
-      condition: dbId !== undefined ? sql`g.db_id = ${dbId}` : sql`g.db_slug = ${dbSlug ?? ""} AND g.owner_user_id IS NULL`,
+      condition: dbId !== undefined ? sql`gc.db_id = ${dbId}` : sql`gc.db_slug = ${dbSlug ?? ""} AND gc.owner_user_id IS NULL`,
       strength: sql`0`,
       exact: sql`1`,
       edition: sql`0`,
@@ -104,25 +122,19 @@ function identifierCriteria(criteria: SearchCriteria): Criterion[] {
 
 /**
  * Each query term must match (AND). With several terms the weakest decides the strength, unless
- * the whole query, spaces removed, equals a value exactly.
+ * the whole query, spaces removed, equals a value exactly. Exact text matches are exactly those
+ * of strength below 30.
  */
 function queryCriterion(query: string | undefined): Criterion | undefined {
   const terms = query === undefined ? [] : searchTerms(query);
   if (terms.length === 0) return undefined;
   const condition = sql.join(terms.map(titleContaining), sql` AND `);
-  if (terms.length === 1) {
-    const strength = termStrength(terms[0]!, true);
-    return { condition, strength, exact: sql`(${strength} < 30)`, edition: sql`0` };
-  }
+  if (terms.length === 1) return { condition, strength: termStrength(terms[0]!, true) };
   const weakest = sql`max(${sql.join(terms.map((term) => termStrength(term, false)), sql`, `)})`;
-  const whole = exactStrength(terms.join(""));
-  return {
-    condition,
-    strength: sql`(CASE ${sql.join(whole, sql` `)} ELSE ${weakest} END)`,
-    exact: sql`(${sql.join(TEXT_COLUMNS.map((name) => holds(name, terms.join(""))), sql` OR `)})`,
-    edition: sql`0`,
-  };
+  return { condition, strength: sql`(CASE ${sql.join(exactStrength(terms.join("")), sql` `)} ELSE ${weakest} END)` };
 }
+
+const EXACT_TEXT_BELOW = 30;
 
 export interface SearchHit {
   record: GameRecord;
@@ -146,7 +158,7 @@ export interface PreparedSearch {
   identifierMatch?: MatchedBy;
 }
 
-export type HitRow = GameRecord & { strength: number; exact: number; edition: number; platform_counts: string };
+export type HitRow = GameRecord & { strength: number; exact: number | null; edition: number; platform_counts: string };
 type PlatformCount = { platformId: number; name: string; count: number };
 
 /**
@@ -156,15 +168,22 @@ type PlatformCount = { platformId: number; name: string; count: number };
 export async function prepareSearch(db: Db, userId: string, criteria: SearchCriteria, limit: number): Promise<PreparedSearch> {
   const identifiers = identifierCriteria(criteria);
   const text = queryCriterion(criteria.query);
-  const all = [...identifiers, ...(text ? [text] : [])];
-  const lead = identifiers[0] ?? text;
+  const [identifier] = identifiers;
+  const lead = identifier ?? text;
   if (!lead) throw new Error("prepareSearch needs a searchable term; the input schema requires one");
   const edition = identifiers.find((c) => c.matchedBy === "janCode" || c.matchedBy === "modelNumber")?.edition ?? sql`0`;
-  const conditions = [...all.map((c) => c.condition), visibleTo(userId), ...(await gameFilterConditions(db, criteria))];
-  // Materialised: the page and the platform counts read the same hits without matching twice.
+  const conditions = [
+    ...[...identifiers, ...(text ? [text] : [])].map((c) => c.condition),
+    visibleTo(userId),
+    ...(await gameFilterConditions(db, criteria)),
+  ];
+  // Only identifier tests need the wide games row; text searches, which can match thousands of
+  // games, filter and rank on game_rank alone. Materialised: the page and the platform counts
+  // read the same hits without matching twice.
+  const source = identifier ? sql`game_rank g JOIN games gc ON gc.id = g.id` : sql`game_rank g`;
   const hits = sql`WITH hits AS MATERIALIZED (
-    SELECT g.id, g.platform_id, g.release_date, ${lead.strength} AS strength, ${lead.exact} AS exact, ${edition} AS edition
-    FROM games g WHERE ${allOf(conditions)})`;
+    SELECT g.id, g.platform_id, g.release_date, ${lead.strength} AS strength, ${identifier?.exact ?? sql`NULL`} AS exact, ${edition} AS edition
+    FROM ${source} WHERE ${allOf(conditions)})`;
   return {
     // The page is cut before the game columns are built, so only `limit` rows pay for them; the
     // counts subquery is uncorrelated, so SQLite evaluates it once.
@@ -175,7 +194,7 @@ export async function prepareSearch(db: Db, userId: string, criteria: SearchCrit
          JOIN platforms p ON p.id = c.platform_id) AS platform_counts
       FROM ranked h JOIN games g ON g.id = h.id ${GAME_JOINS}
       ORDER BY ${HIT_ORDER}`,
-    identifierMatch: identifiers[0]?.matchedBy,
+    identifierMatch: identifier?.matchedBy,
   };
 }
 
@@ -185,7 +204,7 @@ export function readSearch(prepared: PreparedSearch, page: HitRow[]): SearchResu
     hits: page.map((row) => ({
       record: row,
       matchedBy: prepared.identifierMatch ?? FIELD_BY_RANK[row.strength % 10]!,
-      exact: row.exact === 1,
+      exact: row.exact === null ? row.strength < EXACT_TEXT_BELOW : row.exact === 1,
       edition: row.edition === 1,
     })),
     platformCounts: counts,
