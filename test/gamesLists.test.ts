@@ -8,7 +8,7 @@ import genres from "./fixtures/master/lists.genres.ndjson?raw";
 import platforms from "./fixtures/master/lists.platforms.ndjson?raw";
 import { SYSTEM_ATTRIBUTES } from "../src/tools/attributes/systemAttributes";
 import { type Account, type Reply, newAccount, send } from "./support/harness";
-import { importFixture, insertAttribute, insertCustomCompany, insertCustomGame, insertCustomPlatform } from "./support/master";
+import { importFixture, importOk, insertAttribute, insertCustomCompany, insertCustomGame, insertCustomPlatform, toNdjson } from "./support/master";
 
 const HOME = 720001; // 3 official games
 const PORTABLE = 720002; // no games
@@ -78,6 +78,15 @@ describe("listPlatforms", () => {
     expect(theirs.find((p) => p.platformId === customPlatform)).toBeUndefined();
     expect(theirs.some((p) => p.custom)).toBe(false);
     expect(theirs.find((p) => p.platformId === HOME)).toMatchObject({ gameCount: 3 });
+  });
+
+  it("counts the official games of the current import: a new game moves the count", async () => {
+    const account = await newAccount();
+    const homeCount = async () => (await allItems<PlatformItem>(account, "listPlatforms")).items.find((p) => p.platformId === HOME)?.gameCount;
+    expect(await homeCount()).toBe(3);
+    const [first] = games.trim().split("\n").map((line) => JSON.parse(line));
+    await importOk("games", toNdjson([{ ...first, gameId: 720099, title: "ミルフェア物語 追加" }]));
+    expect(await homeCount()).toBe(4);
   });
 
   it("pages with limit, reporting the cap of 100", async () => {

@@ -112,45 +112,65 @@ export interface Coverage {
   note: string;
 }
 
-const officialCoverageCache = new Map<string, { totalGames: number; platforms: string[] }>();
+/** The official master data as of one games + platforms generation pair. */
+export interface OfficialMaster {
+  generation: string;
+  totalGames: number;
+  /** Names of the official platforms that have games, in id order. */
+  platformNames: string[];
+  gamesPerPlatform: ReadonlyMap<number, number>;
+}
 
-/** The games and platforms generations and the caller's custom-game count: put these in the tool's own batch. */
-export const coverageQueries = (userId: string): [SQL, SQL] => [
-  sql`SELECT key, value FROM master_meta WHERE key IN (${generationKey("games")}, ${generationKey("platforms")})`,
-  sql`SELECT COUNT(*) AS n FROM games WHERE owner_user_id = ${userId}`,
-];
-export type CoverageRows = [{ key: string; value: string }[], { n: number }[]];
+const officialMasterCache = new Map<string, OfficialMaster>();
+
+/** The games and platforms generations: put this in the tool's own batch, then call officialMaster. */
+export const generationsQuery = sql`SELECT key, value FROM master_meta WHERE key IN (${generationKey("games")}, ${generationKey("platforms")})`;
+export type GenerationRows = { key: string; value: string }[];
 
 /**
- * What the master data covers. The official part only changes with the games and platforms
- * generations, so it is computed once per pair per isolate; custom games are counted each time.
+ * Counts over the official games only change with the generations, so they are computed once per
+ * pair per isolate (platform names count too, so a platforms import must also refresh them).
  */
-export async function coverageFrom(db: Db, [generationRows, customRows]: CoverageRows): Promise<{ generation: string; coverage: Coverage }> {
+export async function officialMaster(db: Db, generationRows: GenerationRows): Promise<OfficialMaster> {
   const generationOf = (dataset: "games" | "platforms") =>
     generationRows.find((row) => row.key === generationKey(dataset))?.value ?? EMPTY_GENERATION;
   const generation = generationOf("games");
-  // Platform names appear in coverage too, so a platforms import must also refresh it.
   const cacheKey = `${generation}|${generationOf("platforms")}`;
-  let official = officialCoverageCache.get(cacheKey);
-  if (!official) {
-    const [counts, platformRows] = await queryBatch<[{ n: number }[], { name: string }[]]>(db, [
-      sql`SELECT COUNT(*) AS n FROM games WHERE owner_user_id IS NULL`,
-      sql`
-        SELECT p.name FROM platforms p WHERE p.owner_user_id IS NULL
-          AND EXISTS (SELECT 1 FROM games g WHERE g.platform_id = p.id AND g.owner_user_id IS NULL)
-        ORDER BY p.id`,
-    ]);
-    official = { totalGames: counts[0]?.n ?? 0, platforms: platformRows.map((r) => r.name) };
-    officialCoverageCache.set(cacheKey, official);
-  }
+  const cached = officialMasterCache.get(cacheKey);
+  if (cached) return cached;
+  const [counts, platforms] = await queryBatch<[{ platformId: number; n: number }[], { id: number; name: string }[]]>(db, [
+    sql`SELECT platform_id AS platformId, COUNT(*) AS n FROM game_rank WHERE owner_user_id IS NULL GROUP BY platform_id`,
+    sql`SELECT id, name FROM platforms WHERE owner_user_id IS NULL ORDER BY id`,
+  ]);
+  const gamesPerPlatform = new Map(counts.map((row) => [row.platformId, row.n]));
+  const official = {
+    generation,
+    totalGames: counts.reduce((sum, row) => sum + row.n, 0),
+    platformNames: platforms.filter((p) => gamesPerPlatform.has(p.id)).map((p) => p.name),
+    gamesPerPlatform,
+  };
+  officialMasterCache.set(cacheKey, official);
+  return official;
+}
+
+/** The generations and the caller's custom-game count: put these in the tool's own batch. */
+export const coverageQueries = (userId: string): [SQL, SQL] => [
+  generationsQuery,
+  sql`SELECT COUNT(*) AS n FROM games WHERE owner_user_id = ${userId}`,
+];
+export type CoverageRows = [GenerationRows, { n: number }[]];
+
+/** What the master data covers: the official part (cached, see officialMaster) plus the caller's custom games. */
+export async function coverageFrom(db: Db, [generationRows, customRows]: CoverageRows): Promise<{ generation: string; coverage: Coverage }> {
+  const official = await officialMaster(db, generationRows);
   const customGames = customRows[0]?.n ?? 0;
   const coverage = {
     totalGames: official.totalGames + customGames,
-    platforms: official.platforms,
+    platforms: official.platformNames,
     note:
-      `Official master data of ${official.platforms.length} retro platforms` +
+      `Official master data of ${official.platformNames.length} retro platforms` +
       (customGames ? `, plus your ${customGames} custom games.` : ".") +
       " Games not listed may simply not be registered yet.",
   };
-  return { generation, coverage };
+  return { generation: official.generation, coverage };
 }
