@@ -41,6 +41,21 @@ describe("daily usage quota", () => {
     expect(await usedToday(account.userId)).toBe(0);
   });
 
+  it("charges nothing for a call refused for its key's scope or its plan", async () => {
+    const account = await newAccount({ plan: "FREE", scopes: ["games:read"] });
+    expect((await account.call("getLibrary")).body.code).toBe("insufficient_scope");
+    expect((await account.call("browseGames", { platformIds: [1] })).body.code).toBe("plan_required");
+    expect(await usedToday(account.userId)).toBe(0);
+  });
+
+  it("charges nobody for a known key id presented with a wrong secret", async () => {
+    const account = await newAccount();
+    const last = account.apiKey.at(-1) === "A" ? "B" : "A";
+    const forged = await send("/rest/v1/getAccount", { headers: authHeader(`${account.apiKey.slice(0, -1)}${last}`) });
+    expect(forged.status).toBe(401);
+    expect(await usedToday(account.userId)).toBe(0);
+  });
+
   it("never counts catalog calls, with or without a key", async () => {
     const account = await newAccount();
     await send("/rest/v1/tools", { headers: authHeader(account.apiKey) });
@@ -55,11 +70,14 @@ describe("burst limit per key", () => {
     const { burstLimit } = PLAN_LIMITS.FREE;
     // Any run of 2 * limit + 1 quick calls holds a full window's worth, whatever the boundaries.
     let limited;
+    let served = 0;
     for (let i = 0; i <= 2 * burstLimit && !limited; i++) {
       const reply = await account.call("getAccount");
       if (reply.status === 429) limited = reply;
+      else served++;
     }
     expect(limited, "no 429 within two windows' worth of calls").toBeDefined();
+    expect(await usedToday(account.userId), "a refused call is not charged").toBe(served);
     expect(limited!.body).toMatchObject({ error: "rate_limited", retryable: true, remaining: 0 });
     expect(limited!.body.retryAfterSec).toBeGreaterThan(0);
     expect(limited!.body.retryAfterSec).toBeLessThanOrEqual(BURST_WINDOW_SEC);

@@ -1,6 +1,4 @@
-import { and, eq, isNull } from "drizzle-orm";
-import { apiKeys, users } from "../db/schema";
-import type { Db } from "./db";
+import { sql } from "drizzle-orm";
 import { ApiError } from "./errors";
 import { constantTimeEqual, sha256Hex } from "./hashing";
 import { randomBase62 } from "./ids";
@@ -60,26 +58,32 @@ export function presentedKey(authorization: string | undefined): PresentedKey {
   return { token, keyId: `key_${parts[1]}` };
 }
 
+/** The presented key with its hash, which is what storage holds. */
+export interface HashedKey extends PresentedKey {
+  hash: string;
+}
+
+export const hashPresentedKey = async (key: PresentedKey): Promise<HashedKey> => ({ ...key, hash: await sha256Hex(key.token) });
+
+export interface KeyRow {
+  keyHash: string;
+  scopes: string;
+  userId: string;
+  plan: Plan;
+  suspended: number;
+}
+
+/** The live (unrevoked) key with this id and its user; verifyKey decides whether it was presented. */
+export const keyRowQuery = (keyId: string) => sql`
+  SELECT k.key_hash AS keyHash, k.scopes, u.id AS userId, u.plan, u.suspended
+  FROM api_keys k JOIN users u ON u.id = k.user_id
+  WHERE k.id = ${keyId} AND k.revoked_at IS NULL`;
+
 /** Resolves a presented API key to its user, plan and scopes; 401 or 403 otherwise. */
-export async function authenticate(db: Db, { token, keyId }: PresentedKey): Promise<AuthContext> {
-  const [row] = await db
-    .select({
-      keyHash: apiKeys.keyHash,
-      scopes: apiKeys.scopes,
-      userId: users.id,
-      plan: users.plan,
-      suspended: users.suspended,
-    })
-    .from(apiKeys)
-    .innerJoin(users, eq(users.id, apiKeys.userId))
-    .where(and(eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)))
-    .limit(1);
-  const presentedHash = await sha256Hex(token);
+export async function verifyKey(row: KeyRow | undefined, key: HashedKey): Promise<AuthContext> {
   // Compare even when no row exists, so timing does not reveal which key ids exist.
-  const matches = await constantTimeEqual(presentedHash, row?.keyHash ?? "");
+  const matches = await constantTimeEqual(key.hash, row?.keyHash ?? "");
   if (!row || !matches) throw unauthorized("The API key is unknown or revoked.");
-  if (row.suspended) {
-    throw new ApiError("access_suspended", "Access for this account is suspended.");
-  }
-  return { userId: row.userId, plan: row.plan, keyId, scopes: new Set(row.scopes as Scope[]) };
+  if (row.suspended) throw new ApiError("access_suspended", "Access for this account is suspended.");
+  return { userId: row.userId, plan: row.plan, keyId: key.keyId, scopes: new Set(JSON.parse(row.scopes) as Scope[]) };
 }

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { usageDaily } from "../db/schema";
-import type { AuthContext } from "./auth";
+import type { AuthContext, HashedKey } from "./auth";
 import type { Db } from "./db";
 import { ApiError } from "./errors";
 import { BURST_WINDOW_SEC, PLAN_LIMITS } from "./plans";
@@ -23,8 +23,8 @@ function quotaError(code: "rate_limited" | "quota_exceeded", message: string, no
 /**
  * Fixed-window burst limit per key. KV is eventually consistent and not atomic, so this is a
  * soft guard against runaway loops, not an exact count; the daily quota below is the exact one.
- * The counter is read alongside authentication and written alongside the daily charge, so the
- * guard adds no round trip to a call.
+ * The counter is read alongside authentication and written while the tool runs, so the guard
+ * adds no round trip to a call.
  */
 export interface BurstReading {
   counterKey: string;
@@ -55,24 +55,27 @@ export interface DailyCharge {
   cost: number;
 }
 
-/** Atomically adds `cost` to today's count unless that would pass the plan's daily quota. */
-export async function chargeDailyQuota(db: Db, auth: AuthContext, now: Date, cost = 1): Promise<DailyCharge> {
-  const limit = PLAN_LIMITS[auth.plan].dailyQuota;
-  const day = utcDay(now);
-  const charged = await db
-    .insert(usageDaily)
-    .values({ userId: auth.userId, day, count: cost })
-    .onConflictDoUpdate({
-      target: [usageDaily.userId, usageDaily.day],
-      set: { count: sql`${usageDaily.count} + excluded.count` },
-      setWhere: sql`${usageDaily.count} + excluded.count <= ${limit}`,
-    })
-    .returning({ count: usageDaily.count });
-  if (charged.length === 0) {
-    throw quotaError("quota_exceeded", `Daily quota of ${limit} calls reached.`, now, nextUtcMidnight(now));
-  }
-  return { day, cost };
-}
+const dailyQuotaOfPlan = sql.raw(
+  `CASE (SELECT plan FROM users WHERE id = excluded.user_id) ${Object.entries(PLAN_LIMITS)
+    .map(([plan, limits]) => `WHEN '${plan}' THEN ${limits.dailyQuota}`)
+    .join(" ")} ELSE 0 END`,
+);
+
+/**
+ * Adds `cost` to today's count of the key's user, atomically and only while that stays within the
+ * plan's daily quota, and only for a live key whose hash matches and whose user is not suspended
+ * (so a forged key charges nobody). Returns today's count, or no row when nothing was charged.
+ */
+export const dailyChargeStatement = (key: HashedKey, day: string, cost: number) => sql`
+  INSERT INTO usage_daily (user_id, day, count)
+  SELECT u.id, ${day}, ${cost} FROM api_keys k JOIN users u ON u.id = k.user_id
+  WHERE k.id = ${key.keyId} AND k.key_hash = ${key.hash} AND k.revoked_at IS NULL AND NOT u.suspended
+  ON CONFLICT (user_id, day) DO UPDATE SET count = count + excluded.count
+  WHERE count + excluded.count <= ${dailyQuotaOfPlan}
+  RETURNING count`;
+
+export const quotaExceeded = (auth: AuthContext, now: Date) =>
+  quotaError("quota_exceeded", `Daily quota of ${PLAN_LIMITS[auth.plan].dailyQuota} calls reached.`, now, nextUtcMidnight(now));
 
 /** Gives back a charge for a call whose work could not be delivered. */
 export async function refundDailyQuota(db: Db, auth: AuthContext, charge: DailyCharge): Promise<void> {

@@ -54,8 +54,6 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   restOnly?: boolean;
   /** Daily quota units one call consumes (default 1). */
   cost?: number;
-  /** A read that reports usage must see its own call counted, so it waits for the charge. */
-  readsUsage?: boolean;
   handler(ctx: ToolContext, input: z.output<I>): Promise<z.input<O>>;
 }
 

@@ -1,9 +1,10 @@
 import type { Context, Hono } from "hono";
 import type { AppEnv } from "../env";
-import { authenticate, presentedKey } from "../platform/auth";
+import { admitCall } from "../platform/admission";
+import { presentedKey } from "../platform/auth";
 import { createDb } from "../platform/db";
 import { ApiError } from "../platform/errors";
-import { chargeDailyQuota, enforceBurstLimit, readBurst, recordBurst, refundDailyQuota } from "../platform/quota";
+import { enforceBurstLimit, quotaExceeded, readBurst, recordBurst, refundDailyQuota } from "../platform/quota";
 import { parseWith } from "../platform/validation";
 import { type ToolDefinition, methodsOf } from "./defineTool";
 import { enforcePlanDifferences, enforceToolAccess } from "./enforceAccess";
@@ -30,32 +31,35 @@ async function callTool(c: Context<AppEnv>, tool: ToolDefinition): Promise<Respo
   const db = createDb(c.env.DB);
   const now = new Date();
   const key = presentedKey(c.req.header("Authorization"));
-  const [auth, burst] = await Promise.all([authenticate(db, key), readBurst(c.env.KV, key.keyId, now)]);
+  const [{ auth, charge }, burst] = await Promise.all([admitCall(db, key, now, tool.cost ?? 1), readBurst(c.env.KV, key.keyId, now)]);
   c.set("auth", auth);
   const upgradeUrl = upgradeUrlOf(c);
-  enforceToolAccess(tool, auth, upgradeUrl);
-  enforceBurstLimit(auth, burst, now);
+  try {
+    enforceToolAccess(tool, auth, upgradeUrl);
+    enforceBurstLimit(auth, burst, now);
+    if (!charge) throw quotaExceeded(auth, now);
+  } catch (refusal) {
+    if (charge) await refundDailyQuota(db, auth, charge);
+    throw refusal;
+  }
 
-  const charging = Promise.all([recordBurst(c.env.KV, burst), chargeDailyQuota(db, auth, now, tool.cost ?? 1)]).then(
-    ([, charge]) => charge,
-  );
   const run = async () => {
     const args = parseWith(tool.input, await readToolArguments(c, tool));
     enforcePlanDifferences(tool, auth, args, upgradeUrl);
     return tool.handler({ env: c.env, db, auth, requestId: c.get("requestId"), now, upgradeUrl }, args);
   };
-  // A read changes nothing, so it may run while its call is being charged; its result is only
-  // released once the charge went through. Anything that writes waits for the charge first.
-  const [charged, outcome] = await Promise.allSettled(
-    tool.kind === "read" && !tool.readsUsage ? [charging, run()] : [charging, charging.then(run)],
-  );
-  if (charged.status === "rejected") throw charged.reason;
+  const [outcome] = await Promise.allSettled([run(), recordBurst(c.env.KV, burst).catch((error) => logBurstNotRecorded(c, error))]);
   if (outcome.status === "rejected") {
     // A call that failed on our side delivered nothing, so it costs nothing.
-    if (deliveredNothing(outcome.reason)) await refundDailyQuota(db, auth, charged.value);
+    if (deliveredNothing(outcome.reason)) await refundDailyQuota(db, auth, charge);
     throw outcome.reason;
   }
   return c.json(outcome.value as object, 200);
+}
+
+/** The burst guard is soft (see quota.ts): a count that failed to be stored does not fail the call. */
+function logBurstNotRecorded(c: Context<AppEnv>, error: unknown) {
+  console.error(JSON.stringify({ requestId: c.get("requestId"), burstNotRecorded: String(error) }));
 }
 
 /** One route per tool, generated from the registry; anything else under /rest/v1/ is a 404. */

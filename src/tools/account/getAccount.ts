@@ -18,7 +18,6 @@ export const getAccount = defineTool({
   scopes: [],
   plans: ALL_PLANS,
   kind: "read",
-  readsUsage: true,
   input: z.strictObject({}),
   output: z.object({
     userId: z.string(),
