@@ -131,6 +131,7 @@ export const games = sqliteTable(
     index("games_db_id_idx").on(t.dbId),
     index("games_db_slug_idx").on(t.dbSlug),
     index("games_owner_idx").on(t.ownerUserId),
+    index("games_jan_idx").on(t.janCode),
   ],
 );
 
@@ -146,7 +147,7 @@ export const gameEditions = sqliteTable(
     price: real("price"),
     janCode: text("jan_code"),
   },
-  (t) => [index("game_editions_game_idx").on(t.gameId, t.position)],
+  (t) => [index("game_editions_game_idx").on(t.gameId, t.position), index("game_editions_jan_idx").on(t.janCode)],
 );
 
 /** Per-dataset generation strings, bumped only when an import changed content. */

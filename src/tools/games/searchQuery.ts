@@ -58,7 +58,7 @@ const titleContaining = (term: string) =>
 /** Games with a code containing `value`; a short code scans the code columns. */
 const codeContaining = (columns: readonly string[], value: string) =>
   isIndexable(value)
-    ? sql`gc.id IN (${trigramMatches(columns, value)})`
+    ? sql`g.id IN (${trigramMatches(columns, value)})`
     : sql`(${sql.join(columns.map((name) => containsCode(name, value)), sql` OR `)})`;
 
 /** The best class and field of one term on one game (see the strength scale above). */
@@ -88,12 +88,13 @@ interface IdentifierCriterion extends Criterion {
 function identifierCriteria(criteria: SearchCriteria): IdentifierCriterion[] {
   const found: IdentifierCriterion[] = [];
   if (criteria.janCode !== undefined) {
+    // Stored JANs are validated digits, so the indexed columns compare as they are.
     const jan = normalizeCode(criteria.janCode);
     found.push({
-      condition: sql`${codeContaining(["search_jan", "search_edition_jan"], jan)} AND (gc.search_jan = ${jan} OR ${holdsCode("search_edition_jan", jan)})`,
+      condition: sql`g.id IN (SELECT id FROM games WHERE jan_code = ${jan} UNION ALL SELECT game_id FROM game_editions WHERE jan_code = ${jan})`,
       strength: sql`0`,
       exact: sql`1`,
-      edition: sql`(gc.search_jan <> ${jan})`,
+      edition: sql`(gc.jan_code IS NOT ${jan})`,
       matchedBy: "janCode",
     });
   }
