@@ -46,14 +46,14 @@ const isIndexable = (value: string) => [...value].length >= 3;
 const trigramMatches = (columns: readonly string[], value: string) =>
   sql`SELECT rowid FROM games_fts WHERE games_fts MATCH ${`{${columns.join(" ")}} : "${value}"`}`;
 
-/** Games with a title form containing a 1-2 character term: a phrase of single-character tokens. */
-const charMatches = (term: string) => sql`SELECT rowid FROM games_chars WHERE games_chars MATCH ${`"${[...term].join(" ")}"`}`;
+/** Games with a title form containing a 1-2 character term: every such term is a token of games_grams. */
+const gramMatches = (term: string) => sql`SELECT rowid FROM games_grams WHERE games_grams MATCH ${`"${term}"`}`;
 
 const TITLE_FTS_COLUMNS = ["search_title", "search_title_en", "search_alias"];
 
 /** Game g has a title form (title, English title, reading, nickname) containing `term`. */
 const titleContaining = (term: string) =>
-  sql`g.id IN (${isIndexable(term) ? trigramMatches(TITLE_FTS_COLUMNS, term) : charMatches(term)})`;
+  sql`g.id IN (${isIndexable(term) ? trigramMatches(TITLE_FTS_COLUMNS, term) : gramMatches(term)})`;
 
 /** Games with a code containing `value`; a short code scans the code columns. */
 const codeContaining = (columns: readonly string[], value: string) =>
