@@ -2,13 +2,14 @@
 import { spawn, spawnSync } from "node:child_process";
 import { projectRoot, wranglerBin } from "./local.mjs";
 
-const env = { ...process.env, WRANGLER_SEND_METRICS: "false" };
+/** Read at spawn time, so a script may set variables (e.g. X_LOCAL_OBSERVABILITY) before starting. */
+const childEnv = () => ({ ...process.env, WRANGLER_SEND_METRICS: "false" });
 
 export function applyMigrations(stateDir) {
   const result = spawnSync(
     process.execPath,
     [wranglerBin(), "d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir],
-    { cwd: projectRoot, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
+    { cwd: projectRoot, env: childEnv(), encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
   );
   if (result.status !== 0) throw new Error(`migrations failed:\n${result.stdout}${result.stderr}`);
 }
@@ -19,7 +20,7 @@ export function startWrangler({ port, stateDir, adminToken, quiet = false }) {
     process.execPath,
     [wranglerBin(), "dev", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", stateDir,
       "--var", `ADMIN_TOKEN:${adminToken}`, "--show-interactive-dev-session=false", ...(quiet ? ["--log-level", "error"] : [])],
-    { cwd: projectRoot, env, stdio: ["ignore", quiet ? "ignore" : "inherit", "inherit"] },
+    { cwd: projectRoot, env: childEnv(), stdio: ["ignore", quiet ? "ignore" : "inherit", "inherit"] },
   );
 }
 
