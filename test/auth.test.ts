@@ -83,6 +83,41 @@ describe("authorization (403)", () => {
   });
 });
 
+// Identity changes between two reads of the same key: the second must be answered as the new one,
+// whatever a previous call of that key left behind.
+describe("identity changes between two reads", () => {
+  it("refuses a revoked key at once on a read it was served before", async () => {
+    const account = await newAccount();
+    expect((await account.call("searchGames", { query: "ゼルダ" })).status).toBe(200);
+    await admin("DELETE", `/keys/${account.keyId}`);
+    expect((await account.call("searchGames", { query: "ゼルダ" })).status).toBe(401);
+  });
+
+  it("refuses a suspended account at once on a read it was served before", async () => {
+    const account = await newAccount();
+    expect((await account.call("searchGames", { query: "ゼルダ" })).status).toBe(200);
+    await admin("PATCH", `/users/${account.userId}`, { suspended: true });
+    expect((await account.call("searchGames", { query: "ゼルダ" })).body.code).toBe("access_suspended");
+  });
+
+  it("applies a downgrade to the next read: its tools and arguments", async () => {
+    const account = await newAccount({ plan: "PREMIUM" });
+    expect((await account.call("browseGames", {})).status).toBe(200);
+    expect((await echo(account.apiKey, { flag: true })).status).toBe(200);
+    await admin("PATCH", `/users/${account.userId}`, { plan: "FREE" });
+    expect((await account.call("browseGames", {})).body.code).toBe("plan_required");
+    expect((await echo(account.apiKey, { flag: true })).body).toMatchObject({ code: "plan_required", field: "flag" });
+  });
+
+  it("applies an upgrade to the next read", async () => {
+    const account = await newAccount({ plan: "FREE" });
+    expect((await echo(account.apiKey, { flag: true })).status).toBe(403);
+    await admin("PATCH", `/users/${account.userId}`, { plan: "PREMIUM" });
+    expect((await echo(account.apiKey, { flag: true })).status).toBe(200);
+    expect((await account.call("browseGames", {})).status).toBe(200);
+  });
+});
+
 describe("planDifferences are enforced as published", () => {
   it("refuses an argument removed on the caller's plan with 403 plan_required naming it", async () => {
     const free = await newAccount({ plan: "FREE" });

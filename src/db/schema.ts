@@ -109,13 +109,11 @@ export const games = sqliteTable(
     ownerUserId: text("owner_user_id"),
     contentHash: text("content_hash").notNull(),
     // Normalised search forms (platform/normalize.ts), several values joined by "|"; an FTS5
-    // trigram index over them (migration 0006) serves substring matches, one row per game.
+    // trigram index over them (migration 0021) serves substring matches, one row per game.
     searchTitle: text("search_title").notNull().default(""),
     searchTitleEn: text("search_title_en").notNull().default(""),
     /** Reading and nicknames: the spec's `alias`. */
     searchAlias: text("search_alias").notNull().default(""),
-    searchJan: text("search_jan").notNull().default(""),
-    searchEditionJan: text("search_edition_jan").notNull().default(""),
     searchModel: text("search_model").notNull().default(""),
     searchEditionModel: text("search_edition_model").notNull().default(""),
     /** Edition titles, for the shared `title` filter (not part of searchGames' fields). */

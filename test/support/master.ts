@@ -92,9 +92,9 @@ export async function insertCustomGame(userId: string, game: CustomGameInput): P
   await env.DB.prepare(
       `INSERT INTO games (id, title, title_reading, title_en, aliases, sort_key, platform_id, publisher_id, genre_id, genre_sub_id,
         release_date, jan_code, model_number, price, media_id, gps_id, db_id, db_slug, db_cover_id, owner_user_id, content_hash,
-        search_title, search_title_en, search_alias, search_jan, search_edition_jan, search_model, search_edition_model,
+        search_title, search_title_en, search_alias, search_model, search_edition_model,
         search_edition_title)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?, ?, ?, 'custom', ?, ?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?, ?, ?, 'custom', ?, ?, ?, ?, ?, ?)`,
     ).bind(
       id,
       game.title,

@@ -17,8 +17,6 @@ export interface SearchColumns {
   searchTitle: string;
   searchTitleEn: string;
   searchAlias: string;
-  searchJan: string;
-  searchEditionJan: string;
   searchModel: string;
   searchEditionModel: string;
   searchEditionTitle: string;
@@ -36,8 +34,6 @@ export function searchColumnsOf(game: SearchableGame): SearchColumns {
     searchTitle: normalizeSearchText(game.title),
     searchTitleEn: joined(game.titleEn, normalizeSearchText),
     searchAlias: joined([game.titleReading, ...game.aliases], normalizeSearchText),
-    searchJan: joined([game.janCode], normalizeCode),
-    searchEditionJan: joined(game.editions.map((e) => e.janCode), normalizeCode),
     searchModel: joined(game.modelNumber, normalizeCode),
     searchEditionModel: joined(game.editions.flatMap((e) => e.modelNumber), normalizeCode),
     searchEditionTitle: joined(game.editions.map((e) => e.title), normalizeSearchText),
@@ -48,8 +44,6 @@ export const SEARCH_COLUMNS = [
   { column: "search_title", key: "searchTitle" },
   { column: "search_title_en", key: "searchTitleEn" },
   { column: "search_alias", key: "searchAlias" },
-  { column: "search_jan", key: "searchJan" },
-  { column: "search_edition_jan", key: "searchEditionJan" },
   { column: "search_model", key: "searchModel" },
   { column: "search_edition_model", key: "searchEditionModel" },
   { column: "search_edition_title", key: "searchEditionTitle" },
