@@ -184,6 +184,22 @@ describe("idempotent upsert and generations", () => {
     expect(back.body.items[0]).toMatchObject({ gameId: 730002, edition: true });
   });
 
+  it("moves a game's platform, date and title in what search filters and ranks on", async () => {
+    const account = await newAccount();
+    const inP2 = async (query: string) => gameIdsOf(await account.call("searchGames", { query, platformIds: [P_BULK] }));
+    expect(await inP2("ザンバラ外伝")).toEqual([]);
+    const rows = fixtureRows(games);
+    rows[2] = { ...rows[2], platformId: P_BULK, releaseDate: "1995-05-05", title: "ザンバラ外伝改" };
+    await importOk("games", toNdjson(rows));
+    expect(await inP2("ザンバラ外伝")).toEqual([730003]);
+    expect(await inP2("伝改")).toEqual([730003]);
+    const dated = await account.call("searchGames", { query: "ザンバラ", releaseDateFrom: "1995-01-01" });
+    expect(gameIdsOf(dated)).toEqual([730003]);
+    expect((await account.call("searchGames", { query: "ザンバラ外伝改" })).body.items[0]).toMatchObject({ gameId: 730003, exact: true });
+    await importOk("games", games);
+    expect(await inP2("ザンバラ外伝")).toEqual([]);
+  });
+
   it("stores unknown values as null and returns them as null, never omitted", async () => {
     const row = gameRow({ gameId: 730601, title: "ザンバラ無記名", titleReading: null, publisherId: null, publisherName: null, genreId: null, genreName: null, genreKey: null, releaseDate: null });
     expect((await importMaster("games", toNdjson([row]))).status).toBe(200);
