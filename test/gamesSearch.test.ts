@@ -259,6 +259,17 @@ describe("searchGames: identifiers", () => {
     expect(partial.body.items.every((i: { exact: boolean; edition: boolean }) => !i.exact && !i.edition)).toBe(true);
   });
 
+  it("finds one- and two-character model-number fragments, and never by a title", async () => {
+    const owner = await newAccount();
+    const id = await insertCustomGame(owner.userId, { title: "ゾルバ型番短", platformId: P1, modelNumber: ["ZZ-Q7"] });
+    expect((await search(owner, { modelNumber: "q7" })).body.items).toMatchObject([{ gameId: id, matchedBy: "modelNumber", exact: false }]);
+    expect(gameIdsOf(await search(owner, { modelNumber: "7q" }))).toEqual([]);
+    expect(gameIdsOf(await search(owner, { modelNumber: "Q", query: "ゾルバ型番" }))).toEqual([id]);
+    // "短" is in the title only: model-number search must not look at titles.
+    expect(gameIdsOf(await search(owner, { modelNumber: "短" }))).toEqual([]);
+    expect(gameIdsOf(await search(await newAccount(), { modelNumber: "q7" }))).toEqual([]);
+  });
+
   it("sets edition only when nothing but an edition's model number matched", async () => {
     const account = await newAccount();
     const edition = await search(account, { modelNumber: "zq391" });

@@ -46,20 +46,19 @@ const isIndexable = (value: string) => [...value].length >= 3;
 const trigramMatches = (columns: readonly string[], value: string) =>
   sql`SELECT rowid FROM games_fts WHERE games_fts MATCH ${`{${columns.join(" ")}} : "${value}"`}`;
 
-/** Games with a title form containing a 1-2 character term: every such term is a token of games_grams. */
-const gramMatches = (term: string) => sql`SELECT rowid FROM games_grams WHERE games_grams MATCH ${`"${term}"`}`;
+/** Games whose title forms or model numbers hold a 1-2 character term: every such term is a token of games_grams. */
+const gramMatches = (column: "titles" | "codes", term: string) =>
+  sql`SELECT rowid FROM games_grams WHERE games_grams MATCH ${`{${column}} : "${term}"`}`;
 
-const TITLE_FTS_COLUMNS = ["search_title", "search_title_en", "search_alias"];
+/** A term matches through the trigram index when it is long enough, else through games_grams. */
+const indexedMatches = (trigramColumns: readonly string[], gramColumn: "titles" | "codes", term: string) =>
+  sql`g.id IN (${isIndexable(term) ? trigramMatches(trigramColumns, term) : gramMatches(gramColumn, term)})`;
 
 /** Game g has a title form (title, English title, reading, nickname) containing `term`. */
-const titleContaining = (term: string) =>
-  sql`g.id IN (${isIndexable(term) ? trigramMatches(TITLE_FTS_COLUMNS, term) : gramMatches(term)})`;
+const titleContaining = (term: string) => indexedMatches(["search_title", "search_title_en", "search_alias"], "titles", term);
 
-/** Games with a code containing `value`; a short code scans the code columns. */
-const codeContaining = (columns: readonly string[], value: string) =>
-  isIndexable(value)
-    ? sql`g.id IN (${trigramMatches(columns, value)})`
-    : sql`(${sql.join(columns.map((name) => containsCode(name, value)), sql` OR `)})`;
+/** Game g has a model number, its own or an edition's, containing `model`. */
+const modelContaining = (model: string) => indexedMatches(["search_model", "search_edition_model"], "codes", model);
 
 /** The best class and field of one term on one game (see the strength scale above). */
 function termStrength(term: string, wholeQuery: boolean): SQL {
@@ -101,7 +100,7 @@ function identifierCriteria(criteria: SearchCriteria): IdentifierCriterion[] {
   if (criteria.modelNumber !== undefined) {
     const model = normalizeCode(criteria.modelNumber);
     found.push({
-      condition: codeContaining(["search_model", "search_edition_model"], model),
+      condition: modelContaining(model),
       strength: sql`0`,
       exact: sql`(${holdsCode("search_model", model)} OR ${holdsCode("search_edition_model", model)})`,
       edition: sql`(NOT ${containsCode("search_model", model)})`,
