@@ -193,6 +193,8 @@ describe("browseGames: sorting and filters", () => {
     expect(gameIdsOf(await browse(account, { platformIds: [PB] }))).toEqual([IKAZUCHI, OBORO, ENISHI, AKATSUKI, UZUSHIO]);
     const newest = await browse(account, { platformIds: [PA], sortOrder: "desc", limit: 3, fields: [] });
     expect(gameIdsOf(newest)).toEqual([chronicle(120), chronicle(119), chronicle(118)]);
+    // Undated games come last in either direction.
+    expect(gameIdsOf(await browse(account, { platformIds: [PB], sortOrder: "desc" }))).toEqual([AKATSUKI, ENISHI, OBORO, IKAZUCHI, UZUSHIO]);
   });
 
   it.each([
@@ -239,6 +241,12 @@ describe("browseGames: sorting and filters", () => {
     const theirs = await browse(other, { platformIds: [PB] });
     expect(gameIdsOf(theirs)).toEqual([IKAZUCHI, OBORO, ENISHI, AKATSUKI, UZUSHIO]);
     expect(theirs.body.totalCount).toBe(5);
+    // Totals count the caller's own games too, with or without filters beyond platforms.
+    expect(mine.body.totalCount).toBe(6);
+    const everything = async (account: Account) => (await browse(account, { fields: [] })).body.totalCount;
+    expect(await everything(owner)).toBe((await everything(other)) + 1);
+    expect((await browse(owner, { platformIds: [PB], releaseDateFrom: "1996-01-01" })).body.totalCount).toBe(1);
+    expect((await browse(other, { platformIds: [PB], releaseDateFrom: "1996-01-01" })).body.totalCount).toBe(0);
   });
 });
 

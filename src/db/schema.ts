@@ -122,6 +122,8 @@ export const games = sqliteTable(
   (t) => [
     index("games_platform_release_idx").on(t.platformId, t.releaseDate),
     index("games_release_idx").on(t.releaseDate),
+    // Release date ascending with undated games last, in index order: browseGames pages by it.
+    index("games_release_nulls_last_idx").on(sql`(${t.releaseDate} IS NULL)`, t.releaseDate),
     index("games_sort_key_idx").on(t.sortKey),
     index("games_publisher_idx").on(t.publisherId),
     index("games_genre_idx").on(t.genreId),

@@ -6,7 +6,21 @@ import { PREMIUM_ONLY } from "../../platform/plans";
 import { isoDate, orderedRanges, positiveId, searchText } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
 import { type GameFieldGroup, type GameRecord, gameFieldsArg, gameSchema, toGame } from "./gameObject";
-import { type CoverageRows, GAME_JOINS, GAME_SELECT, allOf, coverageFrom, coverageQueries, gameFilterConditions, groupsOf, visibleTo } from "./queries";
+import {
+  type CoverageRows,
+  GAME_JOINS,
+  GAME_SELECT,
+  type PlatformCountRows,
+  allOf,
+  coverageFrom,
+  coverageQueries,
+  customGamesPerPlatformQuery,
+  gameFilterConditions,
+  groupsOf,
+  latestOfficialMaster,
+  visibleGamesPerPlatform,
+  visibleTo,
+} from "./queries";
 import { queryTermsCondition } from "./searchQuery";
 import { DEFAULT_GAME_FIELDS, coverageSchema } from "./shared";
 
@@ -23,10 +37,37 @@ function fieldCaps(groups: ReadonlySet<GameFieldGroup>): PageCap[] {
   return caps;
 }
 
+/**
+ * Each order is one an index serves, so a page is read in order and stops at its limit. Undated
+ * games come last both ways: SQLite sorts NULL first ascending, so ascending says so explicitly
+ * (games_release_nulls_last_idx), and descending gets it by itself.
+ */
 const ORDER = {
-  releaseDate: { asc: sql`g.release_date IS NULL, g.release_date, g.id`, desc: sql`g.release_date IS NULL, g.release_date DESC, g.id DESC` },
+  releaseDate: { asc: sql`g.release_date IS NULL, g.release_date, g.id`, desc: sql`g.release_date DESC, g.id DESC` },
   title: { asc: sql`g.sort_key, g.id`, desc: sql`g.sort_key DESC, g.id DESC` },
 };
+
+/** With no condition beyond platforms, the total comes from per-platform counts instead of a count. */
+const countsByPlatform = (args: { query?: string; publisherId?: number; genreId?: number; releaseDateFrom?: string; releaseDateTo?: string }) =>
+  [args.query, args.publisherId, args.genreId, args.releaseDateFrom, args.releaseDateTo].every((value) => value === undefined);
+
+/**
+ * Whether a page of games on these platforms is found faster by walking the sort order's index
+ * (about pageEnd * all / chosen games visited) than by sorting every game of the platforms (chosen
+ * games visited). Planned with the counts this isolate last saw; without any, the platform index.
+ */
+function walkOrderIndex(platformIds: readonly number[] | undefined, pageEnd: number): boolean {
+  const official = latestOfficialMaster();
+  if (!platformIds?.length || !official) return false;
+  const chosen = new Set(platformIds);
+  const onPlatforms = [...chosen].reduce((sum, id) => sum + (official.gamesPerPlatform.get(id) ?? 0), 0);
+  return pageEnd * official.totalGames < onPlatforms * onPlatforms;
+}
+
+function totalOnPlatforms(counts: ReadonlyMap<number, number>, platformIds: readonly number[] | undefined): number {
+  const platforms = platformIds?.length ? new Set(platformIds) : new Set(counts.keys());
+  return [...platforms].reduce((sum, id) => sum + (counts.get(id) ?? 0), 0);
+}
 
 export const browseGames = defineTool({
   name: "browseGames",
@@ -64,21 +105,29 @@ export const browseGames = defineTool({
       { cap: BROWSE_CAP, reason: `browseGames returns at most ${BROWSE_CAP} per page` },
       ...fieldCaps(groups),
     ]);
-    const conditions = [visibleTo(auth.userId), ...(await gameFilterConditions(db, args))];
+    const offset = pageOffset(args.page, limit);
+    const platformIndex = !walkOrderIndex(args.platformIds, offset + limit.effectiveLimit);
+    const conditions = [visibleTo(auth.userId), ...(await gameFilterConditions(db, args, { platformIndex }))];
     if (args.query) conditions.push(queryTermsCondition(args.query));
     const where = allOf(conditions);
     const order = ORDER[args.sortBy][args.sortOrder];
-    const [rows, counts, ...coverageRows] = await queryBatch<[GameRecord[], { n: number }[], ...CoverageRows]>(db, [
-      // Ids first, game columns for the page only.
+    const byPlatform = countsByPlatform(args);
+    const [rows, counts, ...coverageRows] = await queryBatch<[GameRecord[], PlatformCountRows | { n: number }[], ...CoverageRows]>(db, [
+      // Ids first, game columns for the page only. CROSS JOIN keeps the page as the outer loop:
+      // otherwise SQLite may walk every game in the order's index to find the page's few rows.
       sql`WITH page AS (SELECT g.id FROM games g WHERE ${where}
-          ORDER BY ${order} LIMIT ${limit.effectiveLimit} OFFSET ${pageOffset(args.page, limit)})
-        SELECT ${GAME_SELECT} FROM page JOIN games g ON g.id = page.id ${GAME_JOINS} ORDER BY ${order}`,
-      sql`SELECT COUNT(*) AS n FROM games g WHERE ${where}`,
+          ORDER BY ${order} LIMIT ${limit.effectiveLimit} OFFSET ${offset})
+        SELECT ${GAME_SELECT} FROM page CROSS JOIN games g ON g.id = page.id ${GAME_JOINS} ORDER BY ${order}`,
+      // game_rank has the filter columns under the same names, in rows a fraction of the width.
+      byPlatform ? customGamesPerPlatformQuery(auth.userId) : sql`SELECT COUNT(*) AS n FROM game_rank g WHERE ${where}`,
       ...coverageQueries(auth.userId),
     ]);
-    const { generation, coverage } = await coverageFrom(db, coverageRows);
+    const { generation, coverage, official } = await coverageFrom(db, coverageRows);
+    const totalCount = byPlatform
+      ? totalOnPlatforms(visibleGamesPerPlatform(official, counts as PlatformCountRows), args.platformIds)
+      : ((counts as { n: number }[])[0]?.n ?? 0);
     return {
-      ...pageOf(rows.map((row) => toGame(row, groups)), args.page, counts[0]?.n ?? 0, limit),
+      ...pageOf(rows.map((row) => toGame(row, groups)), args.page, totalCount, limit),
       generation,
       coverage,
     };

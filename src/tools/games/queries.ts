@@ -75,11 +75,16 @@ async function genreCondition(db: Db, genreId: number): Promise<SQL> {
   return sql`g.genre_sub_id IN (SELECT id FROM genres WHERE taxonomy_key = ${genre.taxonomy_key} OR substr(taxonomy_key, 1, ${below.length}) = ${below})`;
 }
 
-/** SQL conditions for the shared game filters; release date ranges are inclusive and drop undated games. */
-export async function gameFilterConditions(db: Db, filters: GameFilters): Promise<SQL[]> {
+/**
+ * SQL conditions for the shared game filters; release date ranges are inclusive and drop undated
+ * games. `platformIndex: false` keeps SQLite off the platform index (the unary + hides the column
+ * from the planner), for a caller that knows walking another index in order is cheaper.
+ */
+export async function gameFilterConditions(db: Db, filters: GameFilters, { platformIndex = true } = {}): Promise<SQL[]> {
   const conditions: SQL[] = [];
   if (filters.platformIds?.length) {
-    conditions.push(sql`g.platform_id IN (SELECT value FROM json_each(${jsonIds(filters.platformIds)}))`);
+    const platform = platformIndex ? sql`g.platform_id` : sql`+g.platform_id`;
+    conditions.push(sql`${platform} IN (SELECT value FROM json_each(${jsonIds(filters.platformIds)}))`);
   }
   if (filters.publisherId !== undefined) conditions.push(sql`g.publisher_id = ${filters.publisherId}`);
   if (filters.genreId !== undefined) conditions.push(await genreCondition(db, filters.genreId));
@@ -122,6 +127,10 @@ export interface OfficialMaster {
 }
 
 const officialMasterCache = new Map<string, OfficialMaster>();
+let latestOfficial: OfficialMaster | undefined;
+
+/** The official master this isolate computed last, whatever its generation: good enough to plan with. */
+export const latestOfficialMaster = () => latestOfficial;
 
 /** The games and platforms generations: put this in the tool's own batch, then call officialMaster. */
 export const generationsQuery = sql`SELECT key, value FROM master_meta WHERE key IN (${generationKey("games")}, ${generationKey("platforms")})`;
@@ -150,7 +159,20 @@ export async function officialMaster(db: Db, generationRows: GenerationRows): Pr
     gamesPerPlatform,
   };
   officialMasterCache.set(cacheKey, official);
+  latestOfficial = official;
   return official;
+}
+
+/** The caller's custom games per platform: put this in the tool's own batch beside generationsQuery. */
+export const customGamesPerPlatformQuery = (userId: string) =>
+  sql`SELECT platform_id AS platformId, COUNT(*) AS n FROM games WHERE owner_user_id = ${userId} GROUP BY platform_id`;
+export type PlatformCountRows = { platformId: number; n: number }[];
+
+/** Games the caller can see on each platform: the official ones (cached) plus their own. */
+export function visibleGamesPerPlatform(official: OfficialMaster, custom: PlatformCountRows): Map<number, number> {
+  const counts = new Map(official.gamesPerPlatform);
+  for (const row of custom) counts.set(row.platformId, (counts.get(row.platformId) ?? 0) + row.n);
+  return counts;
 }
 
 /** The generations and the caller's custom-game count: put these in the tool's own batch. */
@@ -161,7 +183,10 @@ export const coverageQueries = (userId: string): [SQL, SQL] => [
 export type CoverageRows = [GenerationRows, { n: number }[]];
 
 /** What the master data covers: the official part (cached, see officialMaster) plus the caller's custom games. */
-export async function coverageFrom(db: Db, [generationRows, customRows]: CoverageRows): Promise<{ generation: string; coverage: Coverage }> {
+export async function coverageFrom(
+  db: Db,
+  [generationRows, customRows]: CoverageRows,
+): Promise<{ generation: string; coverage: Coverage; official: OfficialMaster }> {
   const official = await officialMaster(db, generationRows);
   const customGames = customRows[0]?.n ?? 0;
   const coverage = {
@@ -172,5 +197,5 @@ export async function coverageFrom(db: Db, [generationRows, customRows]: Coverag
       (customGames ? `, plus your ${customGames} custom games.` : ".") +
       " Games not listed may simply not be registered yet.",
   };
-  return { generation: official.generation, coverage };
+  return { generation: official.generation, coverage, official };
 }

@@ -1,0 +1,1 @@
+CREATE INDEX `games_release_nulls_last_idx` ON `games` (("release_date" IS NULL),`release_date`);
