@@ -120,7 +120,10 @@ export const games = sqliteTable(
     searchEditionTitle: text("search_edition_title").notNull().default(""),
   },
   (t) => [
-    index("games_platform_release_idx").on(t.platformId, t.releaseDate),
+    // Covering (owner for visibility): a page of chosen platforms in release date or title order
+    // is sorted from these entries without reading a single game row.
+    index("games_platform_release_owner_idx").on(t.platformId, t.releaseDate, t.ownerUserId),
+    index("games_platform_title_owner_idx").on(t.platformId, t.sortKey, t.ownerUserId),
     index("games_release_idx").on(t.releaseDate),
     // Release date ascending with undated games last, in index order: browseGames pages by it.
     index("games_release_nulls_last_idx").on(sql`(${t.releaseDate} IS NULL)`, t.releaseDate),

@@ -17,7 +17,6 @@ import {
   customGamesPerPlatformQuery,
   gameFilterConditions,
   groupsOf,
-  latestOfficialMaster,
   visibleGamesPerPlatform,
   visibleTo,
 } from "./queries";
@@ -50,19 +49,6 @@ const ORDER = {
 /** With no condition beyond platforms, the total comes from per-platform counts instead of a count. */
 const countsByPlatform = (args: { query?: string; publisherId?: number; genreId?: number; releaseDateFrom?: string; releaseDateTo?: string }) =>
   [args.query, args.publisherId, args.genreId, args.releaseDateFrom, args.releaseDateTo].every((value) => value === undefined);
-
-/**
- * Whether a page of games on these platforms is found faster by walking the sort order's index
- * (about pageEnd * all / chosen games visited) than by sorting every game of the platforms (chosen
- * games visited). Planned with the counts this isolate last saw; without any, the platform index.
- */
-function walkOrderIndex(platformIds: readonly number[] | undefined, pageEnd: number): boolean {
-  const official = latestOfficialMaster();
-  if (!platformIds?.length || !official) return false;
-  const chosen = new Set(platformIds);
-  const onPlatforms = [...chosen].reduce((sum, id) => sum + (official.gamesPerPlatform.get(id) ?? 0), 0);
-  return pageEnd * official.totalGames < onPlatforms * onPlatforms;
-}
 
 function totalOnPlatforms(counts: ReadonlyMap<number, number>, platformIds: readonly number[] | undefined): number {
   const platforms = platformIds?.length ? new Set(platformIds) : new Set(counts.keys());
@@ -105,9 +91,7 @@ export const browseGames = defineTool({
       { cap: BROWSE_CAP, reason: `browseGames returns at most ${BROWSE_CAP} per page` },
       ...fieldCaps(groups),
     ]);
-    const offset = pageOffset(args.page, limit);
-    const platformIndex = !walkOrderIndex(args.platformIds, offset + limit.effectiveLimit);
-    const conditions = [visibleTo(auth.userId), ...(await gameFilterConditions(db, args, { platformIndex }))];
+    const conditions = [visibleTo(auth.userId), ...(await gameFilterConditions(db, args))];
     if (args.query) conditions.push(queryTermsCondition(args.query));
     const where = allOf(conditions);
     const order = ORDER[args.sortBy][args.sortOrder];
@@ -116,7 +100,7 @@ export const browseGames = defineTool({
       // Ids first, game columns for the page only. CROSS JOIN keeps the page as the outer loop:
       // otherwise SQLite may walk every game in the order's index to find the page's few rows.
       sql`WITH page AS (SELECT g.id FROM games g WHERE ${where}
-          ORDER BY ${order} LIMIT ${limit.effectiveLimit} OFFSET ${offset})
+          ORDER BY ${order} LIMIT ${limit.effectiveLimit} OFFSET ${pageOffset(args.page, limit)})
         SELECT ${GAME_SELECT} FROM page CROSS JOIN games g ON g.id = page.id ${GAME_JOINS} ORDER BY ${order}`,
       // game_rank has the filter columns under the same names, in rows a fraction of the width.
       byPlatform ? customGamesPerPlatformQuery(auth.userId) : sql`SELECT COUNT(*) AS n FROM game_rank g WHERE ${where}`,

@@ -75,16 +75,11 @@ async function genreCondition(db: Db, genreId: number): Promise<SQL> {
   return sql`g.genre_sub_id IN (SELECT id FROM genres WHERE taxonomy_key = ${genre.taxonomy_key} OR substr(taxonomy_key, 1, ${below.length}) = ${below})`;
 }
 
-/**
- * SQL conditions for the shared game filters; release date ranges are inclusive and drop undated
- * games. `platformIndex: false` keeps SQLite off the platform index (the unary + hides the column
- * from the planner), for a caller that knows walking another index in order is cheaper.
- */
-export async function gameFilterConditions(db: Db, filters: GameFilters, { platformIndex = true } = {}): Promise<SQL[]> {
+/** SQL conditions for the shared game filters; release date ranges are inclusive and drop undated games. */
+export async function gameFilterConditions(db: Db, filters: GameFilters): Promise<SQL[]> {
   const conditions: SQL[] = [];
   if (filters.platformIds?.length) {
-    const platform = platformIndex ? sql`g.platform_id` : sql`+g.platform_id`;
-    conditions.push(sql`${platform} IN (SELECT value FROM json_each(${jsonIds(filters.platformIds)}))`);
+    conditions.push(sql`g.platform_id IN (SELECT value FROM json_each(${jsonIds(filters.platformIds)}))`);
   }
   if (filters.publisherId !== undefined) conditions.push(sql`g.publisher_id = ${filters.publisherId}`);
   if (filters.genreId !== undefined) conditions.push(await genreCondition(db, filters.genreId));
@@ -127,10 +122,6 @@ export interface OfficialMaster {
 }
 
 const officialMasterCache = new Map<string, OfficialMaster>();
-let latestOfficial: OfficialMaster | undefined;
-
-/** The official master this isolate computed last, whatever its generation: good enough to plan with. */
-export const latestOfficialMaster = () => latestOfficial;
 
 /** The games and platforms generations: put this in the tool's own batch, then call officialMaster. */
 export const generationsQuery = sql`SELECT key, value FROM master_meta WHERE key IN (${generationKey("games")}, ${generationKey("platforms")})`;
@@ -159,7 +150,6 @@ export async function officialMaster(db: Db, generationRows: GenerationRows): Pr
     gamesPerPlatform,
   };
   officialMasterCache.set(cacheKey, official);
-  latestOfficial = official;
   return official;
 }
 
