@@ -10,14 +10,11 @@ import {
   type CoverageRows,
   GAME_JOINS,
   GAME_SELECT,
-  type PlatformCountRows,
   allOf,
   coverageFrom,
   coverageQueries,
-  customGamesPerPlatformQuery,
   gameFilterConditions,
   groupsOf,
-  visibleGamesPerPlatform,
   visibleTo,
 } from "./queries";
 import { queryTermsCondition } from "./searchQuery";
@@ -96,20 +93,19 @@ export const browseGames = defineTool({
     const where = allOf(conditions);
     const order = ORDER[args.sortBy][args.sortOrder];
     const byPlatform = countsByPlatform(args);
-    const [rows, counts, ...coverageRows] = await queryBatch<[GameRecord[], PlatformCountRows | { n: number }[], ...CoverageRows]>(db, [
+    const [rows, ...rest] = await queryBatch<[GameRecord[], ...CoverageRows, { n: number }[]]>(db, [
       // Ids first, game columns for the page only. CROSS JOIN keeps the page as the outer loop:
       // otherwise SQLite may walk every game in the order's index to find the page's few rows.
       sql`WITH page AS (SELECT g.id FROM games g WHERE ${where}
           ORDER BY ${order} LIMIT ${limit.effectiveLimit} OFFSET ${pageOffset(args.page, limit)})
         SELECT ${GAME_SELECT} FROM page CROSS JOIN games g ON g.id = page.id ${GAME_JOINS} ORDER BY ${order}`,
-      // game_rank has the filter columns under the same names, in rows a fraction of the width.
-      byPlatform ? customGamesPerPlatformQuery(auth.userId) : sql`SELECT COUNT(*) AS n FROM game_rank g WHERE ${where}`,
       ...coverageQueries(auth.userId),
+      // game_rank has the filter columns under the same names, in rows a fraction of the width.
+      ...(byPlatform ? [] : [sql`SELECT COUNT(*) AS n FROM game_rank g WHERE ${where}`]),
     ]);
-    const { generation, coverage, official } = await coverageFrom(db, coverageRows);
-    const totalCount = byPlatform
-      ? totalOnPlatforms(visibleGamesPerPlatform(official, counts as PlatformCountRows), args.platformIds)
-      : ((counts as { n: number }[])[0]?.n ?? 0);
+    const [generations, customGames, counted] = rest;
+    const { generation, coverage, gamesPerPlatform } = await coverageFrom(db, [generations, customGames]);
+    const totalCount = byPlatform ? totalOnPlatforms(gamesPerPlatform, args.platformIds) : (counted[0]?.n ?? 0);
     return {
       ...pageOf(rows.map((row) => toGame(row, groups)), args.page, totalCount, limit),
       generation,

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { limitArg, pageArg, pagedEnvelope, pageOf, pageOffset, resolveLimit } from "../../platform/paging";
 import { ALL_PLANS } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
-import { type GenerationRows, type PlatformCountRows, customGamesPerPlatformQuery, generationsQuery, officialMaster, visibleGamesPerPlatform } from "./queries";
+import { type CoverageRows, coverageFrom, coverageQueries } from "./queries";
 
 const CAP = 100;
 
@@ -34,18 +34,17 @@ export const listPlatforms = defineTool({
     const limit = resolveLimit(args.limit, CAP, [{ cap: CAP, reason: `listPlatforms returns at most ${CAP} per page` }]);
     const visible = sql`(owner_user_id IS NULL OR owner_user_id = ${auth.userId})`;
     type PlatformRow = { platformId: number; name: string; nameEn: string | null; shortName: string | null; maker: string | null; releaseDate: string | null; custom: number };
-    const [rows, total, customCounts, generations] = await queryBatch<[PlatformRow[], { n: number }[], PlatformCountRows, GenerationRows]>(db, [
+    const [rows, total, ...coverageRows] = await queryBatch<[PlatformRow[], { n: number }[], ...CoverageRows]>(db, [
       sql`
         SELECT id AS platformId, name, name_en AS nameEn, short_name AS shortName, maker, release_date AS releaseDate,
           owner_user_id IS NOT NULL AS custom
         FROM platforms WHERE ${visible} ORDER BY owner_user_id IS NOT NULL, id
         LIMIT ${limit.effectiveLimit} OFFSET ${pageOffset(args.page, limit)}`,
       sql`SELECT COUNT(*) AS n FROM platforms WHERE ${visible}`,
-      customGamesPerPlatformQuery(auth.userId),
-      generationsQuery,
+      ...coverageQueries(auth.userId),
     ]);
-    const gameCounts = visibleGamesPerPlatform(await officialMaster(db, generations), customCounts);
-    const items = rows.map((row) => ({ ...row, custom: row.custom === 1, gameCount: gameCounts.get(row.platformId) ?? 0 }));
+    const { gamesPerPlatform } = await coverageFrom(db, coverageRows);
+    const items = rows.map((row) => ({ ...row, custom: row.custom === 1, gameCount: gamesPerPlatform.get(row.platformId) ?? 0 }));
     return pageOf(items, args.page, total[0]?.n ?? 0, limit);
   },
 });

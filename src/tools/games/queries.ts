@@ -113,7 +113,7 @@ export interface Coverage {
 }
 
 /** The official master data as of one games + platforms generation pair. */
-export interface OfficialMaster {
+interface OfficialMaster {
   generation: string;
   totalGames: number;
   /** Names of the official platforms that have games, in id order. */
@@ -123,15 +123,14 @@ export interface OfficialMaster {
 
 const officialMasterCache = new Map<string, OfficialMaster>();
 
-/** The games and platforms generations: put this in the tool's own batch, then call officialMaster. */
-export const generationsQuery = sql`SELECT key, value FROM master_meta WHERE key IN (${generationKey("games")}, ${generationKey("platforms")})`;
-export type GenerationRows = { key: string; value: string }[];
+const generationsQuery = sql`SELECT key, value FROM master_meta WHERE key IN (${generationKey("games")}, ${generationKey("platforms")})`;
+type GenerationRows = { key: string; value: string }[];
 
 /**
  * Counts over the official games only change with the generations, so they are computed once per
  * pair per isolate (platform names count too, so a platforms import must also refresh them).
  */
-export async function officialMaster(db: Db, generationRows: GenerationRows): Promise<OfficialMaster> {
+async function officialMaster(db: Db, generationRows: GenerationRows): Promise<OfficialMaster> {
   const generationOf = (dataset: "games" | "platforms") =>
     generationRows.find((row) => row.key === generationKey(dataset))?.value ?? EMPTY_GENERATION;
   const generation = generationOf("games");
@@ -153,32 +152,27 @@ export async function officialMaster(db: Db, generationRows: GenerationRows): Pr
   return official;
 }
 
-/** The caller's custom games per platform: put this in the tool's own batch beside generationsQuery. */
-export const customGamesPerPlatformQuery = (userId: string) =>
-  sql`SELECT platform_id AS platformId, COUNT(*) AS n FROM games WHERE owner_user_id = ${userId} GROUP BY platform_id`;
-export type PlatformCountRows = { platformId: number; n: number }[];
+type PlatformCountRows = { platformId: number; n: number }[];
 
-/** Games the caller can see on each platform: the official ones (cached) plus their own. */
-export function visibleGamesPerPlatform(official: OfficialMaster, custom: PlatformCountRows): Map<number, number> {
-  const counts = new Map(official.gamesPerPlatform);
-  for (const row of custom) counts.set(row.platformId, (counts.get(row.platformId) ?? 0) + row.n);
-  return counts;
-}
-
-/** The generations and the caller's custom-game count: put these in the tool's own batch. */
+/** The generations and the caller's custom games per platform: put these in the tool's own batch. */
 export const coverageQueries = (userId: string): [SQL, SQL] => [
   generationsQuery,
-  sql`SELECT COUNT(*) AS n FROM games WHERE owner_user_id = ${userId}`,
+  sql`SELECT platform_id AS platformId, COUNT(*) AS n FROM games WHERE owner_user_id = ${userId} GROUP BY platform_id`,
 ];
-export type CoverageRows = [GenerationRows, { n: number }[]];
+export type CoverageRows = [GenerationRows, PlatformCountRows];
 
-/** What the master data covers: the official part (cached, see officialMaster) plus the caller's custom games. */
+/**
+ * What the master data covers, and how many games the caller can see on each platform: the
+ * official part (cached, see officialMaster) plus the caller's custom games.
+ */
 export async function coverageFrom(
   db: Db,
   [generationRows, customRows]: CoverageRows,
-): Promise<{ generation: string; coverage: Coverage; official: OfficialMaster }> {
+): Promise<{ generation: string; coverage: Coverage; gamesPerPlatform: ReadonlyMap<number, number> }> {
   const official = await officialMaster(db, generationRows);
-  const customGames = customRows[0]?.n ?? 0;
+  const gamesPerPlatform = new Map(official.gamesPerPlatform);
+  for (const row of customRows) gamesPerPlatform.set(row.platformId, (gamesPerPlatform.get(row.platformId) ?? 0) + row.n);
+  const customGames = customRows.reduce((sum, row) => sum + row.n, 0);
   const coverage = {
     totalGames: official.totalGames + customGames,
     platforms: official.platformNames,
@@ -187,5 +181,5 @@ export async function coverageFrom(
       (customGames ? `, plus your ${customGames} custom games.` : ".") +
       " Games not listed may simply not be registered yet.",
   };
-  return { generation: official.generation, coverage, official };
+  return { generation: official.generation, coverage, gamesPerPlatform };
 }

@@ -171,7 +171,6 @@ export async function prepareSearch(db: Db, userId: string, criteria: SearchCrit
   const [identifier] = identifiers;
   const lead = identifier ?? text;
   if (!lead) throw new Error("prepareSearch needs a searchable term; the input schema requires one");
-  const edition = identifiers.find((c) => c.matchedBy === "janCode" || c.matchedBy === "modelNumber")?.edition ?? sql`0`;
   const conditions = [
     ...[...identifiers, ...(text ? [text] : [])].map((c) => c.condition),
     visibleTo(userId),
@@ -182,7 +181,7 @@ export async function prepareSearch(db: Db, userId: string, criteria: SearchCrit
   // read the same hits without matching twice.
   const source = identifier ? sql`game_rank g JOIN games gc ON gc.id = g.id` : sql`game_rank g`;
   const hits = sql`WITH hits AS MATERIALIZED (
-    SELECT g.id, g.platform_id, g.release_date, ${lead.strength} AS strength, ${identifier?.exact ?? sql`NULL`} AS exact, ${edition} AS edition
+    SELECT g.id, g.platform_id, g.release_date, ${lead.strength} AS strength, ${identifier?.exact ?? sql`NULL`} AS exact, ${identifier?.edition ?? sql`0`} AS edition
     FROM ${source} WHERE ${allOf(conditions)})`;
   return {
     // The page is cut before the game columns are built, so only `limit` rows pay for them; the
