@@ -2,11 +2,14 @@ import { Scalar } from "@scalar/hono-api-reference";
 import { Hono } from "hono";
 import { createAdminRouter } from "./admin/adminRoutes";
 import type { AppEnv } from "./env";
-import { ApiError } from "./platform/errors";
+import { ApiError, asApiError } from "./platform/errors";
 import { randomBase62 } from "./platform/ids";
 import { mountCatalogRoutes } from "./registry/catalogRoutes";
 import type { ToolDefinition } from "./registry/defineTool";
-import { TOOL_PATH_PREFIX, methodNotAllowed, mountToolRoutes } from "./registry/restRoutes";
+import { mountMcpEndpoint } from "./faces/mcp";
+import { mountToolRoutes } from "./faces/rest";
+import { methodNotAllowed } from "./platform/errors";
+import { TOOL_PATH_PREFIX } from "./registry/defineTool";
 import { tools as registeredTools } from "./tools";
 
 /** Seconds a client should wait before retrying during maintenance. */
@@ -17,6 +20,7 @@ function errorResponse(error: ApiError, requestId: string): Response {
   const headers = new Headers({ "Content-Type": "application/json; charset=UTF-8" });
   if (typeof error.details.allow === "string") headers.set("Allow", error.details.allow);
   if (error.details.retryAfterSec !== undefined) headers.set("Retry-After", String(error.details.retryAfterSec));
+  if (error.status === 401) headers.set("WWW-Authenticate", "Bearer");
   return new Response(JSON.stringify(error.toBody(requestId)), { status: error.status, headers });
 }
 
@@ -47,6 +51,7 @@ export function createApp(tools: readonly ToolDefinition[] = registeredTools) {
 
   mountCatalogRoutes(app, tools);
   mountToolRoutes(app, tools);
+  mountMcpEndpoint(app, tools);
   app.route("/admin/v1", createAdminRouter());
   app.get("/docs", Scalar({ url: `${TOOL_PATH_PREFIX}openapi.json`, pageTitle: "Retro Game Collection API" }));
   app.get("/", (c) => c.redirect("/docs"));
@@ -60,12 +65,7 @@ export function createApp(tools: readonly ToolDefinition[] = registeredTools) {
 
   app.onError((error, c) => {
     const requestId = c.get("requestId") ?? `req_${randomBase62(20)}`;
-    if (error instanceof ApiError) return errorResponse(error, requestId);
-    console.error(JSON.stringify({ requestId, error: String(error), stack: (error as Error).stack }));
-    return errorResponse(
-      new ApiError("internal_error", "An unexpected error occurred; quote requestId when reporting it.", { retryable: false }),
-      requestId,
-    );
+    return errorResponse(asApiError(error, requestId), requestId);
   });
 
   return app;

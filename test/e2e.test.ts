@@ -1,4 +1,7 @@
 // Over real HTTP against `npm run dev`, started by test/setup/devServer.ts with its own state.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
 import { describe, expect, inject, it } from "vitest";
 
 const url = inject("devServerUrl");
@@ -33,5 +36,48 @@ describe("npm run dev", () => {
     expect(reply.status).toBe(405);
     expect(reply.headers.get("Allow")).toBe("GET, POST, PUT");
     expect(reply.headers.get("X-Request-Id")).toMatch(/^req_/);
+  });
+});
+
+describe("MCP against npm run dev", () => {
+  const demoKey = (name: string) => new RegExp(`^\\s+${name}\\s+(rgc_[A-Za-z0-9]{48})`, "m").exec(log)![1]!;
+
+  async function connect(apiKey: string) {
+    const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${apiKey}` } },
+    });
+    const client = new Client({ name: "e2e", version: "1" }, { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
+    await client.connect(transport);
+    return client;
+  }
+
+  const structured = async (client: Client, name: string, args: Record<string, unknown>) => {
+    const result = await client.callTool({ name, arguments: args });
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    return result.structuredContent as any;
+  };
+
+  it("lists the tools, searches, adds to the library and removes in two steps with the SDK client", async () => {
+    const client = await connect(demoKey("full"));
+    const { tools } = await client.listTools();
+    expect(tools.length).toBeGreaterThanOrEqual(50);
+    expect(tools.map((tool) => tool.name)).not.toContain("exportMyData");
+    const found = await structured(client, "searchGames", { query: "ドラゴンクエスト", limit: 1 });
+    const gameId = found.items[0].gameId as number;
+    const library = await structured(client, "getLibrary", { fields: [], limit: 200 });
+    if (!library.items.some((entry: any) => entry.gameId === gameId)) {
+      expect((await structured(client, "addToLibrary", { gameId })).item.gameId).toBe(gameId);
+    }
+    const preview = await structured(client, "removeFromLibrary", { gameId });
+    expect(preview.summary).toEqual(expect.any(String));
+    const removed = await structured(client, "removeFromLibrary", { gameId, confirmToken: preview.confirmToken });
+    expect(removed).toMatchObject({ gameId, removed: true });
+    await client.close();
+  });
+
+  it("answers 401 with WWW-Authenticate: Bearer without a key", async () => {
+    const reply = await fetch(`${url}/mcp`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+    expect(reply.status).toBe(401);
+    expect(reply.headers.get("WWW-Authenticate")).toBe("Bearer");
   });
 });

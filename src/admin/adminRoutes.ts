@@ -10,7 +10,7 @@ import { KEY_PRESETS, PLANS, SCOPES, type Scope } from "../platform/plans";
 import { coerceQuery } from "../platform/queryCoercion";
 import { parseWith } from "../platform/validation";
 import { findUser } from "../tools/account/queries";
-import { upgradeUrlOf } from "../registry/restRoutes";
+import { upgradeUrlOf } from "../registry/invokeTool";
 import { readJsonObject } from "../registry/readArguments";
 import { MASTER_DATASETS, type MasterDataset } from "../tools/games/masterRows";
 import { importMasterDataset } from "./masterImport";
@@ -79,7 +79,7 @@ export function createAdminRouter() {
     const user = await findUser(db, c.req.param("userId"));
     if (!user) throw notFound("The user");
     const scopes: readonly Scope[] = args.preset === "individual" ? [...new Set(args.scopes)] : KEY_PRESETS[args.preset];
-    const issued = await insertApiKey(db, { userId: user.id, plan: user.plan, upgradeUrl: upgradeUrlOf(c) }, scopes, args.name ?? null);
+    const issued = await insertApiKey(db, { userId: user.id, plan: user.plan, upgradeUrl: upgradeUrlOf(c.env, new URL(c.req.url).origin) }, scopes, args.name ?? null);
     return c.json({ keyId: issued.keyId, apiKey: issued.apiKey, scopes, userId: user.id }, 201);
   });
 

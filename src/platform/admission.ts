@@ -22,3 +22,13 @@ export async function admitCall(db: Db, presented: PresentedKey, now: Date, cost
   const auth = await verifyKey(keyRows[0], key);
   return { auth, charge: charged.length > 0 ? { day, cost } : null };
 }
+
+/**
+ * Authenticates a key without charging anything: for requests that run no tool (the MCP face's
+ * initialize and tools/list), which must still be refused without a valid key.
+ */
+export async function authenticateOnly(db: Db, presented: PresentedKey): Promise<AuthContext> {
+  const key = await hashPresentedKey(presented);
+  const [rows] = await queryBatch<[KeyRow[]]>(db, [keyRowQuery(key.keyId)]);
+  return verifyKey(rows[0], key);
+}

@@ -8,6 +8,8 @@ export const ERROR_STATUS = {
   plan_required: 403,
   access_suspended: 403,
   not_found: 404,
+  /** A download link past its expiry: the client must ask the export tool for a new one. */
+  link_expired: 410,
   method_not_allowed: 405,
   already_exists: 409,
   revision_conflict: 409,
@@ -81,3 +83,17 @@ export const invalidInput = (field: string, message: string) =>
   new ApiError("invalid_input", message, { field });
 
 export const notFound = (what: string) => new ApiError("not_found", `${what} was not found.`);
+
+/** 405 with the Allow header listing what the path accepts. */
+export const methodNotAllowed = (allowed: readonly string[]) =>
+  new ApiError("method_not_allowed", `Use ${allowed.join(", ")} on this path.`, { allow: allowed.join(", ") });
+
+/**
+ * Any thrown value as the error a face answers with. An ApiError is passed through; anything else
+ * is a bug, logged with its stack and answered as internal_error with the request id to quote.
+ */
+export function asApiError(error: unknown, requestId: string): ApiError {
+  if (error instanceof ApiError) return error;
+  console.error(JSON.stringify({ requestId, error: String(error), stack: (error as Error)?.stack }));
+  return new ApiError("internal_error", "An unexpected error occurred; quote requestId when reporting it.", { retryable: false });
+}

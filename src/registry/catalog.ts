@@ -19,9 +19,19 @@ function tidy(node: unknown, io: "input" | "output"): void {
   Object.values(schema).forEach((child) => tidy(child, io));
 }
 
+/**
+ * A result that is one of several objects (a two-step preview or the confirmed result) is still
+ * an object: saying so at the root lets MCP clients, which require an object schema, check it.
+ */
+function markObjectUnion(schema: JsonSchema): void {
+  const variants = schema.anyOf as JsonSchema[] | undefined;
+  if (schema.type === undefined && variants?.every((variant) => variant.type === "object")) schema.type = "object";
+}
+
 export function toJsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
   const json = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as JsonSchema;
   tidy(json, io);
+  markObjectUnion(json);
   return json;
 }
 
@@ -65,6 +75,31 @@ export function catalogEntry(tool: ToolDefinition) {
 }
 
 export const catalogTools = (tools: readonly ToolDefinition[]) => tools.map(catalogEntry);
+
+/** The tools the MCP face lists: all but the REST-only ones (exports, imports). */
+export const mcpTools = (tools: readonly ToolDefinition[]) => tools.filter((tool) => !tool.restOnly);
+
+/**
+ * A tool as MCP tools/list shows it: the MCP description (no REST sentence), the same schemas as
+ * the catalog, and the access rules in `_meta` so an assistant can tell what the user's plan allows.
+ */
+export function mcpToolEntry(tool: ToolDefinition) {
+  const planDifferences = publishedPlanDifferences(tool);
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: toJsonSchema(tool.input, "input"),
+    outputSchema: toJsonSchema(tool.output, "output"),
+    annotations: annotationsOf(tool),
+    _meta: {
+      scopes: [...tool.scopes],
+      plans: [...tool.plans],
+      ...(planDifferences ? { planDifferences } : {}),
+      ...(tool.notes?.length ? { notes: tool.notes } : {}),
+    },
+  };
+}
 
 /**
  * The revision names the catalog's content: any change to a tool's published definition

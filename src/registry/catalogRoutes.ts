@@ -2,9 +2,9 @@ import type { Context, Hono } from "hono";
 import type { AppEnv } from "../env";
 import { catalogTools } from "./catalog";
 import { CATALOG_REVISION } from "./catalogRevision";
-import type { ToolDefinition } from "./defineTool";
+import { TOOL_PATH_PREFIX, type ToolDefinition } from "./defineTool";
 import { buildOpenApiDocument } from "./openapi";
-import { TOOL_PATH_PREFIX, methodNotAllowed } from "./restRoutes";
+import { methodNotAllowed } from "../platform/errors";
 
 /** True when If-None-Match names this revision (quoted or not, weak or strong) or is `*`. */
 export function matchesRevision(ifNoneMatch: string | undefined, revision: string): boolean {

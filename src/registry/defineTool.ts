@@ -4,6 +4,9 @@ import type { AuthContext } from "../platform/auth";
 import type { Db } from "../platform/db";
 import type { Plan, Scope } from "../platform/plans";
 
+/** Every tool is served at TOOL_PATH_PREFIX + its name. */
+export const TOOL_PATH_PREFIX = "/rest/v1/";
+
 export type ToolKind = "read" | "write" | "delete";
 export type ConflictCode = "already_exists" | "revision_conflict";
 export type LowerPlan = Exclude<Plan, "PREMIUM">;
@@ -18,8 +21,15 @@ export interface PlanDifference {
   required?: string[];
 }
 
+/** The transports a tool is called through; each calls the same pipeline (registry/invokeTool.ts). */
+export type Face = "rest" | "mcp";
+
 export interface ToolContext {
   env: Bindings;
+  /** The face the call came through, for the few rules that differ per face (declared by the tool). */
+  face: Face;
+  /** The origin the caller reached the service at, for absolute links (exports). */
+  origin: string;
   db: Db;
   auth: AuthContext;
   requestId: string;
@@ -50,7 +60,7 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   notes?: string[];
   /** 409 codes a write tool can answer with. */
   conflicts?: readonly ConflictCode[];
-  /** Exports are REST only and never listed over MCP. */
+  /** Exports and imports are REST only and never listed over MCP. */
   restOnly?: boolean;
   /** Daily quota units one call consumes (default 1). */
   cost?: number;

@@ -3,8 +3,7 @@ import { z } from "zod";
 import { ERROR_STATUS } from "../platform/errors";
 import { valueKind } from "../platform/queryCoercion";
 import { fullDescription, publishedPlanDifferences } from "./catalog";
-import { type ToolDefinition, annotationsOf, methodsOf } from "./defineTool";
-import { TOOL_PATH_PREFIX } from "./restRoutes";
+import { TOOL_PATH_PREFIX, type ToolDefinition, annotationsOf, methodsOf } from "./defineTool";
 
 export const errorBodySchema = z
   .object({

@@ -1,12 +1,15 @@
 import { z } from "zod";
 import { ALL_PLANS } from "../../platform/plans";
 import { positiveId } from "../../platform/schemas";
-import { defineTool } from "../../registry/defineTool";
+import { type Face, defineTool } from "../../registry/defineTool";
 import { GAME_FIELD_GROUPS, gameFieldsArg, gameSchema, toGame } from "./gameObject";
 import { groupsOf, loadGameRecords } from "./queries";
 
-/** REST fetches this many ids per call (MCP will allow 20); the rest are reported, not fetched. */
-export const BATCH_LIMIT_REST = 100;
+/**
+ * Ids fetched per call on each face: the only rule that differs between REST and MCP. Ids past
+ * the limit are reported in omittedGameIds, not fetched.
+ */
+export const BATCH_LIMIT: Record<Face, number> = { rest: 100, mcp: 20 };
 /** Past this a request is refused outright rather than trimmed. */
 const BATCH_MAX_IDS = 1000;
 
@@ -15,13 +18,13 @@ export const getGamesBatch = defineTool({
   family: "games",
   title: "ゲーム一括取得",
   description:
-    "Fetches several games by gameId in one call, in the order asked. Ids that do not exist or are not visible to you are listed in notFoundGameIds; ids past the per-call limit are not fetched and are listed in omittedGameIds.",
-  restNote: `In REST, up to ${BATCH_LIMIT_REST} gameIds are fetched per call.`,
+    `Fetches several games by gameId in one call, in the order asked. Ids that do not exist or are not visible to you are listed in notFoundGameIds; ids past the per-call limit (${BATCH_LIMIT.mcp} over MCP) are not fetched and are listed in omittedGameIds.`,
+  restNote: `In REST, up to ${BATCH_LIMIT.rest} gameIds are fetched per call.`,
   scopes: ["games:read"],
   plans: ALL_PLANS,
   kind: "read",
   input: z.strictObject({
-    gameIds: z.array(positiveId).min(1).max(BATCH_MAX_IDS).describe(`Game ids; the first ${BATCH_LIMIT_REST} distinct ones are fetched.`),
+    gameIds: z.array(positiveId).min(1).max(BATCH_MAX_IDS).describe("Game ids; distinct ids past the per-call limit go to omittedGameIds."),
     fields: gameFieldsArg.describe("Field groups; all detailed groups by default, [] gives core fields only."),
   }),
   output: z.object({
@@ -33,10 +36,11 @@ export const getGamesBatch = defineTool({
     omittedGameIds: z.array(z.number().int()),
   }),
   notes: ["Duplicate ids are fetched once.", "Custom games of other users are reported as not found."],
-  async handler({ db, auth }, args) {
+  async handler({ db, auth, face }, args) {
+    const limit = BATCH_LIMIT[face];
     const distinct = [...new Set(args.gameIds)];
-    const fetched = distinct.slice(0, BATCH_LIMIT_REST);
-    const omittedGameIds = distinct.slice(BATCH_LIMIT_REST);
+    const fetched = distinct.slice(0, limit);
+    const omittedGameIds = distinct.slice(limit);
     const records = await loadGameRecords(db, auth.userId, fetched);
     const groups = groupsOf(args.fields, GAME_FIELD_GROUPS);
     const items = fetched.flatMap((id) => {
@@ -48,7 +52,7 @@ export const getGamesBatch = defineTool({
       items,
       totalCount: items.length,
       limitReduced,
-      limitReason: limitReduced ? `getGamesBatch fetches at most ${BATCH_LIMIT_REST} gameIds per REST call` : null,
+      limitReason: limitReduced ? `getGamesBatch fetches at most ${limit} gameIds per ${face === "mcp" ? "MCP" : "REST"} call` : null,
       notFoundGameIds: fetched.filter((id) => !records.has(id)),
       omittedGameIds,
     };
