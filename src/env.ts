@@ -1,4 +1,5 @@
 import type { AuthContext } from "./platform/auth";
+import type { RateState } from "./platform/rateLimitHeaders";
 
 export interface Bindings {
   DB: D1Database;
@@ -6,14 +7,20 @@ export interface Bindings {
   EXPORTS: R2Bucket;
   /** Operator API secret; a Worker secret in production, `.dev.vars` or the environment locally. */
   ADMIN_TOKEN?: string;
+  /** HMAC key of export download links; a Worker secret in production, `.dev.vars` or the environment locally. */
+  EXPORT_SIGNING_SECRET?: string;
   /** "on" answers every endpoint with 503 and Retry-After. */
   MAINTENANCE_MODE?: string;
   UPGRADE_URL?: string;
+  /** Origins browsers may call the API from: "*" (the default: no cookies are involved) or a comma list. */
+  CORS_ORIGINS?: string;
 }
 
 export interface Variables {
   requestId: string;
   auth: AuthContext;
+  /** Set once a tool call is admitted: the rate-limit headers of its answer. */
+  rate: RateState;
 }
 
 export interface AppEnv {

@@ -1,8 +1,15 @@
 import { createApp } from "./app";
 import type { Bindings } from "./env";
+import { cleanUpExports } from "./tools/exports/cleanup";
 
 const app = createApp();
 
 export default {
   fetch: app.fetch,
+  /** The cron trigger of wrangler.toml: removes export files past their links' expiry. */
+  async scheduled(controller, env, ctx) {
+    ctx.waitUntil(
+      cleanUpExports(env, new Date(controller.scheduledTime)).then((removed) => console.log(JSON.stringify({ exportCleanup: removed }))),
+    );
+  },
 } satisfies ExportedHandler<Bindings>;

@@ -84,6 +84,32 @@ describe("addCustomGame", () => {
     expect((await add(account, { title: "ヴェルダ", genreSubId: 749999 })).body.field).toBe("genreSubId");
   });
 
+  it("gives 20 parallel adds of one user and parallel adds of another distinct ids, all succeeding", async () => {
+    const [first, second] = await Promise.all([newAccount(), newAccount()]);
+    const replies = await Promise.all([
+      ...Array.from({ length: 20 }, (_, i) => add(first, { title: `ヴェルダ並行${i}` })),
+      ...Array.from({ length: 8 }, (_, i) => add(second, { title: `ヴェルダ並走${i}` })),
+    ]);
+    expect(replies.map((r) => r.status)).toEqual(replies.map(() => 200));
+    const ids = replies.map((r) => r.body.item.gameId as number);
+    expect(new Set(ids).size).toBe(28);
+    for (const id of ids) {
+      expect(Number.isSafeInteger(id)).toBe(true);
+      expect(id).toBeGreaterThanOrEqual(1_000_000_000);
+    }
+    expect((await first.call("getAccount")).body.registered.customGames.count).toBe(20);
+    const batch = await first.call("getGamesBatch", { gameIds: ids.slice(0, 20) });
+    expect(batch.body.items.map((g: { title: string }) => g.title).sort()).toEqual(Array.from({ length: 20 }, (_, i) => `ヴェルダ並行${i}`).sort());
+  });
+
+  it("numbers custom games so that an id does not count the service's custom games", async () => {
+    const account = await newAccount();
+    const a = (await add(account, { title: "ヴェルダ番号一" })).body.item.gameId as number;
+    const b = (await add(account, { title: "ヴェルダ番号二" })).body.item.gameId as number;
+    // Consecutive adds do not get neighbouring ids (a random id repeats a neighbour with odds ~1e-15).
+    expect(Math.abs(b - a)).toBeGreaterThan(1_000);
+  });
+
   it("is PREMIUM only and needs library:write", async () => {
     for (const plan of ["FREE", "LIGHT"] as const) {
       const reply = await add(await newAccount({ plan }), { title: "ヴェルダ" });

@@ -14,12 +14,16 @@ export function applyMigrations(stateDir) {
   if (result.status !== 0) throw new Error(`migrations failed:\n${result.stdout}${result.stderr}`);
 }
 
-/** Spawns `wrangler dev`; `quiet` keeps its output (request logs) off the terminal. */
-export function startWrangler({ port, stateDir, adminToken, quiet = false }) {
+/**
+ * Spawns `wrangler dev`; `quiet` keeps its output (request logs) off the terminal. Secrets not
+ * given here come from .dev.vars, which wrangler dev reads by itself.
+ */
+export function startWrangler({ port, stateDir, adminToken, exportSigningSecret, quiet = false }) {
   return spawn(
     process.execPath,
     [wranglerBin(), "dev", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", stateDir,
-      "--var", `ADMIN_TOKEN:${adminToken}`, "--show-interactive-dev-session=false", ...(quiet ? ["--log-level", "error"] : [])],
+      "--var", `ADMIN_TOKEN:${adminToken}`, ...(exportSigningSecret ? ["--var", `EXPORT_SIGNING_SECRET:${exportSigningSecret}`] : []),
+      "--show-interactive-dev-session=false", ...(quiet ? ["--log-level", "error"] : [])],
     { cwd: projectRoot, env: childEnv(), stdio: ["ignore", quiet ? "ignore" : "inherit", "inherit"] },
   );
 }

@@ -19,20 +19,31 @@ function readDevVar(name) {
   return line?.slice(name.length + 1).replace(/^"(.*)"$/, "$1");
 }
 
-/** ADMIN_TOKEN from the environment, else .dev.vars; `create` writes a fresh one to .dev.vars. */
-export function adminToken({ create = false } = {}) {
-  const token = process.env.ADMIN_TOKEN ?? readDevVar("ADMIN_TOKEN");
-  if (token || !create) return token;
-  const fresh = randomBytes(24).toString("base64url");
-  writeFileSync(devVarsPath, `${existsSync(devVarsPath) ? readFileSync(devVarsPath, "utf8") : ""}ADMIN_TOKEN=${fresh}\n`);
-  console.log(`Wrote a new ADMIN_TOKEN to .dev.vars (used by \`npm run admin\`).`);
+/** A secret from the environment, else .dev.vars; `create` writes a fresh random one to .dev.vars. */
+function devSecret(name, { create = false, bytes = 24, purpose }) {
+  const value = process.env[name] ?? readDevVar(name);
+  if (value || !create) return value;
+  const fresh = randomBytes(bytes).toString("base64url");
+  const current = existsSync(devVarsPath) ? readFileSync(devVarsPath, "utf8") : "";
+  writeFileSync(devVarsPath, `${current}${current && !current.endsWith("\n") ? "\n" : ""}${name}=${fresh}\n`);
+  console.log(`Wrote a new ${name} to .dev.vars (${purpose}).`);
   return fresh;
 }
+
+/** ADMIN_TOKEN from the environment, else .dev.vars; `create` writes a fresh one to .dev.vars. */
+export const adminToken = ({ create = false } = {}) => devSecret("ADMIN_TOKEN", { create, purpose: "used by `npm run admin`" });
+
+/** EXPORT_SIGNING_SECRET (the HMAC key of export download links), found or created like ADMIN_TOKEN. */
+export const exportSigningSecret = ({ create = false } = {}) =>
+  devSecret("EXPORT_SIGNING_SECRET", { create, bytes: 32, purpose: "signs export download links" });
 
 export const wranglerBin = () =>
   join(dirname(createRequire(import.meta.url).resolve("wrangler/package.json")), "bin", "wrangler.js");
 
-/** Calls the operator API; throws with the server's error body on a non-2xx answer. */
+/**
+ * Calls the operator API; on a non-2xx answer throws an Error naming the call and the server's
+ * body, with `status` and the parsed `body` attached.
+ */
 export async function adminFetch(path, { method = "GET", body, contentType = "application/json", token } = {}) {
   const response = await fetch(`${baseUrl()}/admin/v1${path}`, {
     method,
@@ -40,26 +51,14 @@ export async function adminFetch(path, { method = "GET", body, contentType = "ap
     body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
   });
   const text = await response.text();
-  const parsed = text ? JSON.parse(text) : null;
-  if (!response.ok) throw new Error(`${method} ${path} -> ${response.status} ${text}`);
-  return parsed;
-}
-
-/** Import order: games refer to the other three. */
-export const MASTER_DATASETS = ["platforms", "companies", "genres", "games"];
-const LINES_PER_REQUEST = 2_000;
-
-/** Sends an NDJSON file to the operator import in requests of LINES_PER_REQUEST lines. */
-export async function importNdjsonFile(dataset, path, options = {}) {
-  const lines = readFileSync(path, "utf8").split(/\r?\n/).filter((line) => line.trim() !== "");
-  const total = { dataset, received: 0, upserted: 0, unchanged: 0, generation: null };
-  for (let start = 0; start < lines.length; start += LINES_PER_REQUEST) {
-    const body = `${lines.slice(start, start + LINES_PER_REQUEST).join("\n")}\n`;
-    const result = await adminFetch(`/master/${dataset}`, { method: "POST", body, contentType: "application/x-ndjson", ...options });
-    total.received += result.received;
-    total.upserted += result.upserted;
-    total.unchanged += result.unchanged;
-    total.generation = result.generation;
+  let parsed = null;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    if (response.ok) throw new Error(`${method} ${path} -> ${response.status}, not JSON: ${text.slice(0, 200)}`);
   }
-  return total;
+  if (!response.ok) {
+    throw Object.assign(new Error(`${method} ${path} -> ${response.status} ${text}`), { status: response.status, body: parsed });
+  }
+  return parsed;
 }

@@ -1,6 +1,7 @@
 import { SQL, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
+import { nullsLastSort, orderOf } from "./keyset";
 import { normalizePlace } from "./normalize";
 import * as schema from "../db/schema";
 
@@ -30,8 +31,7 @@ export async function queryBatch<R extends unknown[][] = unknown[][]>(db: Db, qu
 export const isUniqueViolation = (error: unknown) => error instanceof Error && /UNIQUE constraint failed/.test(error.message + String(error.cause ?? ""));
 
 /** ORDER BY one column with empty values last in either direction, then a tie-break column. */
-export const orderNullsLast = (column: string, direction: "asc" | "desc", tieBreak: string) =>
-  sql.raw(`${column} IS NULL, ${column} ${direction === "desc" ? "DESC" : "ASC"}, ${tieBreak} ASC`);
+export const orderNullsLast = (column: string, direction: "asc" | "desc", tieBreak: string) => orderOf(nullsLastSort(column, direction, tieBreak));
 
 /** Inclusive range filters: each [argument, column, bound] present in `args` becomes a condition. */
 export function rangeConditions<A extends object>(args: A, ranges: readonly [keyof A & string, string, "from" | "to"][]): SQL[] {

@@ -27,9 +27,10 @@ export const sharedFilterArgs = {
 export type SharedFilters = { [K in keyof typeof sharedFilterArgs]?: z.output<(typeof sharedFilterArgs)[K]> };
 
 /** Ranges of the shared filters whose end may not come before their start. */
-export const sharedRangeCheck = orderedRanges<SharedFilters>([
+export const SHARED_RANGES: [keyof SharedFilters, keyof SharedFilters][] = [
   ["releaseDateFrom", "releaseDateTo"],
   ["ratingFrom", "ratingTo"],
   ["buyDateFrom", "buyDateTo"],
   ["buyPriceFrom", "buyPriceTo"],
-]);
+];
+export const sharedRangeCheck = orderedRanges<SharedFilters>(SHARED_RANGES);

@@ -1,14 +1,14 @@
-import { and, eq, sql } from "drizzle-orm";
+import { type SQL, and, eq, sql } from "drizzle-orm";
 import { usageDaily } from "../db/schema";
 import type { AuthContext, HashedKey } from "./auth";
 import type { Db } from "./db";
 import { ApiError } from "./errors";
-import { BURST_WINDOW_SEC, PLAN_LIMITS } from "./plans";
+import { BURST_WINDOW_SEC, PLAN_LIMITS, type PlanLimits } from "./plans";
 
 const DAY_MS = 86_400_000;
 
 export const utcDay = (now: Date) => now.toISOString().slice(0, 10);
-const nextUtcMidnight = (now: Date) => new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS + DAY_MS);
+export const nextUtcMidnight = (now: Date) => new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS + DAY_MS);
 const secondsUntil = (from: Date, to: Date) => Math.max(1, Math.ceil((to.getTime() - from.getTime()) / 1000));
 
 function quotaError(code: "rate_limited" | "quota_exceeded", message: string, now: Date, resetAt: Date) {
@@ -21,64 +21,81 @@ function quotaError(code: "rate_limited" | "quota_exceeded", message: string, no
 }
 
 /**
- * Fixed-window burst limit per key. KV is eventually consistent and not atomic, so this is a
- * soft guard against runaway loops, not an exact count; the daily quota below is the exact one.
- * The counter is read alongside authentication and written while the tool runs, so the guard
- * adds no round trip to a call.
+ * Fixed-window burst limit per key, counted in D1 by the admission batch: the increment is atomic
+ * and only made while the window has room, so concurrent calls cannot all pass. Every
+ * authenticated call counts, refused ones included, except those the limit itself refuses.
  */
-export interface BurstReading {
-  counterKey: string;
-  windowEnd: Date;
-  used: number;
+export interface BurstWindow {
+  /** Epoch milliseconds. */
+  start: number;
+  end: Date;
 }
 
-export async function readBurst(kv: KVNamespace, keyId: string, now: Date): Promise<BurstReading> {
+export function burstWindowOf(now: Date): BurstWindow {
   const windowMs = BURST_WINDOW_SEC * 1000;
-  const windowStart = Math.floor(now.getTime() / windowMs) * windowMs;
-  const counterKey = `burst:${keyId}:${windowStart}`;
-  return { counterKey, windowEnd: new Date(windowStart + windowMs), used: Number((await kv.get(counterKey)) ?? 0) };
+  const start = Math.floor(now.getTime() / windowMs) * windowMs;
+  return { start, end: new Date(start + windowMs) };
 }
 
-export function enforceBurstLimit(auth: AuthContext, reading: BurstReading, now: Date): void {
+const limitOfPlan = (limit: keyof PlanLimits, userOf: string) =>
+  sql.raw(
+    `CASE (SELECT plan FROM users WHERE id = ${userOf}) ${Object.entries(PLAN_LIMITS)
+      .map(([plan, limits]) => `WHEN '${plan}' THEN ${limits[limit]}`)
+      .join(" ")} ELSE 0 END`,
+  );
+
+/** Counts the call in the key's window (a new window starts at 1); no row when the window is full. */
+export const burstChargeStatement = (key: HashedKey, window: BurstWindow) => sql`
+  INSERT INTO burst_counters (key_id, window_start, count)
+  SELECT k.id, ${window.start}, 1 FROM api_keys k WHERE k.id = ${key.keyId} AND k.key_hash = ${key.hash} AND k.revoked_at IS NULL
+  ON CONFLICT (key_id) DO UPDATE SET
+    count = CASE WHEN window_start = excluded.window_start THEN count + 1 ELSE 1 END,
+    window_start = excluded.window_start
+  WHERE window_start <> excluded.window_start OR count < ${limitOfPlan("burstLimit", "(SELECT user_id FROM api_keys WHERE id = excluded.key_id)")}
+  RETURNING count`;
+
+export function burstLimited(auth: Pick<AuthContext, "plan">, window: BurstWindow, now: Date): ApiError {
   const { burstLimit } = PLAN_LIMITS[auth.plan];
-  if (reading.used >= burstLimit) {
-    throw quotaError("rate_limited", `Burst limit of ${burstLimit} calls per ${BURST_WINDOW_SEC} s reached for this key.`, now, reading.windowEnd);
-  }
+  return quotaError("rate_limited", `Burst limit of ${burstLimit} calls per ${BURST_WINDOW_SEC} s reached for this key.`, now, window.end);
 }
-
-/** 60 s is KV's shortest expiry; the window key changes long before that. */
-export const recordBurst = (kv: KVNamespace, reading: BurstReading) =>
-  kv.put(reading.counterKey, String(reading.used + 1), { expirationTtl: 60 });
 
 export interface DailyCharge {
   day: string;
   cost: number;
 }
 
-const dailyQuotaOfPlan = sql.raw(
-  `CASE (SELECT plan FROM users WHERE id = excluded.user_id) ${Object.entries(PLAN_LIMITS)
-    .map(([plan, limits]) => `WHEN '${plan}' THEN ${limits.dailyQuota}`)
-    .join(" ")} ELSE 0 END`,
-);
+const dailyQuotaOfPlan = limitOfPlan("dailyQuota", "excluded.user_id");
 
 /**
- * Adds `cost` to today's count of the key's user, atomically and only while that stays within the
- * plan's daily quota, and only for a live key whose hash matches and whose user is not suspended
- * (so a forged key charges nobody). Returns today's count, or no row when nothing was charged.
+ * The one charging statement: adds `cost` to today's count of the user that `chargedUser` selects
+ * (as `u`, from users and whatever it joins), atomically and only while that stays within the
+ * plan's daily quota and the user is not suspended. Returns today's count, or no row when nothing
+ * was charged.
  */
-export const dailyChargeStatement = (key: HashedKey, day: string, cost: number) => sql`
+const chargeStatement = (chargedUser: SQL, day: string, cost: number) => sql`
   INSERT INTO usage_daily (user_id, day, count)
-  SELECT u.id, ${day}, ${cost} FROM api_keys k JOIN users u ON u.id = k.user_id
-  WHERE k.id = ${key.keyId} AND k.key_hash = ${key.hash} AND k.revoked_at IS NULL AND NOT u.suspended
+  SELECT u.id, ${day}, ${cost} ${chargedUser} AND NOT u.suspended
   ON CONFLICT (user_id, day) DO UPDATE SET count = count + excluded.count
   WHERE count + excluded.count <= ${dailyQuotaOfPlan}
   RETURNING count`;
 
-export const quotaExceeded = (auth: AuthContext, now: Date) =>
+/** Charges a tool call to the key's user, only for a live key whose hash matches (so a forged key charges nobody). */
+export const dailyChargeStatement = (key: HashedKey, day: string, cost: number) =>
+  chargeStatement(
+    sql`FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.id = ${key.keyId} AND k.key_hash = ${key.hash} AND k.revoked_at IS NULL`,
+    day,
+    cost,
+  );
+
+/** Charges a user directly: export downloads, whose signed link names the user and carries no key. */
+export const userDailyChargeStatement = (userId: string, day: string, cost: number) =>
+  chargeStatement(sql`FROM users u WHERE u.id = ${userId}`, day, cost);
+
+export const quotaExceeded = (auth: Pick<AuthContext, "plan">, now: Date) =>
   quotaError("quota_exceeded", `Daily quota of ${PLAN_LIMITS[auth.plan].dailyQuota} calls reached.`, now, nextUtcMidnight(now));
 
 /** Gives back a charge for a call whose work could not be delivered. */
-export async function refundDailyQuota(db: Db, auth: AuthContext, charge: DailyCharge): Promise<void> {
+export async function refundDailyQuota(db: Db, auth: Pick<AuthContext, "userId">, charge: DailyCharge): Promise<void> {
   await db
     .update(usageDaily)
     .set({ count: sql`max(0, ${usageDaily.count} - ${charge.cost})` })

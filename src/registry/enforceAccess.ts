@@ -18,10 +18,13 @@ export function enforceToolAccess(tool: ToolDefinition, auth: AuthContext, upgra
   }
 }
 
-/** Applies the caller's planDifferences to already-validated arguments (the PREMIUM schema). */
+/**
+ * Applies the caller's planDifferences to already-validated arguments (the PREMIUM schema).
+ * Only the differences and the plan matter, so an export can reapply them at download time.
+ */
 export function enforcePlanDifferences(
-  tool: ToolDefinition,
-  auth: AuthContext,
+  tool: Pick<ToolDefinition, "planDifferences">,
+  auth: Pick<AuthContext, "plan">,
   args: Record<string, unknown>,
   upgradeUrl: string,
 ): void {

@@ -1,12 +1,14 @@
 import { type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import { type Db, queryBatch } from "../../platform/db";
+import { type SortKey, orderOf } from "../../platform/keyset";
 import { ApiError, invalidInput, notFound } from "../../platform/errors";
 import { normalizePlace } from "../../platform/normalize";
 import { type LimitContext, addWithinLimit } from "../../platform/registeredLimits";
-import { isoDate, positiveId, text } from "../../platform/schemas";
+import { isoDate, nameText, positiveId, text } from "../../platform/schemas";
 import { gameFilterConditions, loadGameRecords, usableIds } from "../games/queries";
 import { newId, newRevision } from "../../platform/ids";
+import { differs, touchIfChanged } from "../../platform/writes";
 import { findTag } from "../tags/queries";
 
 /** gameIds and excludeGameIds hold at most this many ids each. */
@@ -16,7 +18,7 @@ export const PURPOSES = ["LIBRARY", "PLAY"] as const;
 
 const gameIdList = z.array(positiveId).max(COLLECTION_GAME_LIMIT);
 export const collectionFieldArgs = {
-  name: text(50),
+  name: nameText(50),
   description: text(500).nullable(),
   gameIds: gameIdList.describe("INDIVIDUAL: the games, up to 1,000."),
   excludeGameIds: gameIdList.describe("TAG and PLATFORM: games left out, up to 1,000."),
@@ -38,7 +40,7 @@ export const collectionSchema = z.object({
   revision: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
-});
+}).meta({ id: "Collection" });
 
 export interface CollectionRow {
   id: string;
@@ -58,7 +60,7 @@ export interface CollectionRow {
   excluded: string;
 }
 
-const COLLECTION_SELECT = sql.raw(`c.*,
+export const COLLECTION_SELECT = sql.raw(`c.*,
   (SELECT json_group_array(game_id) FROM (SELECT game_id FROM collection_games WHERE collection_id = c.id AND kind = 'member' ORDER BY game_id)) AS members,
   (SELECT json_group_array(game_id) FROM (SELECT game_id FROM collection_games WHERE collection_id = c.id AND kind = 'excluded' ORDER BY game_id)) AS excluded`);
 
@@ -91,14 +93,24 @@ export interface CollectionFilters {
   purposeTypes?: (typeof PURPOSES)[number][];
 }
 
-export async function collectionPage(db: Db, userId: string, filters: CollectionFilters, page: { limit: number; offset: number }) {
+export function collectionConditions(userId: string, filters: CollectionFilters): SQL[] {
   const conditions: SQL[] = [sql`c.user_id = ${userId}`];
   if (filters.name !== undefined) conditions.push(sql`instr(c.name_key, ${normalizePlace(filters.name)}) > 0`);
   if (filters.types?.length) conditions.push(sql`c.type IN (SELECT value FROM json_each(${JSON.stringify(filters.types)}))`);
   if (filters.purposeTypes?.length) conditions.push(sql`c.purpose IN (SELECT value FROM json_each(${JSON.stringify(filters.purposeTypes)}))`);
-  const where = sql.join(conditions, sql` AND `);
+  return conditions;
+}
+
+/** Oldest first. */
+export const COLLECTION_ORDER: SortKey[] = [
+  { column: "c.created_at", direction: "asc" },
+  { column: "c.id", direction: "asc" },
+];
+
+export async function collectionPage(db: Db, userId: string, filters: CollectionFilters, page: { limit: number; offset: number }) {
+  const where = sql.join(collectionConditions(userId, filters), sql` AND `);
   const [rows, total] = await queryBatch<[CollectionRow[], { n: number }[]]>(db, [
-    sql`SELECT ${COLLECTION_SELECT} FROM collections c WHERE ${where} ORDER BY c.created_at, c.id LIMIT ${page.limit} OFFSET ${page.offset}`,
+    sql`SELECT ${COLLECTION_SELECT} FROM collections c WHERE ${where} ORDER BY ${orderOf(COLLECTION_ORDER)} LIMIT ${page.limit} OFFSET ${page.offset}`,
     sql`SELECT COUNT(*) AS n FROM collections c WHERE ${where}`,
   ]);
   return { rows, totalCount: total[0]?.n ?? 0 };
@@ -173,11 +185,35 @@ export interface CollectionChanges {
   excludeGameIds?: number[];
 }
 
-/** Patches the collection in one batch; with `expected`, only while its revision still is that. */
+/** The stored set of one kind of a collection's games differs from `ids` (in SQL, before the batch replaces it). */
+const gamesDiffer = (collectionId: string, kind: "member" | "excluded", ids: readonly number[]) =>
+  sql`(SELECT json_group_array(game_id) FROM (SELECT game_id FROM collection_games WHERE collection_id = ${collectionId} AND kind = ${kind} ORDER BY game_id))
+    IS NOT ${JSON.stringify([...new Set(ids)].sort((a, b) => a - b))}`;
+
+/**
+ * Patches the collection in one batch; with `expected`, only while its revision still is that.
+ * A patch that changes nothing keeps the revision and updatedAt.
+ */
 export async function patchCollection(db: Db, userId: string, collectionId: string, changes: CollectionChanges, expected: string | undefined, now: string) {
-  const sets: SQL[] = [sql`updated_at = ${now}`, sql`revision = ${newRevision()}`];
-  if (changes.name !== undefined) sets.push(sql`name = ${changes.name}`, sql`name_key = ${normalizePlace(changes.name)}`);
-  if (changes.description !== undefined) sets.push(sql`description = ${changes.description}`);
+  const sets: SQL[] = [];
+  const compared: [string, unknown][] = [];
+  if (changes.name !== undefined) {
+    sets.push(sql`name = ${changes.name}`, sql`name_key = ${normalizePlace(changes.name)}`);
+    compared.push(["name", changes.name]);
+  }
+  if (changes.description !== undefined) {
+    sets.push(sql`description = ${changes.description}`);
+    compared.push(["description", changes.description]);
+  }
+  const changed = sql.join(
+    [
+      differs(compared),
+      ...(changes.gameIds !== undefined ? [gamesDiffer(collectionId, "member", changes.gameIds)] : []),
+      ...(changes.excludeGameIds !== undefined ? [gamesDiffer(collectionId, "excluded", changes.excludeGameIds)] : []),
+    ],
+    sql` OR `,
+  );
+  sets.push(...touchIfChanged(sql`(${changed})`, now, newRevision()));
   const result = await queryBatch<unknown[][]>(db, [
     sql`UPDATE collections SET ${sql.join(sets, sql`, `)} WHERE id = ${collectionId} AND user_id = ${userId}
       ${expected === undefined ? sql`` : sql`AND revision = ${expected}`} RETURNING id`,

@@ -1,11 +1,19 @@
 import { z } from "zod";
-import { rating } from "../../platform/filters";
 import { limitArg, pageArg, pagedEnvelope, pageOf, pageOffset, resolveLimit } from "../../platform/paging";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
-import { isoDate, orderedRanges, text } from "../../platform/schemas";
+import { orderedRanges } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
 import { CONSOLE_FIELD_GROUPS, type ConsoleFieldGroup, consoleSchema, toConsoleItem } from "./console";
-import { CONSOLE_SORTS, consoleConditions, consoleOrder, consolePage, platformsOf } from "./queries";
+import {
+  CONSOLE_DEFAULT_SORT,
+  CONSOLE_RANGES,
+  CONSOLE_SORTS,
+  consoleConditions,
+  consoleFilterArgs,
+  consoleOrder,
+  consolePage,
+  platformsOf,
+} from "./queries";
 
 const CAP = 200;
 const DEFAULT_LIMIT = 50;
@@ -22,27 +30,14 @@ export const getConsoles = defineTool({
   kind: "read",
   input: z
     .strictObject({
-      name: text(30).optional().describe("Part of the name or maker; width and case are ignored."),
-      ratingFrom: rating.optional(),
-      ratingTo: rating.optional(),
-      unrated: z.boolean().optional().describe("true: only consoles with no rating; false: only rated ones."),
-      buyDateFrom: isoDate.optional(),
-      buyDateTo: isoDate.optional(),
-      buyPriceFrom: z.number().int().min(0).optional(),
-      buyPriceTo: z.number().int().min(0).optional(),
-      sortBy: z.enum(Object.keys(CONSOLE_SORTS) as [keyof typeof CONSOLE_SORTS]).default("rating"),
-      sortOrder: z.enum(["asc", "desc"]).default("desc"),
+      ...consoleFilterArgs,
+      sortBy: z.enum(Object.keys(CONSOLE_SORTS) as [keyof typeof CONSOLE_SORTS]).default(CONSOLE_DEFAULT_SORT.sortBy),
+      sortOrder: z.enum(["asc", "desc"]).default(CONSOLE_DEFAULT_SORT.sortOrder),
       page: pageArg,
       limit: limitArg(CAP, DEFAULT_LIMIT),
       fields: z.array(z.enum(CONSOLE_FIELD_GROUPS)).optional().describe("Default: purchase. memo adds memo and nameKana."),
     })
-    .superRefine(
-      orderedRanges([
-        ["ratingFrom", "ratingTo"],
-        ["buyDateFrom", "buyDateTo"],
-        ["buyPriceFrom", "buyPriceTo"],
-      ]),
-    ),
+    .superRefine(orderedRanges(CONSOLE_RANGES)),
   output: pagedEnvelope(consoleSchema),
   notes: ["Empty values sort last in either order."],
   async handler({ db, auth }, args) {

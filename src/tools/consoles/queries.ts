@@ -1,7 +1,11 @@
 import { type SQL, sql } from "drizzle-orm";
-import { type Db, orderNullsLast, placeContains, queryBatch, rangeConditions } from "../../platform/db";
-import { type LimitContext, addWithinLimit } from "../../platform/registeredLimits";
-import { ApiError } from "../../platform/errors";
+import { z } from "zod";
+import { type Db, placeContains, queryBatch, rangeConditions } from "../../platform/db";
+import { rating } from "../../platform/filters";
+import { nullsLastSort, orderOf } from "../../platform/keyset";
+import { isoDate, text } from "../../platform/schemas";
+import { type LimitContext, type WriteCondition, addWithinLimit, runConditional } from "../../platform/registeredLimits";
+import { ApiError, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { normalizePlace } from "../../platform/normalize";
 import { allOf, usableIds } from "../games/queries";
@@ -50,6 +54,25 @@ function columnsOf(changes: Partial<ConsoleValues>): SQL[] {
   return sets;
 }
 
+/** The consoles' filters (getConsoles, exportMyData's consoles dataset), read by consoleConditions. */
+export const consoleFilterArgs = {
+  name: text(30).optional().describe("Part of the name or maker; width and case are ignored."),
+  ratingFrom: rating.optional(),
+  ratingTo: rating.optional(),
+  unrated: z.boolean().optional().describe("true: only consoles with no rating; false: only rated ones."),
+  buyDateFrom: isoDate.optional(),
+  buyDateTo: isoDate.optional(),
+  buyPriceFrom: z.number().int().min(0).optional(),
+  buyPriceTo: z.number().int().min(0).optional(),
+};
+
+/** Ranges of the console filters whose end may not come before their start. */
+export const CONSOLE_RANGES: [keyof typeof consoleFilterArgs, keyof typeof consoleFilterArgs][] = [
+  ["ratingFrom", "ratingTo"],
+  ["buyDateFrom", "buyDateTo"],
+  ["buyPriceFrom", "buyPriceTo"],
+];
+
 export interface ConsoleFilters {
   name?: string;
   ratingFrom?: number;
@@ -89,8 +112,11 @@ export const CONSOLE_SORTS = {
   updatedAt: "c.updated_at",
 } as const;
 
-export const consoleOrder = (sortBy: keyof typeof CONSOLE_SORTS, sortOrder: "asc" | "desc") =>
-  orderNullsLast(CONSOLE_SORTS[sortBy], sortOrder, "c.id");
+export type ConsoleSort = keyof typeof CONSOLE_SORTS;
+export const CONSOLE_DEFAULT_SORT = { sortBy: "rating", sortOrder: "desc" } as const;
+
+export const consoleSort = (sortBy: ConsoleSort, sortOrder: "asc" | "desc") => nullsLastSort(CONSOLE_SORTS[sortBy], sortOrder, "c.id");
+export const consoleOrder = (sortBy: ConsoleSort, sortOrder: "asc" | "desc") => orderOf(consoleSort(sortBy, sortOrder));
 
 export async function consolePage(db: Db, conditions: SQL[], order: SQL, page: { limit: number; offset: number }) {
   const where = allOf(conditions);
@@ -140,9 +166,15 @@ export async function insertConsole(db: Db, limit: LimitContext, values: Console
   return id;
 }
 
+/** The console still exists (checked in the batch that writes to it: a removal racing the write leaves no orphan rows). */
+export const consoleKept = (userId: string, consoleId: string): WriteCondition => ({
+  holds: sql`EXISTS (SELECT 1 FROM consoles WHERE id = ${consoleId} AND user_id = ${userId})`,
+  error: () => notFound(`Your console ${consoleId}`),
+});
+
 /** Writes only the fields sent, so two patches of different fields never undo each other. */
 export async function patchConsole(db: Db, userId: string, consoleId: string, changes: Partial<ConsoleValues>, now: string) {
-  await queryBatch(db, [
+  await runConditional(db, [consoleKept(userId, consoleId)], [
     sql`UPDATE consoles SET ${sql.join([...columnsOf(changes), sql`updated_at = ${now}`], sql`, `)} WHERE id = ${consoleId} AND user_id = ${userId}`,
     ...(changes.platformPriorities !== undefined ? replacePlatformsSql(consoleId, changes.platformPriorities) : []),
   ]);
@@ -153,9 +185,10 @@ export async function countLogs(db: Db, consoleId: string): Promise<number> {
   return row?.n ?? 0;
 }
 
-/** The console, its platform list and its maintenance logs go together; play records lose it. */
-export async function deleteConsole(db: Db, userId: string, consoleId: string) {
+/** The console, its platform list and its maintenance logs go together; play records lose it. `marker`: removeConsole's token use. */
+export async function deleteConsole(db: Db, userId: string, consoleId: string, marker: SQL) {
   await queryBatch(db, [
+    marker,
     detachConsoleSql(userId, consoleId),
     sql`DELETE FROM maintenance_logs WHERE console_id = ${consoleId} AND user_id = ${userId}`,
     sql`DELETE FROM console_platforms WHERE console_id = ${consoleId}`,

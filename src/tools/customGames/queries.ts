@@ -1,14 +1,14 @@
-import { sql } from "drizzle-orm";
-import { type Db, isUniqueViolation, queryBatch } from "../../platform/db";
-import { type LimitContext, addWithinLimit } from "../../platform/registeredLimits";
+import { type SQL, sql } from "drizzle-orm";
+import { insertWithCustomId } from "../../platform/customIds";
+import { type Db, queryBatch } from "../../platform/db";
+import { type LimitContext, type WriteCondition, addWithinLimit, runConditional } from "../../platform/registeredLimits";
 import { deleteEntrySql } from "../library/queries";
 import { deleteCopiesSql } from "../physicalCopies/queries";
 import { deleteGamePlaysSql } from "../play/queries";
 import { untagGameSql } from "../tags/queries";
 import { deleteWishSql } from "../wishlist/queries";
-import { ApiError } from "../../platform/errors";
+import { ApiError, notFound } from "../../platform/errors";
 import { sha256Hex } from "../../platform/hashing";
-import { CUSTOM_ID_BASE } from "../../platform/schemas";
 import { type StoredGameRow, gameWriteStatements } from "../games/gameWrites";
 import type { GameRow } from "../games/masterRows";
 import { usableIds } from "../games/queries";
@@ -78,33 +78,59 @@ const storedRow = (gameId: number, userId: string, fields: CustomGameFields, con
   contentHash,
 });
 
-/** Custom ids count up from CUSTOM_ID_BASE; two adds racing for one id retry with the next. */
+/**
+ * The platform and publisher a write sets must still be usable when its batch runs: a custom one
+ * removed since checkCustomGameReferences read it answers the same 404.
+ */
+function referencesStillUsable(userId: string, fields: Partial<CustomGameFields>): WriteCondition[] {
+  const usable = (table: string, id: number) =>
+    sql`EXISTS (SELECT 1 FROM ${sql.raw(table)} WHERE id = ${id} AND ifnull(owner_user_id, ${userId}) = ${userId})`;
+  const conditions: WriteCondition[] = [];
+  if (fields.platformId !== undefined) {
+    const id = fields.platformId;
+    conditions.push({ holds: usable("platforms", id), error: () => notFoundField("platformId", id) });
+  }
+  if (fields.publisherId != null) {
+    const id = fields.publisherId;
+    conditions.push({ holds: usable("companies", id), error: () => notFoundField("publisherId", id) });
+  }
+  return conditions;
+}
+
+/** A new custom game under a random id from the one custom-id allocator (platform/customIds.ts). */
 export async function insertCustomGame(db: Db, limit: LimitContext, fields: CustomGameFields): Promise<number> {
   const { userId } = limit;
   const revision = await customGameRevision(fields);
-  for (let attempt = 0; ; attempt++) {
-    const [next] = await db.all<{ id: number }>(
-      sql`SELECT COALESCE(MAX(id), ${CUSTOM_ID_BASE - 1}) + 1 AS id FROM games WHERE id >= ${CUSTOM_ID_BASE}`,
-    );
-    const gameId = next!.id;
-    try {
-      await addWithinLimit(db, limit, "customGames", gameWriteStatements(db.$client, [storedRow(gameId, userId, fields, revision)], "insert"));
-      return gameId;
-    } catch (error) {
-      if (!isUniqueViolation(error) || attempt >= 2) throw error;
-    }
-  }
+  return insertWithCustomId("games", (gameId) =>
+    addWithinLimit(
+      db,
+      limit,
+      "customGames",
+      gameWriteStatements(db.$client, [storedRow(gameId, userId, fields, revision)], "insert"),
+      referencesStillUsable(userId, fields),
+    ),
+  );
 }
 
-export async function updateCustomGame(db: Db, userId: string, gameId: number, fields: CustomGameFields): Promise<string> {
+/** Stores the game's new fields; `changes` are the references to re-check inside the batch. */
+export async function updateCustomGame(
+  db: Db,
+  userId: string,
+  gameId: number,
+  fields: CustomGameFields,
+  changes: Partial<CustomGameFields> = fields,
+): Promise<string> {
   const revision = await customGameRevision(fields);
-  await db.$client.batch(gameWriteStatements(db.$client, [storedRow(gameId, userId, fields, revision)]));
+  // The upsert must not bring back a game removed since it was read.
+  const stillThere = { holds: sql`EXISTS (SELECT 1 FROM games WHERE id = ${gameId} AND owner_user_id = ${userId})`, error: () => notFound(`Your custom game ${gameId}`) };
+  await runConditional(db, [stillThere, ...referencesStillUsable(userId, changes)], gameWriteStatements(db.$client, [storedRow(gameId, userId, fields, revision)]));
   return revision;
 }
 
 /** Deletes the game and the owner's copies, play records, library and wishlist entries of it, in one batch. */
-export async function deleteCustomGame(db: Db, userId: string, gameId: number) {
+export async function deleteCustomGame(db: Db, userId: string, gameId: number, marker: SQL) {
   await queryBatch(db, [
+    marker,
     deleteCopiesSql(userId, gameId),
     ...deleteGamePlaysSql(userId, gameId),
     untagGameSql(userId, gameId),

@@ -26,11 +26,11 @@ export const removeCustomGame = defineTool({
     if (!game) throw notFound(`Your custom game ${args.gameId}`);
     const [entry, wish] = await Promise.all([findEntry(db, auth.userId, args.gameId), findWish(db, auth.userId, args.gameId)]);
     const alsoGoes = [entry && "its library entry", wish && "its wishlist entry"].filter(Boolean).join(" and ");
-    return confirmTwoStep({ kv: env.KV, auth, now }, "removeCustomGame", args, {
+    return confirmTwoStep({ kv: env.KV, db, auth, now }, "removeCustomGame", args, {
       targetRevision: `${await customGameRevision(game)}:${entry?.revision ?? "-"}:${wish?.revision ?? "-"}`,
       summary: `Removes your custom game '${game.title}'${alsoGoes ? ` with ${alsoGoes}` : ""}.`,
-      async execute() {
-        await deleteCustomGame(db, auth.userId, args.gameId);
+      async execute(marker) {
+        await deleteCustomGame(db, auth.userId, args.gameId, marker);
         return { gameId: args.gameId, removed: true as const };
       },
     });

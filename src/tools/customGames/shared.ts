@@ -15,7 +15,9 @@ export const customGameFields = {
   genreSubId: positiveId.nullable().describe("A support genre."),
 };
 
-export const customGameResult = z.object({ item: gameSchema, revision: z.string().describe("Send it back to updateCustomGame.") });
+export const customGameResult = z
+  .object({ item: gameSchema, revision: z.string().describe("Send it back to updateCustomGame.") })
+  .meta({ id: "CustomGameResult" });
 
 /** The stored game as a Game object with every field group, for tool results. */
 export async function renderCustomGame(db: Db, userId: string, gameId: number) {

@@ -37,7 +37,7 @@ export const updateCustomGame = defineTool({
     }
     const defined = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
     await checkCustomGameReferences(db, auth.userId, defined);
-    const next = await storeUpdate(db, auth.userId, gameId, { ...current, ...defined });
+    const next = await storeUpdate(db, auth.userId, gameId, { ...current, ...defined }, defined);
     return { item: await renderCustomGame(db, auth.userId, gameId), revision: next };
   },
 });

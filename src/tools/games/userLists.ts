@@ -14,7 +14,9 @@ export interface UserList {
   columns: SQL;
 }
 
-const from = (list: UserList) => sql.raw(`${list.table} ${list.alias} JOIN games g ON g.id = ${list.alias}.game_id`);
+/** The list joined with its games (g): what its filters and sorts read. */
+export const userListFrom = (list: UserList) => sql.raw(`${list.table} ${list.alias} JOIN games g ON g.id = ${list.alias}.game_id`);
+const from = userListFrom;
 
 /** One page of the list plus the total, in one round trip; game columns only when asked for. */
 export async function userListPage<R>(

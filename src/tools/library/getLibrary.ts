@@ -7,7 +7,7 @@ import { defineTool } from "../../registry/defineTool";
 import { attributeLabels } from "../attributes/queries";
 import { DEFAULT_LIBRARY_FIELDS, LIBRARY_FIELD_GROUPS, type LibraryFieldGroup, libraryEntrySchema, toLibraryItem } from "./entry";
 import { latestPlays } from "../play/queries";
-import { LIBRARY_SORTS, libraryConditions, libraryOrder, libraryPage } from "./queries";
+import { LIBRARY_DEFAULT_SORT, LIBRARY_SORTS, libraryConditions, libraryOrder, libraryPage } from "./queries";
 
 const CAP = 200;
 const DEFAULT_LIMIT = 50;
@@ -32,8 +32,8 @@ export const getLibrary = defineTool({
   input: z
     .strictObject({
       ...sharedFilterArgs,
-      sortBy: z.enum(Object.keys(LIBRARY_SORTS) as [keyof typeof LIBRARY_SORTS]).default("updatedAt"),
-      sortOrder: z.enum(["asc", "desc"]).default("desc"),
+      sortBy: z.enum(Object.keys(LIBRARY_SORTS) as [keyof typeof LIBRARY_SORTS]).default(LIBRARY_DEFAULT_SORT.sortBy),
+      sortOrder: z.enum(["asc", "desc"]).default(LIBRARY_DEFAULT_SORT.sortOrder),
       page: pageArg,
       limit: limitArg(CAP, DEFAULT_LIMIT),
       fields: z.array(z.enum(LIBRARY_FIELD_GROUPS)).optional().describe("Default: game, purchase, attributes. [] gives gameId, rating and revision."),

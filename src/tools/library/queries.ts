@@ -1,9 +1,11 @@
 import { type SQL, sql } from "drizzle-orm";
-import { type Db, isUniqueViolation, orderNullsLast, placeContains, rangeConditions } from "../../platform/db";
+import { type Db, isUniqueViolation, placeContains, rangeConditions } from "../../platform/db";
+import { nullsLastSort, orderOf } from "../../platform/keyset";
 import { ApiError } from "../../platform/errors";
 import type { SharedFilters } from "../../platform/filters";
 import { newRevision } from "../../platform/ids";
 import { placeKey } from "../../platform/normalize";
+import { differs, touchIfChanged } from "../../platform/writes";
 import { resolveAttributeIds } from "../attributes/queries";
 import { ownedGameConditions } from "../games/queries";
 import { type UserList, userListPage, userListRow } from "../games/userLists";
@@ -43,9 +45,12 @@ export const LIBRARY_SORTS = {
   releaseDate: "g.release_date",
 } as const;
 
+export type LibrarySort = keyof typeof LIBRARY_SORTS;
+export const LIBRARY_DEFAULT_SORT = { sortBy: "updatedAt", sortOrder: "desc" } as const;
+
 /** Nulls last in either direction; gameId breaks ties so pages never overlap. */
-export const libraryOrder = (sortBy: keyof typeof LIBRARY_SORTS, sortOrder: "asc" | "desc") =>
-  orderNullsLast(LIBRARY_SORTS[sortBy], sortOrder, "l.game_id");
+export const librarySort = (sortBy: LibrarySort, sortOrder: "asc" | "desc") => nullsLastSort(LIBRARY_SORTS[sortBy], sortOrder, "l.game_id");
+export const libraryOrder = (sortBy: LibrarySort, sortOrder: "asc" | "desc") => orderOf(librarySort(sortBy, sortOrder));
 
 export const LIBRARY: UserList = { table: "library_entries", alias: "l", columns: ENTRY_COLUMNS };
 
@@ -93,15 +98,36 @@ export async function insertEntry(db: Db, limit: LimitContext, gameId: number, v
   }
 }
 
-/** Writes the entry only if its revision is still `expected`; false when someone changed it first. */
+/**
+ * Writes the entry only if its revision is still `expected`; false when someone changed or removed
+ * it first. Values equal to the stored ones keep its revision and updatedAt.
+ */
 export async function updateEntry(db: Db, userId: string, gameId: number, values: EntryValues, expected: string, now: string) {
+  const columns = [
+    ["rating", values.rating],
+    ["buy_date", values.buyDate],
+    ["buy_price", values.buyPrice],
+    ["buy_place", values.buyPlace],
+    ["memo", values.memo],
+    ["user_links", JSON.stringify(values.userLinks)],
+    ["attribute_ids", JSON.stringify(values.attributeIds)],
+  ] as const;
   const result = await db.run(sql`
-    UPDATE library_entries SET rating = ${values.rating}, buy_date = ${values.buyDate}, buy_price = ${values.buyPrice},
-      buy_place = ${values.buyPlace}, buy_place_key = ${placeKey(values.buyPlace)}, memo = ${values.memo}, user_links = ${JSON.stringify(values.userLinks)},
-      attribute_ids = ${JSON.stringify(values.attributeIds)}, updated_at = ${now}, revision = ${newRevision()}
+    UPDATE library_entries SET ${sql.join(
+      [
+        ...columns.map(([column, value]) => sql`${sql.raw(column)} = ${value}`),
+        sql`buy_place_key = ${placeKey(values.buyPlace)}`,
+        ...touchIfChanged(differs(columns), now, newRevision()),
+      ],
+      sql`, `,
+    )}
     WHERE user_id = ${userId} AND game_id = ${gameId} AND revision = ${expected}`);
   return result.meta.changes > 0;
 }
+
+/** True (in SQL) while the game is in the user's library: writes that need the entry check it in their own batch. */
+export const ownedSql = (userId: string, gameId: number) =>
+  sql`EXISTS (SELECT 1 FROM library_entries WHERE user_id = ${userId} AND game_id = ${gameId})`;
 
 export const deleteEntrySql = (userId: string, gameId: number) =>
   sql`DELETE FROM library_entries WHERE user_id = ${userId} AND game_id = ${gameId}`;

@@ -1,16 +1,14 @@
 import { z } from "zod";
-import { rating, sharedFilterArgs } from "../../platform/filters";
 import { type PageCap, limitArg, pageArg, pagedEnvelope, pageOf, pageOffset, resolveLimit } from "../../platform/paging";
 import { ALL_PLANS } from "../../platform/plans";
-import { isoDate, orderedRanges } from "../../platform/schemas";
+import { orderedRanges } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
 import { attributeLabels } from "../attributes/queries";
-import { PLAY_SORTS, playConditions, playOrder, playPage } from "./queries";
-import { PLAY_FIELD_GROUPS, PLAY_STATUSES, type PlayFieldGroup, playRecordSchema, toPlayRecord } from "./record";
+import { PLAY_DEFAULT_SORT, PLAY_RANGES, PLAY_SORTS, playConditions, playFilterArgs, playOrder, playPage } from "./queries";
+import { PLAY_FIELD_GROUPS, type PlayFieldGroup, playRecordSchema, toPlayRecord } from "./record";
 
 const CAP = 200;
 const DEFAULT_LIMIT = 50;
-const { platformIds, genreId, title, releaseDateFrom, releaseDateTo, attributes } = sharedFilterArgs;
 
 export const getPlayRecords = defineTool({
   name: "getPlayRecords",
@@ -24,46 +22,23 @@ export const getPlayRecords = defineTool({
   kind: "read",
   input: z
     .strictObject({
-      statuses: z.array(z.enum(PLAY_STATUSES)).max(5).optional().describe("Any of them."),
-      platformIds,
-      genreId,
-      title,
-      releaseDateFrom,
-      releaseDateTo,
-      attributes,
-      consoleIds: z.array(z.string().min(1).max(40)).max(5).optional().describe("Up to 5; any of them (LIGHT and above)."),
-      playStartDateFrom: isoDate.optional(),
-      playStartDateTo: isoDate.optional(),
-      playEndDateFrom: isoDate.optional(),
-      playEndDateTo: isoDate.optional(),
-      clearTargetDateFrom: isoDate.optional(),
-      clearTargetDateTo: isoDate.optional(),
-      clearTargetOverdue: z
-        .enum(["overdue", "not_overdue"])
-        .optional()
-        .describe("overdue: unfinished with a clear target before today (UTC); COMPLETED and DROPPED are never overdue."),
-      totalPlayTimeFrom: z.number().int().min(0).optional(),
-      totalPlayTimeTo: z.number().int().min(0).optional(),
-      ratingFrom: rating.optional(),
-      ratingTo: rating.optional(),
-      sortBy: z.enum(Object.keys(PLAY_SORTS) as [keyof typeof PLAY_SORTS]).default("updatedAt"),
-      sortOrder: z.enum(["asc", "desc"]).default("desc"),
+      ...playFilterArgs,
+      sortBy: z.enum(Object.keys(PLAY_SORTS) as [keyof typeof PLAY_SORTS]).default(PLAY_DEFAULT_SORT.sortBy),
+      sortOrder: z.enum(["asc", "desc"]).default(PLAY_DEFAULT_SORT.sortOrder),
       page: pageArg,
       limit: limitArg(CAP, DEFAULT_LIMIT),
       fields: z.array(z.enum(PLAY_FIELD_GROUPS)).optional().describe("Default: game, console, goal (FREE: game, goal)."),
     })
-    .superRefine(
-      orderedRanges([
-        ["releaseDateFrom", "releaseDateTo"],
-        ["playStartDateFrom", "playStartDateTo"],
-        ["playEndDateFrom", "playEndDateTo"],
-        ["clearTargetDateFrom", "clearTargetDateTo"],
-        ["totalPlayTimeFrom", "totalPlayTimeTo"],
-        ["ratingFrom", "ratingTo"],
-      ]),
-    ),
+    .superRefine(orderedRanges(PLAY_RANGES)),
   output: pagedEnvelope(playRecordSchema),
-  planDifferences: { FREE: { removedProperties: ["consoleIds"] } },
+  planDifferences: {
+    FREE: {
+      removedProperties: ["consoleIds"],
+      changedProperties: {
+        fields: z.array(z.enum(PLAY_FIELD_GROUPS)).describe("FREE: the same groups; omitted gives game and goal (no console)."),
+      },
+    },
+  },
   notes: [
     "One latest record per game. goal is clearTargetDate.",
     "The game field group caps the page at 100, userLinks at 50. Empty values sort last in either order.",

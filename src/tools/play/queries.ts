@@ -1,5 +1,9 @@
 import { type SQL, sql } from "drizzle-orm";
-import { type Db, orderNullsLast, queryBatch, rangeConditions } from "../../platform/db";
+import { z } from "zod";
+import { type Db, queryBatch, rangeConditions } from "../../platform/db";
+import { rating, sharedFilterArgs } from "../../platform/filters";
+import { nullsLastSort, orderOf } from "../../platform/keyset";
+import { isoDate } from "../../platform/schemas";
 import { ApiError } from "../../platform/errors";
 import { utcDay } from "../../platform/quota";
 import { resolveAttributeIds } from "../attributes/queries";
@@ -7,7 +11,7 @@ import type { GameRecord } from "../games/gameObject";
 import { GAME_JOINS, GAME_SELECT, type GameFilters, ownedGameConditions } from "../games/queries";
 import { type UserList, userListPage } from "../games/userLists";
 import { newId, newRevision } from "../../platform/ids";
-import { type PlayRow, type PlayStatus, UNFINISHED } from "./record";
+import { PLAY_STATUSES, type PlayRow, type PlayStatus, UNFINISHED } from "./record";
 
 /** Minutes played in a cycle: always the sum of its logs, never stored apart from them. */
 const TOTAL_PLAY_TIME = "(SELECT COALESCE(SUM(pl.play_time), 0) FROM play_logs pl WHERE pl.play_id = r.id)";
@@ -19,6 +23,44 @@ const PLAY_COLUMNS = sql.raw(`
   ${TOTAL_PLAY_TIME} AS total_play_time`);
 
 export const PLAY_RECORDS: UserList = { table: "play_records", alias: "r", columns: PLAY_COLUMNS };
+
+const { platformIds, genreId, title, releaseDateFrom, releaseDateTo, attributes } = sharedFilterArgs;
+
+/** The play records' filters (getPlayRecords, exportMyData's playRecords and playLogs), read by playConditions. */
+export const playFilterArgs = {
+  statuses: z.array(z.enum(PLAY_STATUSES)).max(5).optional().describe("Any of them."),
+  platformIds,
+  genreId,
+  title,
+  releaseDateFrom,
+  releaseDateTo,
+  attributes,
+  consoleIds: z.array(z.string().min(1).max(40)).max(5).optional().describe("Up to 5; any of them (LIGHT and above)."),
+  playStartDateFrom: isoDate.optional(),
+  playStartDateTo: isoDate.optional(),
+  playEndDateFrom: isoDate.optional(),
+  playEndDateTo: isoDate.optional(),
+  clearTargetDateFrom: isoDate.optional(),
+  clearTargetDateTo: isoDate.optional(),
+  clearTargetOverdue: z
+    .enum(["overdue", "not_overdue"])
+    .optional()
+    .describe("overdue: unfinished with a clear target before today (UTC); COMPLETED and DROPPED are never overdue."),
+  totalPlayTimeFrom: z.number().int().min(0).optional(),
+  totalPlayTimeTo: z.number().int().min(0).optional(),
+  ratingFrom: rating.optional(),
+  ratingTo: rating.optional(),
+};
+
+/** Ranges of the play filters whose end may not come before their start. */
+export const PLAY_RANGES: [keyof typeof playFilterArgs, keyof typeof playFilterArgs][] = [
+  ["releaseDateFrom", "releaseDateTo"],
+  ["playStartDateFrom", "playStartDateTo"],
+  ["playEndDateFrom", "playEndDateTo"],
+  ["clearTargetDateFrom", "clearTargetDateTo"],
+  ["totalPlayTimeFrom", "totalPlayTimeTo"],
+  ["ratingFrom", "ratingTo"],
+];
 
 export interface PlayFilters extends GameFilters {
   title?: string;
@@ -47,9 +89,9 @@ function overdue(now: Date): SQL {
   return sql`(${inList("r.status", UNFINISHED)} AND r.clear_target_date IS NOT NULL AND r.clear_target_date < ${utcDay(now)})`;
 }
 
-/** The latest cycle of each game, filtered. */
-export async function playConditions(db: Db, userId: string, filters: PlayFilters, now: Date): Promise<SQL[]> {
-  const conditions = [sql`r.user_id = ${userId}`, sql`r.is_latest = 1`, ...(await ownedGameConditions(db, userId, filters))];
+/** The latest cycle of each game (or, with cycles "all", every kept cycle), filtered. */
+export async function playConditions(db: Db, userId: string, filters: PlayFilters, now: Date, cycles: "latest" | "all" = "latest"): Promise<SQL[]> {
+  const conditions = [sql`r.user_id = ${userId}`, ...(cycles === "latest" ? [sql`r.is_latest = 1`] : []), ...(await ownedGameConditions(db, userId, filters))];
   if (filters.statuses?.length) conditions.push(inList("r.status", filters.statuses));
   if (filters.consoleIds?.length) conditions.push(inList("r.console_id", filters.consoleIds));
   for (const id of await resolveAttributeIds(db, userId, filters.attributes ?? [], "attributes")) {
@@ -79,12 +121,16 @@ export const PLAY_SORTS = {
   playEndDate: "r.play_end_date",
   clearTargetDate: "r.clear_target_date",
   title: "g.sort_key",
-  totalPlayTime: "total_play_time",
+  totalPlayTime: TOTAL_PLAY_TIME,
   rating: "r.rating",
   updatedAt: "r.updated_at",
 } as const;
 
-export const playOrder = (sortBy: keyof typeof PLAY_SORTS, sortOrder: "asc" | "desc") => orderNullsLast(PLAY_SORTS[sortBy], sortOrder, "r.game_id");
+export type PlaySort = keyof typeof PLAY_SORTS;
+export const PLAY_DEFAULT_SORT = { sortBy: "updatedAt", sortOrder: "desc" } as const;
+
+export const playSort = (sortBy: PlaySort, sortOrder: "asc" | "desc") => nullsLastSort(PLAY_SORTS[sortBy], sortOrder, "r.game_id");
+export const playOrder = (sortBy: PlaySort, sortOrder: "asc" | "desc") => orderOf(playSort(sortBy, sortOrder));
 
 export const playPage = (db: Db, conditions: SQL[], order: SQL, page: { limit: number; offset: number }, withGame: boolean) =>
   userListPage<PlayRow>(db, PLAY_RECORDS, conditions, order, page, withGame);
@@ -171,6 +217,10 @@ export const deletePlaySql = (userId: string, gameId: number, playId: string): S
       SELECT id FROM play_records WHERE user_id = ${userId} AND game_id = ${gameId} ORDER BY created_at DESC, rowid DESC LIMIT 1)
     AND NOT EXISTS (SELECT 1 FROM play_records WHERE user_id = ${userId} AND game_id = ${gameId} AND is_latest = 1)`,
 ];
+
+/** The latest cycle of a game, as a subquery (addPlayRecord checks inside its batch that none exists yet). */
+export const latestSql = (userId: string, gameId: number) =>
+  sql`SELECT 1 FROM play_records WHERE user_id = ${userId} AND game_id = ${gameId} AND is_latest = 1`;
 
 export const endLatestSql = (userId: string, gameId: number) =>
   sql`UPDATE play_records SET is_latest = 0 WHERE user_id = ${userId} AND game_id = ${gameId} AND is_latest = 1`;

@@ -1,16 +1,18 @@
 import { type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import { type Db, isUniqueViolation, queryBatch } from "../../platform/db";
+import { type SortKey, orderOf } from "../../platform/keyset";
 import { ApiError } from "../../platform/errors";
 import { type LimitContext, addWithinLimit } from "../../platform/registeredLimits";
-import { text } from "../../platform/schemas";
+import { nameText, text } from "../../platform/schemas";
 import { newRevision } from "../../platform/ids";
+import { differs, touchIfChanged } from "../../platform/writes";
 
 /** One tag holds at most this many games. */
 export const TAG_GAME_LIMIT = 1000;
 
 export const tagFieldArgs = {
-  name: text(30).describe("Unique among your tags."),
+  name: nameText(30).describe("Unique among your tags."),
   nameKana: text(60).nullable(),
   color: z.string().regex(/^#[0-9a-fA-F]{6}$/, "must be #rrggbb").describe("#rrggbb."),
   description: text(500).nullable(),
@@ -25,9 +27,9 @@ export const tagSchema = z.object({
   description: z.string().nullable(),
   color: z.string().nullable(),
   updatedAt: z.string(),
-});
+}).meta({ id: "Tag" });
 
-interface TagRow {
+export interface TagRow {
   id: number;
   name: string;
   name_kana: string | null;
@@ -49,16 +51,19 @@ export const toTag = (row: TagRow) => ({
   updatedAt: row.updated_at,
 });
 
-const TAG_SELECT = sql.raw("t.*, (SELECT COUNT(*) FROM tag_games tg WHERE tg.tag_id = t.id) AS game_count");
+export const TAG_SELECT = sql.raw("t.*, (SELECT COUNT(*) FROM tag_games tg WHERE tg.tag_id = t.id) AS game_count");
 
 export async function findTag(db: Db, userId: string, tagId: number): Promise<TagRow | undefined> {
   const [row] = await db.all<TagRow>(sql`SELECT ${TAG_SELECT} FROM tags t WHERE t.id = ${tagId} AND t.user_id = ${userId}`);
   return row;
 }
 
+/** Oldest first. */
+export const TAG_ORDER: SortKey[] = [{ column: "t.id", direction: "asc" }];
+
 export async function tagPage(db: Db, userId: string, page: { limit: number; offset: number }) {
   const [rows, total] = await queryBatch<[TagRow[], { n: number }[]]>(db, [
-    sql`SELECT ${TAG_SELECT} FROM tags t WHERE t.user_id = ${userId} ORDER BY t.id LIMIT ${page.limit} OFFSET ${page.offset}`,
+    sql`SELECT ${TAG_SELECT} FROM tags t WHERE t.user_id = ${userId} ORDER BY ${orderOf(TAG_ORDER)} LIMIT ${page.limit} OFFSET ${page.offset}`,
     sql`SELECT COUNT(*) AS n FROM tags WHERE user_id = ${userId}`,
   ]);
   return { rows, totalCount: total[0]?.n ?? 0 };
@@ -92,12 +97,14 @@ export const revisionConflict = () =>
 
 const TAG_COLUMNS = { name: "name", nameKana: "name_kana", color: "color", description: "description" } as const;
 
-/** Patches the tag; with `expected`, only while its revision still is that. */
+/** Patches the tag; with `expected`, only while its revision still is that. Changing nothing keeps revision and updatedAt. */
 export async function patchTag(db: Db, userId: string, tagId: number, changes: Partial<Record<keyof typeof TAG_COLUMNS, string | null>>, expected: string | undefined, now: string) {
-  const sets = (Object.keys(changes) as (keyof typeof TAG_COLUMNS)[]).map((key) => sql`${sql.raw(TAG_COLUMNS[key])} = ${changes[key]}`);
+  const keys = Object.keys(changes) as (keyof typeof TAG_COLUMNS)[];
+  const sets = keys.map((key) => sql`${sql.raw(TAG_COLUMNS[key])} = ${changes[key]}`);
+  const changed = differs(keys.map((key) => [TAG_COLUMNS[key], changes[key]] as const));
   try {
     const result = await db.run(sql`
-      UPDATE tags SET ${sql.join([...sets, sql`updated_at = ${now}`, sql`revision = ${newRevision()}`], sql`, `)}
+      UPDATE tags SET ${sql.join([...sets, ...touchIfChanged(changed, now, newRevision())], sql`, `)}
       WHERE id = ${tagId} AND user_id = ${userId} ${expected === undefined ? sql`` : sql`AND revision = ${expected}`}`);
     if (result.meta.changes === 0) throw revisionConflict();
   } catch (error) {
@@ -120,20 +127,31 @@ export async function ownedAmong(db: Db, userId: string, gameIds: readonly numbe
   return new Set(rows.map((row) => row.game_id));
 }
 
+/** True (in SQL) while every one of these distinct games is in the user's library. */
+export const allOwnedSql = (userId: string, gameIds: readonly number[]) =>
+  sql`(SELECT COUNT(*) FROM library_entries WHERE user_id = ${userId} AND game_id IN (SELECT value FROM json_each(${JSON.stringify(gameIds)}))) = ${gameIds.length}`;
+
 /**
- * Changes the tag's games in one batch that first checks the revision (when given) and, after
- * the change, that the tag holds at most TAG_GAME_LIMIT games; either failing rolls it all back.
+ * The statements that change the tag's games (the caller's batch checks the revision, ownership
+ * and the size limit around them). Only games still in the library are inserted, and the tag's
+ * revision and updatedAt move only when its set of games really changes (compared before it does).
  */
 export function tagGamesStatements(userId: string, tagId: number, mode: "add" | "remove" | "replace", gameIds: readonly number[], now: string): SQL[] {
   const ids = JSON.stringify(gameIds);
+  const tagged = sql`SELECT game_id FROM tag_games WHERE tag_id = ${tagId}`;
+  const adds = sql`EXISTS (SELECT 1 FROM json_each(${ids}) WHERE value NOT IN (${tagged}))`;
+  const drops = (kept: SQL) => sql`EXISTS (SELECT 1 FROM tag_games WHERE tag_id = ${tagId} AND ${kept})`;
+  const inIds = sql`game_id IN (SELECT value FROM json_each(${ids}))`;
+  const changed = mode === "add" ? adds : mode === "remove" ? drops(inIds) : sql`(${adds} OR ${drops(sql`NOT ${inIds}`)})`;
   const change: SQL[] =
     mode === "remove"
-      ? [sql`DELETE FROM tag_games WHERE tag_id = ${tagId} AND game_id IN (SELECT value FROM json_each(${ids}))`]
+      ? [sql`DELETE FROM tag_games WHERE tag_id = ${tagId} AND ${inIds}`]
       : [
           ...(mode === "replace" ? [sql`DELETE FROM tag_games WHERE tag_id = ${tagId}`] : []),
-          sql`INSERT OR IGNORE INTO tag_games (tag_id, game_id) SELECT ${tagId}, value FROM json_each(${ids})`,
+          sql`INSERT OR IGNORE INTO tag_games (tag_id, game_id) SELECT ${tagId}, value FROM json_each(${ids})
+            WHERE value IN (SELECT game_id FROM library_entries WHERE user_id = ${userId})`,
         ];
-  return [...change, sql`UPDATE tags SET revision = ${newRevision()}, updated_at = ${now} WHERE id = ${tagId} AND user_id = ${userId}`];
+  return [sql`UPDATE tags SET ${sql.join(touchIfChanged(changed, now, newRevision()), sql`, `)} WHERE id = ${tagId} AND user_id = ${userId}`, ...change];
 }
 
 /** A game leaving the library leaves the user's tags too. */

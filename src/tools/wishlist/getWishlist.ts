@@ -1,15 +1,21 @@
 import { z } from "zod";
-import { rating, sharedFilterArgs } from "../../platform/filters";
 import { limitArg, pageArg, pagedEnvelope, pageOf, pageOffset, resolveLimit } from "../../platform/paging";
 import { ALL_PLANS } from "../../platform/plans";
-import { isoDate, orderedRanges, text } from "../../platform/schemas";
+import { orderedRanges } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
 import { DEFAULT_WISHLIST_FIELDS, WISHLIST_FIELD_GROUPS, type WishlistFieldGroup, toWishlistItem, wishlistEntrySchema } from "./entry";
-import { WISHLIST_SORTS, wishlistConditions, wishlistOrder, wishlistPage } from "./queries";
+import {
+  WISHLIST_DEFAULT_SORT,
+  WISHLIST_RANGES,
+  WISHLIST_SORTS,
+  wishlistConditions,
+  wishlistFilterArgs,
+  wishlistOrder,
+  wishlistPage,
+} from "./queries";
 
 const CAP = 200;
 const DEFAULT_LIMIT = 50;
-const { platformIds, genreId, title, releaseDateFrom, releaseDateTo } = sharedFilterArgs;
 
 export const getWishlist = defineTool({
   name: "getWishlist",
@@ -23,36 +29,14 @@ export const getWishlist = defineTool({
   kind: "read",
   input: z
     .strictObject({
-      platformIds,
-      genreId,
-      title,
-      releaseDateFrom,
-      releaseDateTo,
-      wishPlace: text(30).optional().describe("Substring, case-insensitive."),
-      wishDateFrom: isoDate.optional(),
-      wishDateTo: isoDate.optional(),
-      wishDateOverdue: z
-        .enum(["overdue", "not_overdue"])
-        .optional()
-        .describe("overdue: a planned date before today (UTC); not_overdue: no planned date, or today or later."),
-      wishPriceFrom: z.number().int().min(0).optional(),
-      wishPriceTo: z.number().int().min(0).optional(),
-      priorityFrom: rating.optional(),
-      priorityTo: rating.optional(),
-      sortBy: z.enum(Object.keys(WISHLIST_SORTS) as [keyof typeof WISHLIST_SORTS]).default("priority"),
-      sortOrder: z.enum(["asc", "desc"]).default("desc"),
+      ...wishlistFilterArgs,
+      sortBy: z.enum(Object.keys(WISHLIST_SORTS) as [keyof typeof WISHLIST_SORTS]).default(WISHLIST_DEFAULT_SORT.sortBy),
+      sortOrder: z.enum(["asc", "desc"]).default(WISHLIST_DEFAULT_SORT.sortOrder),
       page: pageArg,
       limit: limitArg(CAP, DEFAULT_LIMIT),
       fields: z.array(z.enum(WISHLIST_FIELD_GROUPS)).optional().describe("Default: game, wish. [] gives gameId, priority and revision."),
     })
-    .superRefine(
-      orderedRanges([
-        ["releaseDateFrom", "releaseDateTo"],
-        ["wishDateFrom", "wishDateTo"],
-        ["wishPriceFrom", "wishPriceTo"],
-        ["priorityFrom", "priorityTo"],
-      ]),
-    ),
+    .superRefine(orderedRanges(WISHLIST_RANGES)),
   output: pagedEnvelope(wishlistEntrySchema),
   notes: ["The game field group caps the page at 100.", "Default order: priority, highest first; empty values sort last either way."],
   async handler({ db, auth, now }, args) {

@@ -1,5 +1,9 @@
 import { type SQL, sql } from "drizzle-orm";
-import { type Db, isUniqueViolation, orderNullsLast, placeContains, rangeConditions } from "../../platform/db";
+import { z } from "zod";
+import { type Db, isUniqueViolation, placeContains, rangeConditions } from "../../platform/db";
+import { rating, sharedFilterArgs } from "../../platform/filters";
+import { nullsLastSort, orderOf } from "../../platform/keyset";
+import { isoDate, text } from "../../platform/schemas";
 import { ApiError } from "../../platform/errors";
 import { utcDay } from "../../platform/quota";
 import { type GameFilters, ownedGameConditions } from "../games/queries";
@@ -12,6 +16,36 @@ import type { WishRow } from "./entry";
 const WISH_COLUMNS = sql.raw(
   "w.game_id, w.priority, w.wish_date, w.wish_price, w.wish_place, w.memo, w.created_at, w.updated_at, w.revision",
 );
+
+const { platformIds, genreId, title, releaseDateFrom, releaseDateTo } = sharedFilterArgs;
+
+/** The wishlist's filters (getWishlist, exportMyData's wishlist dataset), read by wishlistConditions. */
+export const wishlistFilterArgs = {
+  platformIds,
+  genreId,
+  title,
+  releaseDateFrom,
+  releaseDateTo,
+  wishPlace: text(30).optional().describe("Substring, case-insensitive."),
+  wishDateFrom: isoDate.optional(),
+  wishDateTo: isoDate.optional(),
+  wishDateOverdue: z
+    .enum(["overdue", "not_overdue"])
+    .optional()
+    .describe("overdue: a planned date before today (UTC); not_overdue: no planned date, or today or later."),
+  wishPriceFrom: z.number().int().min(0).optional(),
+  wishPriceTo: z.number().int().min(0).optional(),
+  priorityFrom: rating.optional(),
+  priorityTo: rating.optional(),
+};
+
+/** Ranges of the wishlist's filters whose end may not come before their start. */
+export const WISHLIST_RANGES: [keyof typeof wishlistFilterArgs, keyof typeof wishlistFilterArgs][] = [
+  ["releaseDateFrom", "releaseDateTo"],
+  ["wishDateFrom", "wishDateTo"],
+  ["wishPriceFrom", "wishPriceTo"],
+  ["priorityFrom", "priorityTo"],
+];
 
 export interface WishFilters extends GameFilters {
   title?: string;
@@ -57,10 +91,13 @@ export const WISHLIST_SORTS = {
   releaseDate: "g.release_date",
 } as const;
 
-export const wishlistOrder = (sortBy: keyof typeof WISHLIST_SORTS, sortOrder: "asc" | "desc") =>
-  orderNullsLast(WISHLIST_SORTS[sortBy], sortOrder, "w.game_id");
+export type WishlistSort = keyof typeof WISHLIST_SORTS;
+export const WISHLIST_DEFAULT_SORT = { sortBy: "priority", sortOrder: "desc" } as const;
 
-const WISHLIST: UserList = { table: "wishlist_entries", alias: "w", columns: WISH_COLUMNS };
+export const wishlistSort = (sortBy: WishlistSort, sortOrder: "asc" | "desc") => nullsLastSort(WISHLIST_SORTS[sortBy], sortOrder, "w.game_id");
+export const wishlistOrder = (sortBy: WishlistSort, sortOrder: "asc" | "desc") => orderOf(wishlistSort(sortBy, sortOrder));
+
+export const WISHLIST: UserList = { table: "wishlist_entries", alias: "w", columns: WISH_COLUMNS };
 
 export const wishlistPage = (db: Db, conditions: SQL[], order: SQL, page: { limit: number; offset: number }, withGame: boolean) =>
   userListPage<WishRow>(db, WISHLIST, conditions, order, page, withGame);

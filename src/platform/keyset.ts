@@ -1,0 +1,84 @@
+import { type SQL, sql } from "drizzle-orm";
+import type { Db } from "./db";
+
+/**
+ * One key of an ORDER BY: a column (or expression) and its direction; `nullsLast` puts empty
+ * values last in either direction. A list tool's order and an export's keyset pages are built
+ * from the same keys, so both walk the rows in exactly the same order.
+ */
+export interface SortKey {
+  column: string;
+  direction: "asc" | "desc";
+  nullsLast?: boolean;
+}
+
+/** The list tools' order: one sort column with empty values last, then a unique tie-break column. */
+export const nullsLastSort = (column: string, direction: "asc" | "desc", tieBreak: string): SortKey[] => [
+  { column, direction, nullsLast: true },
+  { column: tieBreak, direction: "asc" },
+];
+
+const dir = (key: SortKey) => (key.direction === "desc" ? "DESC" : "ASC");
+
+/** ORDER BY text for the keys. */
+export const orderOf = (keys: readonly SortKey[]): SQL =>
+  sql.raw(keys.map((key) => (key.nullsLast ? `${key.column} IS NULL, ${key.column} ${dir(key)}` : `${key.column} ${dir(key)}`)).join(", "));
+
+const equalTo = (key: SortKey, value: unknown) => (value === null ? sql`${sql.raw(key.column)} IS NULL` : sql`${sql.raw(key.column)} = ${value}`);
+
+/** Rows strictly after `value` on this key alone; undefined when none can be (an empty value sorts last). */
+function beyond(key: SortKey, value: unknown): SQL | undefined {
+  if (value === null) return undefined;
+  const column = sql.raw(key.column);
+  const comparison = key.direction === "desc" ? sql`${column} < ${value}` : sql`${column} > ${value}`;
+  return key.nullsLast ? sql`(${comparison} OR ${column} IS NULL)` : comparison;
+}
+
+/** Rows that come after the cursor (the last row's key values) in the keys' order. */
+export function afterCursor(keys: readonly SortKey[], cursor: readonly unknown[]): SQL {
+  const branches: SQL[] = [];
+  keys.forEach((key, i) => {
+    const strict = beyond(key, cursor[i]);
+    if (!strict) return;
+    const equalBefore = keys.slice(0, i).map((previous, j) => equalTo(previous, cursor[j]));
+    branches.push(sql`(${sql.join([...equalBefore, strict], sql` AND `)})`);
+  });
+  return branches.length ? sql`(${sql.join(branches, sql` OR `)})` : sql`0`;
+}
+
+export interface KeysetQuery {
+  /** The result columns (without the keys, which are added as _k0, _k1, ...). */
+  select: SQL;
+  /** FROM and JOIN clauses. */
+  from: SQL;
+  where: readonly SQL[];
+  /** The order; the keys together must be unique per row. */
+  keys: readonly SortKey[];
+}
+
+/**
+ * Reads every row of the query one page at a time, each page starting after the previous page's
+ * last row (never OFFSET), so memory stays bounded however many rows match.
+ */
+export async function* keysetPages<R>(db: Db, query: KeysetQuery, pageSize: number): AsyncGenerator<R[]> {
+  const keyColumns = sql.raw(query.keys.map((key, i) => `${key.column} AS _k${i}`).join(", "));
+  let cursor: unknown[] | undefined;
+  for (;;) {
+    const conditions = cursor ? [...query.where, afterCursor(query.keys, cursor)] : [...query.where];
+    const where = conditions.length ? sql.join(conditions, sql` AND `) : sql`1`;
+    const rows = await db.all<R & Record<string, unknown>>(
+      sql`SELECT ${query.select}, ${keyColumns} FROM ${query.from} WHERE ${where} ORDER BY ${orderOf(query.keys)} LIMIT ${pageSize}`,
+    );
+    if (rows.length === 0) return;
+    const last = rows[rows.length - 1]!;
+    cursor = query.keys.map((_, i) => last[`_k${i}`]);
+    yield rows;
+    if (rows.length < pageSize) return;
+  }
+}
+
+/** How many rows the query's conditions match. */
+export async function countRows(db: Db, from: SQL, where: readonly SQL[]): Promise<number> {
+  const [row] = await db.all<{ n: number }>(sql`SELECT COUNT(*) AS n FROM ${from} WHERE ${where.length ? sql.join([...where], sql` AND `) : sql`1`}`);
+  return row?.n ?? 0;
+}

@@ -1,0 +1,148 @@
+import { z } from "zod";
+import type { Bindings } from "../env";
+import type { ExportRequest } from "../tools/exports/exportSource";
+import { ApiError } from "./errors";
+import { constantTimeEqual } from "./hashing";
+import { randomBase62 } from "./ids";
+
+/**
+ * Export download links: `{origin}/downloads/v1/{token}`, where the token is
+ * base64url(JSON payload) "." base64url(HMAC-SHA-256 of the first part, keyed by the Worker secret
+ * EXPORT_SIGNING_SECRET). The payload names the user, what to export and the expiry; a random
+ * nonce makes every link unguessable and names the R2 object its file is kept in. A link is a
+ * bearer credential: whoever holds it may download until it expires.
+ */
+export const DOWNLOAD_PATH_PREFIX = "/downloads/v1/";
+export const EXPORT_LINK_TTL_SEC = 900;
+/** Longer tokens are refused before any work (filters make tokens of a few hundred characters). */
+const MAX_TOKEN_LENGTH = 8_192;
+
+const payloadSchema = z.object({
+  v: z.literal(1),
+  uid: z.string().min(1),
+  kind: z.enum(["myData", "masterData"]),
+  dataset: z.string().min(1),
+  format: z.enum(["json", "csv", "ndjson"]),
+  args: z.record(z.string(), z.unknown()),
+  /** Expiry, seconds since the epoch. */
+  exp: z.number().int(),
+  nonce: z.string().regex(/^[A-Za-z0-9]{22}$/),
+});
+export type ExportLinkPayload = z.infer<typeof payloadSchema>;
+
+/** What the download route knows once a link is verified. */
+export interface VerifiedExportLink {
+  userId: string;
+  request: ExportRequest;
+  expiresAt: Date;
+  /** Unique per link: the key of the link's file in R2. */
+  nonce: string;
+}
+
+export interface IssuedExportLink {
+  url: string;
+  expiresInSec: typeof EXPORT_LINK_TTL_SEC;
+  expiresAt: string;
+}
+
+export interface LinkIssuer {
+  env: Pick<Bindings, "EXPORT_SIGNING_SECRET">;
+  now: Date;
+  /** The origin the caller reached the service at: the link is absolute. */
+  origin: string;
+  userId: string;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
+function base64url(bytes: Uint8Array): string {
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function fromBase64url(text: string): Uint8Array | null {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) return null;
+  try {
+    const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+    return Uint8Array.from(binary, (char) => char.charCodeAt(0));
+  } catch {
+    return null;
+  }
+}
+
+function signingSecret(env: Pick<Bindings, "EXPORT_SIGNING_SECRET">): string {
+  const secret = env.EXPORT_SIGNING_SECRET;
+  // A misconfiguration, not the caller's fault: it surfaces as internal_error and in the log.
+  if (!secret) throw new Error("EXPORT_SIGNING_SECRET is not set: export links can be neither issued nor verified.");
+  return secret;
+}
+
+async function hmac(secret: string, message: string): Promise<string> {
+  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  return base64url(new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(message))));
+}
+
+/** Signs a payload as it is; issueExportLink is what tools call. */
+export async function signExportToken(env: Pick<Bindings, "EXPORT_SIGNING_SECRET">, payload: ExportLinkPayload): Promise<string> {
+  const body = base64url(encoder.encode(JSON.stringify(payload)));
+  return `${body}.${await hmac(signingSecret(env), body)}`;
+}
+
+/** A signed link to the file of `request`, for the calling user, valid for 15 minutes from `now`. */
+export async function issueExportLink(ctx: LinkIssuer, request: ExportRequest): Promise<IssuedExportLink> {
+  const exp = Math.floor(ctx.now.getTime() / 1000) + EXPORT_LINK_TTL_SEC;
+  const token = await signExportToken(ctx.env, {
+    v: 1,
+    uid: ctx.userId,
+    kind: request.kind,
+    dataset: request.dataset,
+    format: request.format,
+    args: request.args,
+    exp,
+    nonce: randomBase62(22),
+  });
+  return {
+    url: `${ctx.origin}${DOWNLOAD_PATH_PREFIX}${token}`,
+    expiresInSec: EXPORT_LINK_TTL_SEC,
+    expiresAt: new Date(exp * 1000).toISOString(),
+  };
+}
+
+/** Malformed, altered and foreign tokens all get the same answer, so none tells anything apart. */
+const invalidLink = () => new ApiError("not_found", "This download link is not valid. Request a new link from the export tool.");
+
+/**
+ * Checks the signature (in constant time) before anything else, then the expiry: an expired
+ * link is a 410 `link_expired`; an altered, truncated or foreign one (signed with another secret)
+ * is a 404 `not_found`.
+ */
+export async function verifyExportToken(env: Pick<Bindings, "EXPORT_SIGNING_SECRET">, token: string, now: Date): Promise<VerifiedExportLink> {
+  const secret = signingSecret(env);
+  const parts = token.length <= MAX_TOKEN_LENGTH ? token.split(".") : [];
+  const [body, signature] = parts;
+  if (parts.length !== 2 || !body || !signature) throw invalidLink();
+  if (!(await constantTimeEqual(await hmac(secret, body), signature))) throw invalidLink();
+
+  const bytes = fromBase64url(body);
+  let parsed: unknown;
+  try {
+    parsed = bytes ? JSON.parse(decoder.decode(bytes)) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  const payload = payloadSchema.safeParse(parsed);
+  if (!payload.success) throw invalidLink();
+
+  const { uid, kind, dataset, format, args, exp, nonce } = payload.data;
+  const expiresAt = new Date(exp * 1000);
+  if (now.getTime() >= expiresAt.getTime()) {
+    throw new ApiError(
+      "link_expired",
+      `This download link expired at ${expiresAt.toISOString()}; links are valid for ${EXPORT_LINK_TTL_SEC / 60} minutes. Call the export tool again for a new link.`,
+      { expiredAt: expiresAt.toISOString() },
+    );
+  }
+  return { userId: uid, request: { kind, dataset, format, args }, expiresAt, nonce };
+}

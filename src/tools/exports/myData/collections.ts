@@ -1,0 +1,41 @@
+import { sql } from "drizzle-orm";
+import { COLLECTION_ORDER, COLLECTION_SELECT, type CollectionRow, collectionConditions, toCollection } from "../../collections/queries";
+import { MY_DATASET_PLANS } from "./args";
+import { type MyDataset, rowOf } from "./dataset";
+
+const columns = [
+  "collectionId",
+  "name",
+  "description",
+  "type",
+  "purpose",
+  "tagId",
+  "platformId",
+  "genreId",
+  "releaseDateFrom",
+  "releaseDateTo",
+  "gameIds",
+  "excludeGameIds",
+  "createdAt",
+  "updatedAt",
+] as const;
+
+/**
+ * One row per collection (its definition, as getCollections shows it), oldest first; name,
+ * purposeTypes and collectionTypes go through getCollections' own condition builder.
+ */
+export const collectionsDataset: MyDataset = {
+  name: "collections",
+  plans: MY_DATASET_PLANS.collections,
+  accepts: ["name", "purposeTypes", "collectionTypes"],
+  columns,
+  async query({ userId }, args) {
+    return {
+      from: sql`collections c`,
+      where: collectionConditions(userId, { name: args.name, types: args.collectionTypes, purposeTypes: args.purposeTypes }),
+      select: COLLECTION_SELECT,
+      keys: COLLECTION_ORDER,
+      render: (rows: CollectionRow[]) => rows.map((row) => rowOf(columns, toCollection(row))),
+    };
+  },
+};

@@ -1,0 +1,93 @@
+import { type SQL, sql } from "drizzle-orm";
+import type { SortKey } from "../../../platform/keyset";
+import type { Plan } from "../../../platform/plans";
+import type { Attribute } from "../../attributes/queries";
+import type { ExportReader, ExportRow } from "../exportSource";
+import type { MyDataArgs, MyDatasetName } from "./args";
+
+/** Rows per keyset page: one D1 query each, so a file of any size is read in bounded memory. */
+export const EXPORT_PAGE_SIZE = 500;
+
+/** Which rows a dataset reads for one reader and one set of arguments, and how to render a page. */
+export interface DatasetQuery<R = Record<string, unknown>> {
+  /** FROM and JOINs the conditions need (what rowCount counts over). */
+  from: SQL;
+  /** JOINs only the rows' columns need (game names, ...). */
+  joins?: SQL;
+  where: SQL[];
+  select: SQL;
+  /** The order, unique per row (the list tool's order when the dataset has one). */
+  keys: SortKey[];
+  /** One page of rows as export rows, each with exactly the dataset's columns; at most one query per page. */
+  render(rows: R[]): Promise<ExportRow[]> | ExportRow[];
+}
+
+export interface SortChoice {
+  sortBy: string;
+  sortOrder: "asc" | "desc";
+}
+
+export interface MyDataset {
+  name: MyDatasetName;
+  plans: readonly Plan[];
+  /** The arguments it takes besides dataset and format; any other argument is refused. */
+  accepts: readonly (keyof MyDataArgs)[];
+  /** Its sortBy values and default order (the matching list tool's); absent: one fixed order. */
+  sorts?: { values: readonly string[]; default: SortChoice };
+  /** The file's columns, in order. */
+  columns: readonly string[];
+  query(reader: ExportReader, args: MyDataArgs, sort: SortChoice | undefined): Promise<DatasetQuery<any>>;
+}
+
+/** Sort arguments, for the datasets that take them. */
+export const SORT_ARGS = ["sortBy", "sortOrder"] as const;
+
+/** A row with every column in order; a missing value is null. */
+export const rowOf = (columns: readonly string[], values: Record<string, unknown>): ExportRow =>
+  Object.fromEntries(columns.map((column) => [column, values[column] ?? null]));
+
+/** The game a row is about, flattened into columns (names resolved; null when unknown). */
+export const GAME_COLUMNS = [
+  "gameTitle",
+  "platformId",
+  "platformName",
+  "publisherId",
+  "publisherName",
+  "genreId",
+  "genreName",
+  "releaseDate",
+  "custom",
+] as const;
+
+/** GAME_COLUMNS' values; goes with GAME_LEFT_JOINS over games g. */
+export const GAME_COLUMNS_SELECT = sql.raw(`g.title AS game_title, g.platform_id AS game_platform_id, p.name AS game_platform_name,
+  g.publisher_id AS game_publisher_id, c.name AS game_publisher_name, g.genre_id AS game_genre_id, gm.name AS game_genre_name,
+  g.release_date AS game_release_date, g.owner_user_id IS NOT NULL AS game_custom`);
+
+export interface GameColumnsRow {
+  game_title: string;
+  game_platform_id: number;
+  game_platform_name: string | null;
+  game_publisher_id: number | null;
+  game_publisher_name: string | null;
+  game_genre_id: number | null;
+  game_genre_name: string | null;
+  game_release_date: string | null;
+  game_custom: number;
+}
+
+export const gameColumns = (row: GameColumnsRow) => ({
+  gameTitle: row.game_title,
+  platformId: row.game_platform_id,
+  platformName: row.game_platform_name,
+  publisherId: row.game_publisher_id,
+  publisherName: row.game_publisher_name,
+  genreId: row.game_genre_id,
+  genreName: row.game_genre_name,
+  releaseDate: row.game_release_date,
+  custom: row.game_custom === 1,
+});
+
+/** Attribute ids (a JSON array) as their labels, in the stored order; unknown ids are left out. */
+export const attributeLabelsOf = (attributeIds: string, labels: ReadonlyMap<string, Attribute>) =>
+  (JSON.parse(attributeIds) as string[]).flatMap((id) => labels.get(id)?.label ?? []);

@@ -1,0 +1,90 @@
+import { sql } from "drizzle-orm";
+import { invalidInput } from "../../../platform/errors";
+import { countRows, keysetPages } from "../../../platform/keyset";
+import { parseWith } from "../../../platform/validation";
+import { enforcePlanDifferences } from "../../../registry/enforceAccess";
+import type { ExportReader, ExportRow, ExportSource } from "../exportSource";
+import { MY_DATA_PLAN_DIFFERENCES, type MyDataArgs, type MyDatasetName, myDataInput } from "./args";
+import { collectionsDataset } from "./collections";
+import { consolesDataset } from "./consoles";
+import { customGamesDataset } from "./customGames";
+import { EXPORT_PAGE_SIZE, type MyDataset, type SortChoice } from "./dataset";
+import { libraryDataset } from "./library";
+import { playLogsDataset } from "./playLogs";
+import { playRecordsDataset } from "./playRecords";
+import { tagsDataset } from "./tags";
+import { wishlistDataset } from "./wishlist";
+
+export const MY_DATA_SETS: Record<MyDatasetName, MyDataset> = {
+  library: libraryDataset,
+  wishlist: wishlistDataset,
+  playRecords: playRecordsDataset,
+  playLogs: playLogsDataset,
+  tags: tagsDataset,
+  collections: collectionsDataset,
+  consoles: consolesDataset,
+  customGames: customGamesDataset,
+};
+
+/** An export source that can also count its rows (the tool's rowCount). */
+export interface MyDataSource extends ExportSource {
+  dataset: MyDatasetName;
+  format: MyDataArgs["format"];
+  rowCount(): Promise<number>;
+}
+
+/** Where a plan_required raised at download time points, when the caller does not say: this service's docs. */
+const DOWNLOAD_UPGRADE_URL = "/docs";
+
+/** Refuses every argument the dataset does not take (400 naming it), and a sort it does not have. */
+function checkApplies(dataset: MyDataset, args: MyDataArgs): SortChoice | undefined {
+  const accepted = new Set<string>(["dataset", "format", ...dataset.accepts]);
+  for (const [name, value] of Object.entries(args)) {
+    if (value !== undefined && !accepted.has(name)) {
+      throw invalidInput(name, `${name}: does not apply to the ${dataset.name} dataset.`);
+    }
+  }
+  if (!dataset.sorts) return undefined;
+  const { values, default: fallback } = dataset.sorts;
+  if (args.sortBy !== undefined && !values.includes(args.sortBy)) {
+    throw invalidInput("sortBy", `sortBy: the ${dataset.name} dataset sorts by ${values.join(", ")}.`);
+  }
+  return args.sortBy === undefined
+    ? { sortBy: fallback.sortBy, sortOrder: args.sortOrder ?? fallback.sortOrder }
+    : { sortBy: args.sortBy, sortOrder: args.sortOrder ?? fallback.sortOrder };
+}
+
+/**
+ * The rows of one personal dataset for the reader, with the arguments reapplied as the tool took
+ * them: validated again, checked against the reader's plan now (a plan lowered since the link
+ * was issued refuses what it no longer allows, 403 plan_required naming the argument), and
+ * refused when they do not apply to the dataset (400 naming the argument).
+ */
+export async function prepareMyData(
+  reader: ExportReader,
+  dataset: string,
+  rawArgs: Record<string, unknown>,
+  upgradeUrl = DOWNLOAD_UPGRADE_URL,
+): Promise<MyDataSource> {
+  const args = parseWith(myDataInput, { ...rawArgs, dataset });
+  enforcePlanDifferences({ planDifferences: MY_DATA_PLAN_DIFFERENCES }, reader, args, upgradeUrl);
+  const definition = MY_DATA_SETS[args.dataset];
+  const sort = checkApplies(definition, args);
+  const query = await definition.query(reader, args, sort);
+  const from = query.joins ? sql`${query.from} ${query.joins}` : query.from;
+  return {
+    dataset: args.dataset,
+    format: args.format,
+    columns: definition.columns,
+    rowCount: () => countRows(reader.db, query.from, query.where),
+    async *pages(): AsyncIterable<ExportRow[]> {
+      for await (const rows of keysetPages(reader.db, { select: query.select, from, where: query.where, keys: query.keys }, EXPORT_PAGE_SIZE)) {
+        yield await query.render(rows);
+      }
+    },
+  };
+}
+
+/** The download face's opener for exportMyData links (see exportSource.ts). */
+export const openMyDataSource = (reader: ExportReader, dataset: string, args: Record<string, unknown>, upgradeUrl?: string): Promise<ExportSource> =>
+  prepareMyData(reader, dataset, args, upgradeUrl);

@@ -1,0 +1,41 @@
+import { sql } from "drizzle-orm";
+import { GAME_LEFT_JOINS } from "../../games/queries";
+import { userListFrom } from "../../games/userLists";
+import type { WishRow } from "../../wishlist/entry";
+import { WISHLIST, WISHLIST_DEFAULT_SORT, WISHLIST_SORTS, type WishlistSort, wishlistConditions, wishlistFilterArgs, wishlistSort } from "../../wishlist/queries";
+import { MY_DATASET_PLANS } from "./args";
+import { GAME_COLUMNS, GAME_COLUMNS_SELECT, type GameColumnsRow, type MyDataset, SORT_ARGS, gameColumns, rowOf } from "./dataset";
+
+const columns = ["gameId", ...GAME_COLUMNS, "priority", "wishDate", "wishPrice", "wishPlace", "memo", "createdAt", "updatedAt"] as const;
+
+/** One row per wished-for game: getWishlist's filters and sorts, through getWishlist's own builders. */
+export const wishlistDataset: MyDataset = {
+  name: "wishlist",
+  plans: MY_DATASET_PLANS.wishlist,
+  accepts: [...(Object.keys(wishlistFilterArgs) as (keyof typeof wishlistFilterArgs)[]), ...SORT_ARGS],
+  sorts: { values: Object.keys(WISHLIST_SORTS), default: WISHLIST_DEFAULT_SORT },
+  columns,
+  async query({ db, userId, now }, args, sort) {
+    return {
+      from: userListFrom(WISHLIST),
+      joins: GAME_LEFT_JOINS,
+      where: await wishlistConditions(db, userId, args, now),
+      select: sql`${WISHLIST.columns}, ${GAME_COLUMNS_SELECT}`,
+      keys: wishlistSort(sort!.sortBy as WishlistSort, sort!.sortOrder),
+      render: (rows: (WishRow & GameColumnsRow)[]) =>
+        rows.map((row) =>
+          rowOf(columns, {
+            gameId: row.game_id,
+            ...gameColumns(row),
+            priority: row.priority,
+            wishDate: row.wish_date,
+            wishPrice: row.wish_price,
+            wishPlace: row.wish_place,
+            memo: row.memo,
+            createdAt: row.created_at,
+            updatedAt: row.updated_at,
+          }),
+        ),
+    };
+  },
+};

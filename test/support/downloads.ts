@@ -1,0 +1,49 @@
+// Export download helpers: raw responses (bytes, headers) of download links, from the real Worker
+// or from an app built with test export sources, and the quota a user has used.
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env, exports } from "cloudflare:workers";
+import type { createApp } from "../../src/app";
+import type { Bindings } from "../../src/env";
+import { DOWNLOAD_PATH_PREFIX } from "../../src/platform/signedLinks";
+import { ORIGIN } from "./harness";
+
+/** The token of a download URL. */
+export const tokenOf = (url: string) => {
+  const path = new URL(url).pathname;
+  if (!path.startsWith(DOWNLOAD_PATH_PREFIX)) throw new Error(`not a download URL: ${url}`);
+  return path.slice(DOWNLOAD_PATH_PREFIX.length);
+};
+
+/** GET (or another method) on a download URL through the deployed-shape Worker: the raw response. */
+export function fetchLink(url: string, init: RequestInit = {}): Promise<Response> {
+  return exports.default.fetch(new Request(`${ORIGIN}${new URL(url).pathname}`, init));
+}
+
+/** The same request to an app built with other export sources, mounted under `prefix`. */
+export async function fetchLinkFrom(
+  app: ReturnType<typeof createApp>,
+  prefix: string,
+  url: string,
+  init: RequestInit = {},
+  bindings: Partial<Bindings> = {},
+): Promise<Response> {
+  const ctx = createExecutionContext();
+  const response = await app.request(`${ORIGIN}${prefix}${tokenOf(url)}`, init, { ...env, ...bindings }, ctx);
+  await waitOnExecutionContext(ctx);
+  return response;
+}
+
+/** Every quota unit the user has used, all days together. */
+export async function usedUnits(userId: string): Promise<number> {
+  return (await env.DB.prepare("SELECT coalesce(sum(count), 0) AS n FROM usage_daily WHERE user_id = ?").bind(userId).first<number>("n")) ?? 0;
+}
+
+/** A body as UTF-8 text (workerd warns when .text() reads a type it does not know as text). */
+export const textOf = async (response: Response) => new TextDecoder().decode(await response.arrayBuffer());
+
+/** The NDJSON body's rows. */
+export const ndjsonOf = (text: string) =>
+  text
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => JSON.parse(line) as Record<string, any>);
