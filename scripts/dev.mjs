@@ -1,12 +1,25 @@
 #!/usr/bin/env node
 // `npm run dev`: apply local D1 migrations, serve the Worker with local D1/KV/R2, and seed the demo
-// master data and a demo account (printing its keys once) when the database is empty.
-// Honours PORT, ADMIN_TOKEN and STATE_DIR.
+// master data and a demo account (printing its keys once) when the database is empty; on a
+// database seeded before, print how to issue a new key for the demo account.
+// Honours PORT, ADMIN_TOKEN, EXPORT_SIGNING_SECRET and STATE_DIR.
 import { applyMigrations, startWrangler, waitUntilServing } from "./lib/devServer.mjs";
-import { adminToken, baseUrl, port } from "./lib/local.mjs";
-import { databaseIsEmpty, seedDemoAccount, seedDemoMasterData } from "./lib/seed.mjs";
+import { adminToken, baseUrl, exportSigningSecret, port } from "./lib/local.mjs";
+import { databaseIsEmpty, findDemoUser, seedDemoAccount, seedDemoMasterData } from "./lib/seed.mjs";
 
 const stateDir = process.env.STATE_DIR ?? ".wrangler/state";
+
+/** On a database seeded before: the keys were printed then, so say how to issue a new one. */
+async function printHowToGetAKey() {
+  const demo = await findDemoUser();
+  const admin = `${process.env.PORT ? `PORT=${port()} ` : ""}npm run admin --`;
+  if (demo) {
+    console.log(`\nDemo data already present (demo account ${demo.userId}, ${demo.plan}); its keys were printed on the first start only.`);
+    console.log(`New key: ${admin} keys create ${demo.userId} --preset standard\n`);
+  } else {
+    console.log(`\nThe database already holds data. New key: ${admin} users list, then ${admin} keys create <userId> --preset standard\n`);
+  }
+}
 
 function printDemoAccount({ user, keys }) {
   console.log(`\nDemo account ${user.userId} (${user.plan}). Its API keys are shown only now:`);
@@ -15,25 +28,28 @@ function printDemoAccount({ user, keys }) {
 }
 
 const token = adminToken({ create: true });
+const signingSecret = exportSigningSecret({ create: true });
 try {
   applyMigrations(stateDir);
 } catch (error) {
   console.error(error.message);
   process.exit(1);
 }
-const child = startWrangler({ port: port(), stateDir, adminToken: token });
+const child = startWrangler({ port: port(), stateDir, adminToken: token, exportSigningSecret: signingSecret });
 const stop = () => child.kill("SIGTERM");
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);
 child.on("exit", (code) => process.exit(code ?? 0));
 
 try {
-  await waitUntilServing(child, baseUrl());
+  await waitUntilServing(child, baseUrl(), 180_000); // a loaded 2-core machine can take a minute
   console.log(`Serving on ${baseUrl()} (catalog: /rest/v1/tools, reference: /docs)`);
   if (await databaseIsEmpty()) {
     const imported = await seedDemoMasterData();
     console.log(`Seeded demo master data: ${imported.map((r) => `${r.received} ${r.dataset}`).join(", ")}.`);
     printDemoAccount(await seedDemoAccount());
+  } else {
+    await printHowToGetAKey();
   }
 } catch (error) {
   console.error(`dev: ${error.message}`);

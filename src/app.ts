@@ -1,4 +1,3 @@
-import { Scalar } from "@scalar/hono-api-reference";
 import { Hono } from "hono";
 import { createAdminRouter } from "./admin/adminRoutes";
 import type { AppEnv } from "./env";
@@ -6,15 +5,16 @@ import { ApiError, asApiError } from "./platform/errors";
 import { randomBase62 } from "./platform/ids";
 import { mountCatalogRoutes } from "./registry/catalogRoutes";
 import type { ToolDefinition } from "./registry/defineTool";
-import { mountMcpEndpoint } from "./faces/mcp";
+import { docsPage } from "./faces/docs";
+import { mountDownloadRoutes } from "./faces/downloads";
+import { browserAccess, jsonWithCharset, rateLimitState, requestIds } from "./faces/httpHeaders";
+import { MCP_PATH, mountMcpEndpoint } from "./faces/mcp";
 import { mountToolRoutes } from "./faces/rest";
-import { methodNotAllowed } from "./platform/errors";
 import { TOOL_PATH_PREFIX } from "./registry/defineTool";
 import { tools as registeredTools } from "./tools";
 
 /** Seconds a client should wait before retrying during maintenance. */
 export const MAINTENANCE_RETRY_AFTER_SEC = 300;
-const SERVICE_METHODS = ["GET", "POST", "PUT"];
 
 function errorResponse(error: ApiError, requestId: string): Response {
   const headers = new Headers({ "Content-Type": "application/json; charset=UTF-8" });
@@ -28,11 +28,8 @@ function errorResponse(error: ApiError, requestId: string): Response {
 export function createApp(tools: readonly ToolDefinition[] = registeredTools) {
   const app = new Hono<AppEnv>();
 
-  app.use("*", async (c, next) => {
-    c.set("requestId", `req_${randomBase62(20)}`);
-    await next();
-    c.res.headers.set("X-Request-Id", c.get("requestId"));
-  });
+  app.use("*", requestIds, jsonWithCharset);
+  for (const path of [`${TOOL_PATH_PREFIX}*`, MCP_PATH]) app.use(path, browserAccess(), rateLimitState);
 
   app.use("*", async (_c, next) => {
     if (_c.env.MAINTENANCE_MODE === "on") {
@@ -44,16 +41,12 @@ export function createApp(tools: readonly ToolDefinition[] = registeredTools) {
     await next();
   });
 
-  app.use(`${TOOL_PATH_PREFIX}*`, async (c, next) => {
-    if (!SERVICE_METHODS.includes(c.req.method) && c.req.method !== "HEAD") throw methodNotAllowed(SERVICE_METHODS);
-    await next();
-  });
-
   mountCatalogRoutes(app, tools);
   mountToolRoutes(app, tools);
   mountMcpEndpoint(app, tools);
+  mountDownloadRoutes(app);
   app.route("/admin/v1", createAdminRouter());
-  app.get("/docs", Scalar({ url: `${TOOL_PATH_PREFIX}openapi.json`, pageTitle: "Retro Game Collection API" }));
+  app.get("/docs", docsPage());
   app.get("/", (c) => c.redirect("/docs"));
 
   app.notFound((c) =>

@@ -204,3 +204,78 @@ describe("errors", () => {
     }
   });
 });
+
+describe("edges of the call rules", () => {
+  const usedToday = async (account: Account) => (await account.call("getAccount")).body.usage.used as number;
+
+  it("answers HEAD on a tool path with 405, runs nothing and charges nothing", async () => {
+    const account = await newAccount();
+    const head = await send("/rest/v1/getAccount", { method: "HEAD", headers: authHeader(account.apiKey) });
+    expect(head.status).toBe(405);
+    expect(head.headers.get("Allow")).toBe("GET, POST, PUT");
+    expect(await usedToday(account), "only the getAccount call itself counts").toBe(1);
+  });
+
+  it("lists in Allow only the methods the path accepts", async () => {
+    const reply = await send("/rest/v1/addToLibrary", { method: "DELETE" });
+    expect(reply.status).toBe(405);
+    expect(reply.headers.get("Allow")).toBe("POST, PUT");
+  });
+
+  it("counts the body limit in bytes: 413 with the JSON error body past 1 MiB", async () => {
+    const account = await newAccount();
+    // 400,000 kana are 1.2 MB of UTF-8 though fewer than 1,048,576 characters.
+    for (const memo of ["あ".repeat(400_000), "あ".repeat(1_000_000)]) {
+      const reply = await echo(account, { text: memo });
+      expect(reply.status).toBe(413);
+      expect(reply.body).toMatchObject({ code: "payload_too_large", message: expect.any(String) });
+      expect(reply.body.requestId).toMatch(/^req_/);
+    }
+  });
+
+  it("refuses a body that is not UTF-8 with 400", async () => {
+    const account = await newAccount();
+    const reply = await sendTo(app, "/rest/v1/testEcho", {
+      method: "POST",
+      headers: authHeader(account.apiKey),
+      body: new Uint8Array([0x7b, 0x22, 0x74, 0x65, 0x78, 0x74, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]),
+    });
+    expect(reply.status).toBe(400);
+    expect(reply.body.field).toBe("(body)");
+  });
+
+  it("reduces a limit of any size to 1000 and then to the tool's cap, instead of refusing it", async () => {
+    const account = await newAccount();
+    for (const method of ["GET", "POST"] as const) {
+      const reply = await echo(account, { limit: method === "GET" ? "99999999999999999999" : 1e20 }, method);
+      expect(reply.status, method).toBe(200);
+      expect(reply.body.limit).toMatchObject({ effectiveLimit: 200, limitReduced: true });
+    }
+    const library = await account.call("getLibrary", { limit: "99999999999999999999" }, "GET");
+    expect(library.body).toMatchObject({ effectiveLimit: 100, limitReduced: true });
+  });
+
+  it("puts getGamesBatch ids past the limit in omittedGameIds however many are sent", async () => {
+    const account = await newAccount();
+    const gameIds = Array.from({ length: 1001 }, (_, i) => i + 1);
+    const reply = await account.call("getGamesBatch", { gameIds, fields: [] });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatchObject({ limitReduced: true, omittedGameIds: gameIds.slice(100) });
+  });
+
+  it("refuses invalid Unicode (a lone surrogate) anywhere in the arguments, naming the field", async () => {
+    const account = await newAccount();
+    const reply = await echo(account, { text: "ok", fields: ["game"], externalId: { dbId: 1 }, ids: [1], extra: ["a", "b\ud800"] });
+    expect(reply.status).toBe(400);
+    expect(reply.body.field).toBe("extra[1]");
+    const attribute = await account.call("addAttribute", { label: "\udfffラベル" });
+    expect(attribute.body).toMatchObject({ code: "invalid_input", field: "label" });
+  });
+
+  it("keeps names as sent but refuses a name of only spaces", async () => {
+    const account = await newAccount();
+    expect((await account.call("addAttribute", { label: "   " })).body).toMatchObject({ code: "invalid_input", field: "label" });
+    const kept = await account.call("addAttribute", { label: " 箱 " });
+    expect(kept.body.item.label).toBe(" 箱 ");
+  });
+});

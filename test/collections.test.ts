@@ -106,3 +106,26 @@ describe("collections", () => {
     expect((await b.call("getCollectionGames", { collectionId: id })).status).toBe(404);
   });
 });
+
+describe("no-op writes (issue 13)", () => {
+  it("updateCollection that changes nothing keeps the revision and updatedAt", async () => {
+    const account = await newAccount();
+    const { item } = (await add(account, { type: "INDIVIDUAL", gameIds: [B, A], description: "説明" })).body;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const same = await account.call("updateCollection", {
+      collectionId: item.collectionId,
+      name: item.name,
+      description: "説明",
+      gameIds: [A, B, A],
+      revision: item.revision,
+    });
+    expect(same.status, JSON.stringify(same.body)).toBe(200);
+    expect(same.body.item).toEqual(item);
+    const platform = (await add(account, { type: "PLATFORM", platformId: P1, excludeGameIds: [C] })).body.item;
+    const kept = await account.call("updateCollection", { collectionId: platform.collectionId, excludeGameIds: [C], revision: platform.revision });
+    expect(kept.body.item).toEqual(platform);
+    const changed = await account.call("updateCollection", { collectionId: item.collectionId, gameIds: [A], revision: item.revision });
+    expect(changed.body.item.revision).not.toBe(item.revision);
+    expect(changed.body.item.gameIds).toEqual([A]);
+  });
+});

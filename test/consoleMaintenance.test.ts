@@ -1,9 +1,11 @@
 // Console maintenance logs (addConsoleMaintenanceLog, updateConsoleMaintenanceLog,
 // getConsoleMaintenanceLogs, removeConsoleMaintenanceLog). Every test makes its own accounts and
 // consoles; the logs need no game master data.
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { utcDay } from "../src/platform/quota";
-import { type Account, type Reply, callWith, newAccount } from "./support/harness";
+import { type Account, type Reply, callWith, newAccount, player } from "./support/harness";
+import { headStartOf, race } from "./support/race";
 
 /** A pause so consecutive writes get distinct createdAt / updatedAt values. */
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
@@ -493,4 +495,28 @@ describe("removeConsoleMaintenanceLog (two-step)", () => {
     expect(plan.body.code).toBe("plan_required");
     expect(plan.body.upgradeUrl).toBeTruthy();
   });
+});
+
+describe("under concurrency (issue 13)", () => {
+  it("answers addConsoleMaintenanceLog racing removeConsole with its result or 404, never 500, and leaves no log behind", async () => {
+    const p = await player({ plan: "PREMIUM" }, 5);
+    const statuses: number[] = [];
+    for (let round = 0; round < 40; round++) {
+      const consoleId = (await p.call("addConsole", { name: `消える本体 ${round}` })).body.item.consoleId as string;
+      const { confirmToken } = (await p.call("removeConsole", { consoleId })).body;
+      const [removed, added] = await race(
+        () => p.call("removeConsole", { consoleId, confirmToken }),
+        () => p.call("addConsoleMaintenanceLog", { consoleId, title: "清掃" }),
+        headStartOf(round),
+      );
+      statuses.push(added.status);
+      expect([200, 404], JSON.stringify(added.body)).toContain(added.status);
+      if (removed.body.removed !== true) {
+        expect((await p.call("removeConsole", { consoleId, confirmToken: removed.body.confirmToken })).body.removed).toBe(true);
+      }
+      const left = await env.DB.prepare("SELECT COUNT(*) AS n FROM maintenance_logs WHERE console_id = ?").bind(consoleId).first<number>("n");
+      expect(left).toBe(0);
+    }
+    expect(statuses).not.toContain(500);
+  }, 60_000);
 });

@@ -584,7 +584,7 @@ describe("getConsoles", () => {
     expect(memoB).toMatchObject({ memo: null, nameKana: "ねびゅらみに" });
 
     const platforms = (await list(account, { name: "alpha", fields: ["platforms"] })).body.items[0];
-    expect(Object.keys(platforms).sort()).toEqual([...CORE_KEYS, "platforms"].sort());
+    expect(Object.keys(platforms).sort()).toEqual([...CORE_KEYS, "platformPriorities", "platforms"].sort());
     expect(platforms.platforms).toEqual([
       { platformId: P3, name: PLATFORM_NAMES[P3], priority: 5 },
       { platformId: P1, name: PLATFORM_NAMES[P1], priority: 2 },
@@ -598,7 +598,7 @@ describe("getConsoles", () => {
     expect(everything.status).toBe(200);
     for (const item of everything.body.items) {
       expect(Object.keys(item).sort()).toEqual(
-        [...CORE_KEYS, ...PURCHASE_KEYS, "memo", "nameKana", "platforms", "createdAt", "updatedAt"].sort(),
+        [...CORE_KEYS, ...PURCHASE_KEYS, "memo", "nameKana", "platforms", "platformPriorities", "createdAt", "updatedAt"].sort(),
       );
     }
     const minis = everything.body.items.filter((item: { name: string }) => item.name === "ネビュラ ミニ");
@@ -884,5 +884,32 @@ describe("catalog entries", () => {
     const account = await newAccount();
     const reply = await account.call("addConsole", { name: "x" }, "GET");
     expect(reply.status).toBe(405);
+  });
+});
+
+describe("platformPriorities in answers (issue 13)", () => {
+  it("addConsole, updateConsole and getConsoles (fields platforms) answer platformPriorities beside platforms", async () => {
+    const account = await newAccount({ plan: "LIGHT" });
+    const sent = [
+      { platformId: P1, priority: 2 },
+      { platformId: P3, priority: 5 },
+    ];
+    const expected = [
+      { platformId: P3, priority: 5 },
+      { platformId: P1, priority: 2 },
+    ];
+    const created = await add(account, { name: "ネビュラ優先", platformPriorities: sent });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    expect(created.body.item.platformPriorities).toEqual(expected);
+    expect(created.body.item.platforms).toEqual(expected.map((p) => ({ ...p, name: PLATFORM_NAMES[p.platformId] })));
+    const { consoleId } = created.body.item;
+    const listed = (await list(account, { fields: ["platforms"] })).body.items[0];
+    expect(listed.platformPriorities).toEqual(expected);
+    expect((await list(account, { fields: ["purchase"] })).body.items[0].platformPriorities).toBeUndefined();
+    const updated = await update(account, { consoleId, platformPriorities: [{ platformId: P2, priority: 1 }] });
+    expect(updated.body.item.platformPriorities).toEqual([{ platformId: P2, priority: 1 }]);
+    // What an answer says can be sent back as it is.
+    const resent = await update(account, { consoleId, platformPriorities: updated.body.item.platformPriorities });
+    expect(resent.status, JSON.stringify(resent.body)).toBe(200);
   });
 });

@@ -8,8 +8,12 @@ const url = inject("devServerUrl");
 const log = inject("devServerLog");
 
 describe("npm run dev", () => {
-  it("serves the catalog within 20 s of start", async () => {
-    expect(inject("devServerStartMs")).toBeLessThan(20_000);
+  // About 10-15 s on an idle 2-core machine, 25-60 s while other test runs load it; 60 s still
+  // catches a real regression (a start that hangs, or work added before the server listens).
+  it("serves the catalog within 60 s of start", async () => {
+    const startMs = inject("devServerStartMs");
+    console.log(`npm run dev served the catalog ${(startMs / 1000).toFixed(1)} s after start`);
+    expect(startMs, `npm run dev took ${startMs} ms to serve the catalog`).toBeLessThan(60_000);
     const reply = await fetch(`${url}/rest/v1/tools`);
     expect(reply.status).toBe(200);
     expect(((await reply.json()) as { tools: unknown[] }).tools.length).toBeGreaterThan(0);

@@ -344,3 +344,20 @@ describe("getGamesBatch", () => {
     expect((await send(`/rest/v1/getGamesBatch?gameIds=${AKATSUKI}`)).status).toBe(401);
   });
 });
+
+describe("one genre rule in every tool", () => {
+  it("matches a non-root genre as the main or the support genre, in browse, search and the library", async () => {
+    const account = await newAccount();
+    const asMain = await insertCustomGame(account.userId, { title: "クロノピア 迷宮主", platformId: PB, genreId: G_DUNGEON });
+    const asSupport = await insertCustomGame(account.userId, { title: "クロノピア 迷宮副", platformId: PB, genreId: G_RPG, genreSubId: G_DUNGEON });
+    const elsewhere = await insertCustomGame(account.userId, { title: "クロノピア 迷宮外", platformId: PB, genreId: G_ACT });
+    const browsed = await browse(account, { platformIds: [PB], genreId: G_DUNGEON, fields: [] });
+    expect(gameIdsOf(browsed)).toEqual(expect.arrayContaining([AKATSUKI, asMain, asSupport]));
+    expect(gameIdsOf(browsed)).not.toContain(elsewhere);
+    const searched = await account.call("searchGames", { query: "クロノピア 迷宮", genreId: G_DUNGEON, fields: [] });
+    expect(gameIdsOf(searched).sort()).toEqual([asMain, asSupport].sort());
+    for (const gameId of [asMain, asSupport, elsewhere]) await account.call("addToLibrary", { gameId });
+    const library = await account.call("getLibrary", { genreId: G_DUNGEON, fields: [] });
+    expect(library.body.items.map((entry: any) => entry.gameId).sort()).toEqual([asMain, asSupport].sort());
+  });
+});

@@ -109,6 +109,17 @@ describe("searchGames: terms, fields and matchedBy", () => {
     expect(partial.body.items[0]).toMatchObject({ gameId: QUEST3, matchedBy: "title", exact: false, edition: false });
   });
 
+  it("answers queries of many words: every word must match, none is too many", async () => {
+    const account = await newAccount();
+    const zelda = await search(account, { query: "The Legend of Zelda A Link to the Past" });
+    expect(zelda.status, JSON.stringify(zelda.body)).toBe(200);
+    const many = await search(account, { query: "ゾルバ 伝 説 ゾ ル バ ぞ る ば 伝説 ゾルバ伝説 ゾルバ" });
+    expect(many.status, JSON.stringify(many.body)).toBe(200);
+    expect(gameIdsOf(many)).toContain(700201);
+    const words = Array.from({ length: 50 }, (_, i) => String.fromCharCode(0x3042 + i)).join(" ");
+    expect((await search(account, { query: words })).status).toBe(200);
+  });
+
   it("reports the weakest field of a multi-term query", async () => {
     const account = await newAccount();
     // ゾル伝2 only matches an alias, ゾルバ a title: the weakest is alias.

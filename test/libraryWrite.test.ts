@@ -6,8 +6,13 @@ import companies from "./fixtures/master/library.companies.ndjson?raw";
 import games from "./fixtures/master/library.games.ndjson?raw";
 import genres from "./fixtures/master/library.genres.ndjson?raw";
 import platforms from "./fixtures/master/library.platforms.ndjson?raw";
-import { type Account, type Reply, callWith, newAccount, send } from "./support/harness";
+import { sql } from "drizzle-orm";
+import { z } from "zod";
+import { confirmTokenArg, confirmTwoStep } from "../src/platform/confirm";
+import { defineTool } from "../src/registry/defineTool";
+import { type Account, type Reply, callWith, newAccount, player, send, sendTo, testApp } from "./support/harness";
 import { importFixture, insertCustomGame } from "./support/master";
+import { headStartOf, race } from "./support/race";
 
 const PA = 750001;
 const PB = 750002;
@@ -579,5 +584,103 @@ describe("removeFromLibrary (two-step)", () => {
     await add(account, { gameId: KASUMI });
     expect((await account.call("removeFromLibrary", { gameId: KASUMI }, "GET")).status).toBe(405);
     expect((await entries(account)).has(KASUMI)).toBe(true);
+  });
+});
+
+describe("under concurrency (issue 13)", () => {
+  it("runs one removeFromLibrary token once, however many confirmations race", async () => {
+    const p = await player({ plan: "PREMIUM" }, 3);
+    for (let round = 0; round < 3; round++) {
+      expect((await p.call("addToLibrary", { gameId: KASUMI })).status).toBe(200);
+      const { confirmToken } = (await p.call("removeFromLibrary", { gameId: KASUMI })).body;
+      const replies = await Promise.all(Array.from({ length: 15 }, () => p.call("removeFromLibrary", { gameId: KASUMI, confirmToken })));
+      const removed = replies.filter((r) => r.status === 200 && r.body.removed === true);
+      expect(removed, JSON.stringify(replies.map((r) => r.body))).toHaveLength(1);
+      for (const loser of replies.filter((r) => !(r.status === 200 && r.body.removed === true))) {
+        // Already used (400 naming confirmToken), or the entry is already gone (404).
+        expect([400, 404], JSON.stringify(loser.body)).toContain(loser.status);
+        if (loser.status === 400) expect(loser.body).toMatchObject({ code: "invalid_input", field: "confirmToken" });
+      }
+      // Used means used: once added again, the token still does nothing.
+      expect((await p.call("addToLibrary", { gameId: KASUMI })).status).toBe(200);
+      expectError(await p.call("removeFromLibrary", { gameId: KASUMI, confirmToken }), 400, "invalid_input", "confirmToken");
+      expect((await p.call("getLibrary", { fields: [] })).body.totalCount).toBe(1);
+      const again = (await p.call("removeFromLibrary", { gameId: KASUMI })).body.confirmToken;
+      expect((await p.call("removeFromLibrary", { gameId: KASUMI, confirmToken: again })).body.removed).toBe(true);
+    }
+  }, 60_000);
+
+  it("fails loudly (500) when a two-step tool's plan leaves the token's marker out of its batch", async () => {
+    const forgetful = defineTool({
+      name: "testForgetfulRemove",
+      family: "test",
+      title: "テスト",
+      description: "Test tool.",
+      restNote: "Test only.",
+      scopes: [],
+      plans: ["FREE", "LIGHT", "PREMIUM"],
+      kind: "delete",
+      input: z.strictObject({ confirmToken: confirmTokenArg }),
+      output: z.any(),
+      async handler({ db, env, auth, now }, args) {
+        return confirmTwoStep({ kv: env.KV, db, auth, now }, "testForgetfulRemove", args, {
+          targetRevision: "t",
+          summary: "Removes nothing.",
+          async execute() {
+            await db.run(sql`SELECT 1`);
+            return { removed: true };
+          },
+        });
+      },
+    });
+    const app = testApp([forgetful]);
+    const account = await newAccount();
+    const call = (args: Record<string, unknown>) =>
+      sendTo(app, "/rest/v1/testForgetfulRemove", {
+        method: "POST",
+        headers: { Authorization: `Bearer ${account.apiKey}`, "Content-Type": "application/json" },
+        body: JSON.stringify(args),
+      });
+    const { confirmToken } = (await call({})).body;
+    expect((await call({ confirmToken })).status).toBe(500);
+  });
+
+  it("answers updateLibraryEntry racing a removal with its result or 404, never 500", async () => {
+    const p = await player({ plan: "PREMIUM" }, 4);
+    const statuses: number[] = [];
+    for (let round = 0; round < 40; round++) {
+      expect((await p.call("addToLibrary", { gameId: KASUMI })).status).toBe(200);
+      const { confirmToken } = (await p.call("removeFromLibrary", { gameId: KASUMI })).body;
+      const [removed, updated] = await race(
+        () => p.call("removeFromLibrary", { gameId: KASUMI, confirmToken }),
+        () => p.call("updateLibraryEntry", { gameId: KASUMI, memo: `round ${round}` }),
+        headStartOf(round),
+      );
+      statuses.push(updated.status);
+      expect([200, 404], JSON.stringify(updated.body)).toContain(updated.status);
+      if (updated.status === 200) expect(updated.body.item.memo).toBe(`round ${round}`);
+      if (removed.body.removed !== true) {
+        // The update won: the removal saw a changed entry and answered a fresh preview.
+        expect(removed.body).toMatchObject({ confirmRequired: true, targetChanged: true });
+        expect((await p.call("removeFromLibrary", { gameId: KASUMI, confirmToken: removed.body.confirmToken })).body.removed).toBe(true);
+      }
+    }
+    expect(statuses).not.toContain(500);
+  }, 60_000);
+
+  it("keeps the revision and updatedAt of an update that changes nothing", async () => {
+    const account = await newAccount();
+    const { revision } = (await add(account, { gameId: KASUMI, ...FULL })).body;
+    const before = await entryOf(account, KASUMI);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const same = await update(account, { gameId: KASUMI, rating: FULL.rating, memo: FULL.memo, attributes: FULL.attributes, revision });
+    expect(same.status, JSON.stringify(same.body)).toBe(200);
+    expect(same.body.revision).toBe(revision);
+    expect(same.body.item.updatedAt).toBe(before.updatedAt);
+    expect((await update(account, { gameId: KASUMI })).body.revision).toBe(revision);
+    // A real change still moves both.
+    const changed = await update(account, { gameId: KASUMI, rating: 1, revision });
+    expect(changed.body.revision).not.toBe(revision);
+    expect(changed.body.item.updatedAt).not.toBe(before.updatedAt);
   });
 });

@@ -238,7 +238,8 @@ describe("MCP over HTTP", () => {
     const account = await newAccount();
     await admin("DELETE", `/keys/${account.keyId}`);
     const unknown = `rgc_${"a".repeat(48)}`;
-    for (const headers of [{}, { Authorization: `Bearer ${unknown}` }, { Authorization: `Bearer ${account.apiKey}` }]) {
+    const attempts: Record<string, string>[] = [{}, { Authorization: `Bearer ${unknown}` }, { Authorization: `Bearer ${account.apiKey}` }];
+    for (const headers of attempts) {
       const reply = await postMcp(initializeRequest, headers);
       expect(reply.status).toBe(401);
       expect(reply.headers.get("WWW-Authenticate")).toBe("Bearer");

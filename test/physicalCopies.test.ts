@@ -1,7 +1,9 @@
 // Physical copies over a tiny fictional master (ids 770000+, marker word アステル in every title).
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type Account, newAccount } from "./support/harness";
+import { type Account, newAccount, player } from "./support/harness";
 import { fictionalGame, importFixture, toNdjson } from "./support/master";
+import { headStartOf, race } from "./support/race";
 
 const GAME = 770101;
 beforeAll(async () => {
@@ -193,4 +195,42 @@ describe("removePhysicalCopy and removeFromLibrary", () => {
     await account.call("removeAttribute", { attribute: id, confirmToken: preview.body.confirmToken });
     expect((await copies(account)).body.items[1].attributes).toEqual([]);
   });
+});
+
+describe("the representative copy and the library agree (issue 13)", () => {
+  it("materialize with values that differ from the library entry syncs them into the entry", async () => {
+    const account = await owner();
+    const reply = await add(account, { mode: "materialize", buyPrice: 2500, memo: "箱潰れ", rating: 2, attributes: [] });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    expect(reply.body).toMatchObject({ librarySynced: true, activePhysicalId: reply.body.item.physicalId });
+    expect(reply.body.item).toMatchObject({ isActive: true, buyPrice: 2500, memo: "箱潰れ", rating: 2, buyDate: "2020-01-01", buyPlace: "中古屋", attributes: [] });
+    expect(await library(account)).toMatchObject({ buyPrice: 2500, memo: "箱潰れ", rating: 2, buyDate: "2020-01-01", buyPlace: "中古屋", attributes: [] });
+    expect(reply.body.revision).toBe(await revisionOf(account));
+  });
+});
+
+describe("under concurrency (issue 13)", () => {
+  it("answers addPhysicalCopy racing removeFromLibrary with its result or 404, never 500, and leaves no copy behind", async () => {
+    const p = await player({ plan: "PREMIUM" }, 5);
+    const statuses: number[] = [];
+    for (let round = 0; round < 40; round++) {
+      expect((await p.call("addToLibrary", LIBRARY)).status).toBe(200);
+      const revision = (await p.call("getPhysicalCopies", { gameId: GAME }, "GET")).body.revision;
+      const { confirmToken } = (await p.call("removeFromLibrary", { gameId: GAME })).body;
+      const [removed, added] = await race(
+        () => p.call("removeFromLibrary", { gameId: GAME, confirmToken }),
+        () => p.call("addPhysicalCopy", { gameId: GAME, mode: "additional", revision, buyPrice: round }),
+        headStartOf(round),
+      );
+      statuses.push(added.status);
+      expect([200, 404], JSON.stringify(added.body)).toContain(added.status);
+      if (removed.body.removed !== true) {
+        expect(removed.body).toMatchObject({ confirmRequired: true, targetChanged: true });
+        expect((await p.call("removeFromLibrary", { gameId: GAME, confirmToken: removed.body.confirmToken })).body.removed).toBe(true);
+      }
+      const left = await env.DB.prepare("SELECT COUNT(*) AS n FROM physical_copies WHERE user_id = ? AND game_id = ?").bind(p.account.userId, GAME).first<number>("n");
+      expect(left).toBe(0);
+    }
+    expect(statuses).not.toContain(500);
+  }, 60_000);
 });

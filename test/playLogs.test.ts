@@ -1,10 +1,12 @@
 // Play logs (addPlayLog, getPlayLogs, updatePlayLog, removePlayLog) and the totalPlayTime they
 // add up to, over a tiny fictional master (ids 790500-790599, marker word オリオン in every title).
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Plan, Scope } from "../src/platform/plans";
 import { utcDay } from "../src/platform/quota";
 import { type Account, type Player, type Reply, callWith, newAccount, player } from "./support/harness";
 import { fictionalGame, importFixture, toNdjson } from "./support/master";
+import { headStartOf, race } from "./support/race";
 
 const PLATFORM = 790501;
 const A = 790511; // オリオン星の記録
@@ -107,7 +109,7 @@ describe("addPlayLog", () => {
     [{ playTime: 10, playDate: "2024-02-30" }, "playDate"],
     [{ playTime: 10, playDate: "20240301" }, "playDate"],
     [{ playTime: 10, memo: "" }, "memo"],
-    [{ playTime: 10, memo: "   " }, "memo"],
+    [{ playTime: 10, memo: "\ud800" }, "memo"],
     [{ playTime: 10, rating: 3 }, "rating"],
   ])("refuses %j with 400 naming %s, adding nothing", async (args, field) => {
     const p = await player();
@@ -228,6 +230,15 @@ describe("updatePlayLog", () => {
     expect(ok(await logs(p, { playId })).items).toEqual([both]);
   });
 
+  it("keeps text as sent: a memo of spaces is a memo, and nothing is trimmed", async () => {
+    const p = await player();
+    const playId = await recordOf(p);
+    const log = await addLog(p, playId, 10);
+    expect(ok(await p.call("updatePlayLog", { playLogId: log.playLogId, memo: " " })).item.memo).toBe(" ");
+    expect(ok(await p.call("updatePlayLog", { playLogId: log.playLogId, memo: "  hi  " })).item.memo).toBe("  hi  ");
+    expect(ok(await logs(p, { playId })).items[0].memo).toBe("  hi  ");
+  });
+
   it("sets a memo on a log that had none", async () => {
     const p = await player();
     const playId = await recordOf(p);
@@ -238,7 +249,7 @@ describe("updatePlayLog", () => {
   it.each([
     [{ memo: null }, "memo"],
     [{ memo: "" }, "memo"],
-    [{ memo: "  " }, "memo"],
+    [{ memo: "a\udc00b" }, "memo"],
     [{ playTime: 0 }, "playTime"],
     [{ playTime: 1441 }, "playTime"],
     [{ playTime: 2.5 }, "playTime"],
@@ -396,4 +407,28 @@ describe("isolation and scopes", () => {
     expect(reply.status).toBe(405);
     expect(ok(await logs(p, { playId })).totalCount).toBe(0);
   });
+});
+
+describe("under concurrency (issue 13)", () => {
+  it("answers addPlayLog racing the record's removal with its result or 404, never 500, and leaves no log behind", async () => {
+    const p = await player({ plan: "PREMIUM" }, 5);
+    const statuses: number[] = [];
+    for (let round = 0; round < 40; round++) {
+      const playId = await recordOf(p, B);
+      const { confirmToken } = await preview(p, "removeFromLibrary", { gameId: B });
+      const [removed, added] = await race(
+        () => p.call("removeFromLibrary", { gameId: B, confirmToken }),
+        () => p.call("addPlayLog", { playId, playTime: 10 }),
+        headStartOf(round),
+      );
+      statuses.push(added.status);
+      expect([200, 404], JSON.stringify(added.body)).toContain(added.status);
+      if (removed.body.removed !== true) {
+        expect((await p.call("removeFromLibrary", { gameId: B, confirmToken: removed.body.confirmToken })).body.removed).toBe(true);
+      }
+      const orphans = await env.DB.prepare("SELECT COUNT(*) AS n FROM play_logs WHERE play_id = ?").bind(playId).first<number>("n");
+      expect(orphans).toBe(0);
+    }
+    expect(statuses).not.toContain(500);
+  }, 60_000);
 });

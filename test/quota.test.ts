@@ -89,3 +89,27 @@ describe("burst limit per key", () => {
     expect(other.status).toBe(200);
   });
 });
+
+describe("burst limit under concurrency", () => {
+  /** Waits for the start of a fresh burst window, so a quick volley falls in one window. */
+  async function atWindowStart() {
+    const windowMs = BURST_WINDOW_SEC * 1000;
+    const intoWindow = Date.now() % windowMs;
+    if (intoWindow > windowMs / 4) await new Promise((resolve) => setTimeout(resolve, windowMs - intoWindow + 20));
+  }
+
+  it("lets exactly the plan's burst through when 2x as many calls arrive at once", async () => {
+    const account = await newAccount({ plan: "PREMIUM" });
+    const { burstLimit } = PLAN_LIMITS.PREMIUM;
+    await atWindowStart();
+    const replies = await Promise.all(Array.from({ length: 2 * burstLimit }, () => account.call("listGenres")));
+    const served = replies.filter((reply) => reply.status === 200).length;
+    const limited = replies.filter((reply) => reply.status === 429);
+    expect(served + limited.length).toBe(2 * burstLimit);
+    expect(served).toBe(burstLimit);
+    expect(await usedToday(account.userId), "only served calls are charged").toBe(served);
+    const resetAt = Date.parse(limited[0]!.body.resetAt);
+    expect(resetAt % (BURST_WINDOW_SEC * 1000), "resetAt is the window's end").toBe(0);
+    expect(limited[0]!.headers.get("Retry-After")).toBe(String(limited[0]!.body.retryAfterSec));
+  });
+});

@@ -1,7 +1,9 @@
 // Tags over a tiny fictional master (ids 800000+, marker word セレス in every title).
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type Account, callWith, newAccount } from "./support/harness";
+import { type Account, callWith, newAccount, player } from "./support/harness";
 import { fictionalGame, importFixture, toNdjson } from "./support/master";
+import { headStartOf, race } from "./support/race";
 
 const GAMES = [800101, 800102, 800103];
 beforeAll(async () => {
@@ -116,5 +118,66 @@ describe("removeTag (two-step)", () => {
     const preview = await account.call("removeFromLibrary", { gameId: GAMES[0] });
     await account.call("removeFromLibrary", { gameId: GAMES[0], confirmToken: preview.body.confirmToken });
     expect((await tagOf(account, tagId)).gameCount).toBe(2);
+  });
+});
+
+describe("under concurrency and no-op writes (issue 13)", () => {
+  it("never keeps a game that left the library, however updateTagGames(add) and removeFromLibrary interleave", async () => {
+    const p = await player({ plan: "PREMIUM" }, 5);
+    const account = p.account;
+    for (const gameId of GAMES) await p.call("addToLibrary", { gameId });
+    const { tagId } = (await p.call("addTag", { name: "競争" })).body.item;
+    const [gameId] = GAMES;
+    for (let round = 0; round < 40; round++) {
+      if (round > 0) expect((await p.call("addToLibrary", { gameId })).status).toBe(200);
+      const { confirmToken } = (await p.call("removeFromLibrary", { gameId })).body;
+      const [removed, tagged] = await race(
+        () => p.call("removeFromLibrary", { gameId, confirmToken }),
+        () => p.call("updateTagGames", { tagId, mode: "add", gameIds: [gameId] }),
+        headStartOf(round),
+      );
+      expect([200, 404], JSON.stringify(tagged.body)).toContain(tagged.status);
+      if (removed.body.removed !== true) {
+        expect((await p.call("removeFromLibrary", { gameId, confirmToken: removed.body.confirmToken })).body.removed).toBe(true);
+      }
+      const held = await env.DB.prepare("SELECT COUNT(*) AS n FROM tag_games WHERE tag_id = ? AND game_id = ?").bind(tagId, gameId).first<number>("n");
+      expect(held, `round ${round}: ${JSON.stringify(tagged.body)}`).toBe(0);
+    }
+    expect((await tagOf(account, tagId)).gameCount).toBe(0);
+  }, 60_000);
+
+  it("keeps the tag's revision and updatedAt when updateTagGames changes nothing", async () => {
+    const account = await collector();
+    const { tagId } = (await account.call("addTag", { name: "同じ" })).body.item;
+    const first = (await account.call("updateTagGames", { tagId, mode: "add", gameIds: [GAMES[0], GAMES[1]] })).body;
+    const before = await tagOf(account, tagId);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    for (const args of [
+      { mode: "add", gameIds: [GAMES[1], GAMES[0]] },
+      { mode: "remove", gameIds: [GAMES[2]] },
+      { mode: "replace", gameIds: [GAMES[1], GAMES[0]], revision: first.revision },
+      { mode: "add", gameIds: [] },
+    ]) {
+      const reply = await account.call("updateTagGames", { tagId, ...args });
+      expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+      expect(reply.body, JSON.stringify(args)).toMatchObject({ gameCount: 2, revision: first.revision });
+    }
+    expect(await tagOf(account, tagId)).toEqual(before);
+    // The revision the client holds still works.
+    const changed = await account.call("updateTagGames", { tagId, mode: "replace", gameIds: [GAMES[2]], revision: first.revision });
+    expect(changed.body.revision).not.toBe(first.revision);
+  });
+
+  it("keeps the tag's revision and updatedAt when updateTag changes nothing", async () => {
+    const account = await collector();
+    const { item } = (await account.call("addTag", { name: "色", color: "#112233", description: "説明" })).body;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const same = await account.call("updateTag", { tagId: item.tagId, name: "色", color: "#112233", description: "説明", revision: item.revision });
+    expect(same.status, JSON.stringify(same.body)).toBe(200);
+    expect(same.body.item).toEqual(item);
+    expect((await account.call("updateTag", { tagId: item.tagId })).body.item).toEqual(item);
+    const changed = (await account.call("updateTag", { tagId: item.tagId, color: "#445566", revision: item.revision })).body.item;
+    expect(changed.revision).not.toBe(item.revision);
+    expect(changed.updatedAt).not.toBe(item.updatedAt);
   });
 });

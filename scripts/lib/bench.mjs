@@ -6,7 +6,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { applyMigrations, startWrangler, waitUntilServing } from "./devServer.mjs";
-import { MASTER_DATASETS, adminFetch, importNdjsonFile, projectRoot } from "./local.mjs";
+import { adminFetch, projectRoot } from "./local.mjs";
+import { MASTER_DATASETS, importNdjsonFile } from "./masterImport.mjs";
 
 const { values } = parseArgs({
   options: {

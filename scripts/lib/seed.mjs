@@ -1,7 +1,8 @@
 // Seeds an empty local database through the operator API: the demo master data (seed/master),
 // a demo account and its keys.
 import { join } from "node:path";
-import { MASTER_DATASETS, adminFetch, importNdjsonFile, projectRoot } from "./local.mjs";
+import { adminFetch, projectRoot } from "./local.mjs";
+import { MASTER_DATASETS, importNdjsonFile } from "./masterImport.mjs";
 
 const DEMO_KEYS = [
   { label: "standard", body: { preset: "standard", name: "demo standard" } },
@@ -21,14 +22,22 @@ export async function databaseIsEmpty() {
   return totalCount === 0;
 }
 
+const DEMO_USER_NAME = "demo";
+
 export async function seedDemoAccount() {
-  const user = await adminFetch("/users", { method: "POST", body: { plan: "PREMIUM", name: "demo" } });
+  const user = await adminFetch("/users", { method: "POST", body: { plan: "PREMIUM", name: DEMO_USER_NAME } });
   const keys = [];
   for (const { label, body } of DEMO_KEYS) {
     const key = await adminFetch(`/users/${user.userId}/keys`, { method: "POST", body });
     keys.push({ label, ...key });
   }
   return { user, keys };
+}
+
+/** The demo user of an already seeded database (the first users are listed first), or undefined. */
+export async function findDemoUser() {
+  const { items } = await adminFetch("/users?limit=100");
+  return items.find((user) => user.name === DEMO_USER_NAME);
 }
 
 export async function seedDemoMasterData() {

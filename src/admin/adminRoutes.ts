@@ -11,7 +11,7 @@ import { coerceQuery } from "../platform/queryCoercion";
 import { parseWith } from "../platform/validation";
 import { findUser } from "../tools/account/queries";
 import { upgradeUrlOf } from "../registry/invokeTool";
-import { readJsonObject } from "../registry/readArguments";
+import { readJsonObject } from "../faces/readArguments";
 import { MASTER_DATASETS, type MasterDataset } from "../tools/games/masterRows";
 import { importMasterDataset } from "./masterImport";
 import { insertApiKey, insertUser, listUsers, revokeApiKey, updateUser } from "./queries";

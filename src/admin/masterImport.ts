@@ -2,10 +2,10 @@ import type { z } from "zod";
 import { ApiError } from "../platform/errors";
 import { type BulkColumn, bulkInsert, readByIds, runInBatches } from "../platform/bulkWrite";
 import { sha256Hex } from "../platform/hashing";
-import { normalizeSearchText } from "../platform/normalize";
 import { bumpGeneration, readGeneration } from "../tools/games/generation";
 import {
   type CompanyRow,
+  companySearchText,
   type GameRow,
   type GenreRow,
   MASTER_DATASETS,
@@ -108,7 +108,7 @@ const companyImporter: DatasetImporter<CompanyRow> = {
   write: plainWrite<CompanyRow>(
     "companies",
     [col("id", "companyId"), col("name", "name"), col("name_kana", "nameKana"), col("name_en", "nameEn"), col("search_text", "searchText")],
-    (row) => ({ ...row, searchText: [row.name, row.nameKana, row.nameEn].filter(Boolean).map((v) => normalizeSearchText(v!)).join("|") }),
+    (row) => ({ ...row, searchText: companySearchText(row) }),
   ),
 };
 

@@ -45,31 +45,69 @@ export const usageDaily = sqliteTable(
   (t) => [primaryKey({ columns: [t.userId, t.day] })],
 );
 
+/**
+ * Per-key burst counter: one row per key holding the current fixed window and its count, bumped
+ * atomically in the admission batch (D1, unlike KV, serialises the increments).
+ */
+export const burstCounters = sqliteTable("burst_counters", {
+  keyId: text("key_id").primaryKey(),
+  /** Start of the window in epoch milliseconds. */
+  windowStart: integer("window_start").notNull(),
+  count: integer("count").notNull(),
+});
+
+/** Idempotency-Key claims and stored answers of REST writes, kept 24 hours (platform/idempotency.ts). */
+export const idempotencyKeys = sqliteTable(
+  "idempotency_keys",
+  {
+    userId: text("user_id").notNull(),
+    idempotencyKey: text("idempotency_key").notNull(),
+    /** SHA-256 of the tool and its canonical arguments: the same key must carry the same request. */
+    requestHash: text("request_hash").notNull(),
+    state: text("state", { enum: ["pending", "done"] }).notNull(),
+    /** The stored JSON answer, once done. */
+    response: text("response"),
+    /** Epoch milliseconds. */
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.idempotencyKey] })],
+);
+
 // ---- Game master data. Rows with owner_user_id are a PREMIUM user's custom records, visible
 // only to that user; official rows have it null. Custom ids start at CUSTOM_ID_BASE so that an
 // official import can never collide with them.
 
-export const platforms = sqliteTable("platforms", {
-  id: integer("id").primaryKey(),
-  name: text("name").notNull(),
-  nameEn: text("name_en"),
-  shortName: text("short_name"),
-  maker: text("maker"),
-  releaseDate: text("release_date"),
-  ownerUserId: text("owner_user_id"),
-  contentHash: text("content_hash").notNull(),
-});
+// A user's custom platforms and publishers have names unique per user (official rows, whose owner
+// is NULL, are never compared: NULLs differ in a unique index); the index also finds a user's rows.
+export const platforms = sqliteTable(
+  "platforms",
+  {
+    id: integer("id").primaryKey(),
+    name: text("name").notNull(),
+    nameEn: text("name_en"),
+    shortName: text("short_name"),
+    maker: text("maker"),
+    releaseDate: text("release_date"),
+    ownerUserId: text("owner_user_id"),
+    contentHash: text("content_hash").notNull(),
+  },
+  (t) => [uniqueIndex("platforms_owner_name_idx").on(t.ownerUserId, t.name)],
+);
 
-export const companies = sqliteTable("companies", {
-  id: integer("id").primaryKey(),
-  name: text("name").notNull(),
-  nameKana: text("name_kana"),
-  nameEn: text("name_en"),
-  /** Normalised name and kana for listPublishers' query. */
-  searchText: text("search_text").notNull(),
-  ownerUserId: text("owner_user_id"),
-  contentHash: text("content_hash").notNull(),
-});
+export const companies = sqliteTable(
+  "companies",
+  {
+    id: integer("id").primaryKey(),
+    name: text("name").notNull(),
+    nameKana: text("name_kana"),
+    nameEn: text("name_en"),
+    /** Normalised name and kana for listPublishers' query. */
+    searchText: text("search_text").notNull(),
+    ownerUserId: text("owner_user_id"),
+    contentHash: text("content_hash").notNull(),
+  },
+  (t) => [uniqueIndex("companies_owner_name_idx").on(t.ownerUserId, t.name)],
+);
 
 export const genres = sqliteTable(
   "genres",
@@ -248,6 +286,22 @@ export const writeGuards = sqliteTable(
     broken: integer("broken"),
   },
   (t) => [check("write_guards_never", sql`${t.broken} IS NULL`)],
+);
+
+/**
+ * Used confirmTokens (platform/confirm.ts): the batch a token authorises inserts its row, so the
+ * PRIMARY KEY refuses a second use in any interleaving. `use_id` tells which call used it; rows
+ * go once `expires_at` (the token's own expiry) has passed.
+ */
+export const consumedConfirmTokens = sqliteTable(
+  "consumed_confirm_tokens",
+  {
+    /** Hex SHA-256 of the token; the token itself is never stored in D1. */
+    tokenHash: text("token_hash").primaryKey(),
+    useId: text("use_id").notNull(),
+    expiresAt: text("expires_at").notNull(),
+  },
+  (t) => [index("consumed_confirm_tokens_expires_idx").on(t.expiresAt)],
 );
 
 /** Hardware a user owns (not a platform master record). */

@@ -13,7 +13,7 @@ import { mcpToolEntry, mcpTools } from "../registry/catalog";
 import { CATALOG_REVISION } from "../registry/catalogRevision";
 import type { ToolDefinition } from "../registry/defineTool";
 import { invokeTool } from "../registry/invokeTool";
-import { MAX_TOOL_BODY_BYTES } from "../registry/readArguments";
+import { MAX_TOOL_BODY_BYTES } from "./readArguments";
 
 export const MCP_PATH = "/mcp";
 
@@ -62,7 +62,10 @@ function serverFor(c: Context<AppEnv>, tools: readonly ToolDefinition[], listed:
         requestId,
         origin: new URL(c.req.url).origin,
         readArguments: async () => request.params.arguments ?? {},
-        onAdmitted: (auth) => c.set("auth", auth),
+        onAdmitted: (auth, rate) => {
+          c.set("auth", auth);
+          c.set("rate", rate);
+        },
       });
       return toolResult(body);
     } catch (error) {

@@ -1,9 +1,13 @@
 import type { Context, Hono } from "hono";
 import type { AppEnv } from "../env";
 import { ApiError, methodNotAllowed } from "../platform/errors";
+import { IDEMPOTENCY_HEADER, readIdempotencyKey } from "../platform/idempotency";
 import { type ToolDefinition, TOOL_PATH_PREFIX, methodsOf } from "../registry/defineTool";
 import { invokeTool } from "../registry/invokeTool";
-import { readToolArguments } from "../registry/readArguments";
+import { readToolArguments } from "./readArguments";
+
+/** The methods the service accepts at all; HEAD is not one of them, so it never runs a tool. */
+const SERVICE_METHODS = ["GET", "POST", "PUT"];
 
 /** PUT is accepted wherever POST is and behaves exactly like it. */
 const allowedMethods = (tool: ToolDefinition) => [...methodsOf(tool), "PUT"];
@@ -11,8 +15,7 @@ const allowedMethods = (tool: ToolDefinition) => [...methodsOf(tool), "PUT"];
 /** The REST face: HTTP method, arguments from the query string or JSON body, the body as JSON. */
 async function callTool(c: Context<AppEnv>, tool: ToolDefinition): Promise<Response> {
   const allowed = allowedMethods(tool);
-  const method = c.req.method === "HEAD" ? "GET" : c.req.method;
-  if (!allowed.includes(method)) throw methodNotAllowed(allowed);
+  if (!allowed.includes(c.req.method)) throw methodNotAllowed(allowed);
   const result = await invokeTool(tool, {
     face: "rest",
     env: c.env,
@@ -20,7 +23,12 @@ async function callTool(c: Context<AppEnv>, tool: ToolDefinition): Promise<Respo
     requestId: c.get("requestId"),
     origin: new URL(c.req.url).origin,
     readArguments: () => readToolArguments(c, tool),
-    onAdmitted: (auth) => c.set("auth", auth),
+    idempotencyKey: readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER)),
+    onReplayed: () => c.header("Idempotent-Replayed", "true"),
+    onAdmitted: (auth, rate) => {
+      c.set("auth", auth);
+      c.set("rate", rate);
+    },
   });
   return c.json(result as object, 200);
 }
@@ -31,6 +39,7 @@ export function mountToolRoutes(app: Hono<AppEnv>, tools: readonly ToolDefinitio
     app.all(`${TOOL_PATH_PREFIX}${tool.name}`, (c) => callTool(c, tool));
   }
   app.all(`${TOOL_PATH_PREFIX}:name`, (c) => {
+    if (!SERVICE_METHODS.includes(c.req.method)) throw methodNotAllowed(SERVICE_METHODS);
     throw new ApiError("not_found", `There is no tool named '${c.req.param("name")}'.`, { entry: true });
   });
 }

@@ -1,26 +1,42 @@
 import { type Db, queryBatch } from "./db";
 import { type AuthContext, type KeyRow, type PresentedKey, hashPresentedKey, keyRowQuery, verifyKey } from "./auth";
-import { type DailyCharge, dailyChargeStatement, utcDay } from "./quota";
+import { PLAN_LIMITS } from "./plans";
+import { type BurstWindow, type DailyCharge, burstChargeStatement, burstWindowOf, dailyChargeStatement, nextUtcMidnight, utcDay } from "./quota";
+import { type RateState, rateStateOf } from "./rateLimitHeaders";
 
 export interface Admission {
   auth: AuthContext;
   /** Null when today's quota had no room left for the call. */
   charge: DailyCharge | null;
+  /** The key's current burst window, and whether it had room for this call. */
+  burst: BurstWindow & { admitted: boolean };
+  /** Both limits as they stand after this call, for the rate-limit headers. */
+  rate: RateState;
 }
 
 /**
- * Authenticates the key and charges the call to its user's daily quota in one round trip. The
- * charge is made before scope, plan and burst are checked, so a call those refuse must be refunded.
+ * Authenticates the key, counts the call in its burst window and charges it to its user's daily
+ * quota in one round trip. The charge is made before scope, plan and burst are checked, so a call
+ * those refuse must be refunded.
  */
 export async function admitCall(db: Db, presented: PresentedKey, now: Date, cost: number): Promise<Admission> {
   const key = await hashPresentedKey(presented);
   const day = utcDay(now);
-  const [keyRows, charged] = await queryBatch<[KeyRow[], { count: number }[]]>(db, [
+  const window = burstWindowOf(now);
+  const [keyRows, counted, charged] = await queryBatch<[KeyRow[], { count: number }[], { count: number }[]]>(db, [
     keyRowQuery(key.keyId),
+    burstChargeStatement(key, window),
     dailyChargeStatement(key, day, cost),
   ]);
   const auth = await verifyKey(keyRows[0], key);
-  return { auth, charge: charged.length > 0 ? { day, cost } : null };
+  const { burstLimit, dailyQuota } = PLAN_LIMITS[auth.plan];
+  const rate = rateStateOf(
+    auth.plan,
+    { used: counted[0]?.count ?? burstLimit, end: window.end },
+    { used: charged[0]?.count ?? dailyQuota, end: nextUtcMidnight(now) },
+    now,
+  );
+  return { auth, charge: charged.length > 0 ? { day, cost } : null, burst: { ...window, admitted: counted.length > 0 }, rate };
 }
 
 /**

@@ -1,15 +1,23 @@
+import { type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { AuthContext } from "./auth";
+import { type Db, queryBatch } from "./db";
 import { ApiError } from "./errors";
 import { sha256Hex } from "./hashing";
 import { randomBase62 } from "./ids";
 
 /**
- * Two-step confirmation for deletions (and, later, replays): the first call changes nothing and
+ * Two-step confirmation for deletions and FREE/LIGHT replays: the first call changes nothing and
  * answers with a summary and a confirmToken; the same call with the token does the work. A token
- * lives in KV for ten minutes, is used once, and is bound to the user, the tool, the canonical
- * arguments and the target's revision: when the target changed in between, the second call gets
- * a fresh preview instead of acting on what the user did not see.
+ * lives in KV for ten minutes and is bound to the user, the tool, the canonical arguments and the
+ * target's revision: when the target changed in between, the second call gets a fresh preview
+ * instead of acting on what the user did not see.
+ *
+ * A token runs at most once. KV cannot promise that (a get then a delete is not atomic, and KV is
+ * not consistent), so the use is recorded in D1: a row of consumed_confirm_tokens, keyed by the
+ * token's hash, inserted by the very batch that does the work. Its PRIMARY KEY refuses a second
+ * insert, which breaks (rolls back) a second batch however the calls interleave; a work batch that
+ * fails for any other reason leaves the token unused. Rows are pruned once their token expired.
  */
 export const CONFIRM_TOKEN_TTL_SEC = 600;
 
@@ -26,7 +34,7 @@ export const confirmPreviewSchema = z.object({
   expiresInSec: z.number().int(),
   expiresAt: z.string(),
   targetChanged: z.boolean().describe("True when an earlier preview's target changed; confirm this one instead."),
-});
+}).meta({ id: "ConfirmPreview" });
 export type ConfirmPreview = z.infer<typeof confirmPreviewSchema>;
 
 /** What a two-step tool answers: the preview, or its own result once confirmed. */
@@ -37,12 +45,24 @@ export const removalResult = <S extends z.ZodRawShape>(ids: S) => twoStepResult(
 
 export const TWO_STEP_NOTE = "Two-step: the preview (200) changes nothing; the token is valid 10 minutes for the same arguments.";
 
+/**
+ * The token's single-use marker: one statement that execute() puts in the D1 batch that does the
+ * work (anywhere in it). It is opaque on purpose: only confirm.ts makes one.
+ */
+export type ConfirmMarker = SQL & { readonly __confirmMarker: true };
+
 /** What a two-step tool knows about its target before acting. */
 export interface ConfirmPlan<R> {
   /** Changes whenever the target (or what its deletion would take with it) changes. */
   targetRevision: string;
   summary: string;
-  execute(): Promise<R>;
+  /**
+   * Does the work, with `marker` in the same D1 batch as the write it authorises: the marker
+   * commits with the write or not at all, and breaks the batch of a second use of the token.
+   * After execute() returns, confirmTwoStep checks that this call's marker was written, so a plan
+   * that leaves it out fails on its first confirmation (500) instead of running twice.
+   */
+  execute(marker: ConfirmMarker): Promise<R>;
 }
 
 interface StoredToken {
@@ -76,8 +96,29 @@ const refused = (message: string) =>
 
 export interface ConfirmContext {
   kv: KVNamespace;
+  db: Db;
   auth: AuthContext;
   now: Date;
+}
+
+const alreadyUsed = () => refused("was already used.");
+
+/** One use of a token: the marker row this call writes, told apart from another call's by useId. */
+interface TokenUse {
+  tokenHash: string;
+  useId: string;
+  expiresAt: string;
+}
+
+const markerOf = (use: TokenUse) =>
+  sql`INSERT INTO consumed_confirm_tokens (token_hash, use_id, expires_at) VALUES (${use.tokenHash}, ${use.useId}, ${use.expiresAt})` as ConfirmMarker;
+
+const holderSql = (tokenHash: string) => sql`SELECT use_id FROM consumed_confirm_tokens WHERE token_hash = ${tokenHash}`;
+
+/** The useId that consumed the token, or null while it is unused. */
+async function holderOf(db: Db, tokenHash: string): Promise<string | null> {
+  const [row] = await db.all<{ use_id: string }>(holderSql(tokenHash));
+  return row?.use_id ?? null;
 }
 
 async function preview(ctx: ConfirmContext, bound: Omit<StoredToken, "expiresAt">, summary: string, targetChanged: boolean) {
@@ -103,12 +144,42 @@ export async function confirmTwoStep<R>(
   };
   if (args.confirmToken === undefined) return preview(ctx, bound, plan.summary, false);
 
-  const text = await ctx.kv.get(tokenKey(args.confirmToken));
+  const key = tokenKey(args.confirmToken);
+  const text = await ctx.kv.get(key);
   const stored = text === null ? null : (JSON.parse(text) as StoredToken);
   if (!stored || Date.parse(stored.expiresAt) <= ctx.now.getTime()) throw refused("unknown or expired.");
   if (stored.userId !== bound.userId || stored.tool !== tool) throw refused("was not issued for this call.");
   if (stored.argumentsHash !== bound.argumentsHash) throw refused("was issued for other arguments.");
-  await ctx.kv.delete(tokenKey(args.confirmToken));
-  if (stored.targetRevision !== bound.targetRevision) return preview(ctx, bound, plan.summary, true);
-  return plan.execute();
+
+  const use: TokenUse = { tokenHash: await sha256Hex(args.confirmToken), useId: randomBase62(16), expiresAt: stored.expiresAt };
+  if ((await holderOf(ctx.db, use.tokenHash)) !== null) throw alreadyUsed();
+  if (stored.targetRevision !== bound.targetRevision) {
+    // The stale token is spent too (once), so it cannot act should the target change back.
+    await spend(ctx, tool, use, key, () => queryBatch(ctx.db, [markerOf(use)]));
+    return preview(ctx, bound, plan.summary, true);
+  }
+  return spend(ctx, tool, use, key, () => plan.execute(markerOf(use)));
+}
+
+/**
+ * Runs `work`, whose batch holds the marker of `use`. A failure while another call holds the
+ * token is that call's win: 400 already used. Afterwards the marker must be this call's (else the
+ * tool's plan forgot it: a bug, answered 500); expired markers are pruned in the same round trip.
+ */
+async function spend<R>(ctx: ConfirmContext, tool: string, use: TokenUse, key: string, work: () => Promise<R>): Promise<R> {
+  let result: R;
+  try {
+    result = await work();
+  } catch (error) {
+    const holder = await holderOf(ctx.db, use.tokenHash);
+    if (holder !== null && holder !== use.useId) throw alreadyUsed();
+    throw error;
+  }
+  const [holders] = await queryBatch<[{ use_id: string }[], unknown[]]>(ctx.db, [
+    holderSql(use.tokenHash),
+    sql`DELETE FROM consumed_confirm_tokens WHERE expires_at <= ${ctx.now.toISOString()}`,
+  ]);
+  if (holders[0]?.use_id !== use.useId) throw new Error(`${tool}: ConfirmPlan.execute() did not put its confirm marker in the batch that does the work.`);
+  await ctx.kv.delete(key);
+  return result;
 }

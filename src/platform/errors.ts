@@ -11,8 +11,11 @@ export const ERROR_STATUS = {
   /** A download link past its expiry: the client must ask the export tool for a new one. */
   link_expired: 410,
   method_not_allowed: 405,
+  payload_too_large: 413,
   already_exists: 409,
   revision_conflict: 409,
+  /** An Idempotency-Key reused for another request, or one whose first request still runs. */
+  idempotency_conflict: 409,
   rate_limited: 429,
   quota_exceeded: 429,
   internal_error: 500,
@@ -29,6 +32,7 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 const ENTRY_ERRORS: ReadonlySet<ErrorCode> = new Set([
   "unauthorized",
   "method_not_allowed",
+  "payload_too_large",
   "rate_limited",
   "quota_exceeded",
   "maintenance",

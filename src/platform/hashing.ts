@@ -14,3 +14,17 @@ export async function constantTimeEqual(a: string, b: string): Promise<boolean> 
   ]);
   return crypto.subtle.timingSafeEqual(ha, hb);
 }
+
+/** A value with object keys sorted and undefined (and `omit`) keys dropped: equal meaning, equal text. */
+export function canonical(value: unknown, omit: readonly string[] = []): unknown {
+  if (Array.isArray(value)) return value.map((item) => canonical(item, omit));
+  if (value && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([key, v]) => !omit.includes(key) && v !== undefined)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([key, v]) => [key, canonical(v, omit)]),
+    );
+  }
+  return value;
+}

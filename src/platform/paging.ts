@@ -7,8 +7,10 @@ export const GLOBAL_LIMIT_CEILING = 1000;
 export const limitArg = (toolCap: number, defaultLimit: number) =>
   z
     .number()
-    .int()
     .min(1)
+    // Not .int(): that also refuses integers past 2^53, which the spec reduces to 1000 instead.
+    .refine(Number.isInteger, "must be an integer")
+    .meta({ type: "integer" })
     .optional()
     .describe(`Page size, 1 to ${toolCap} (default ${defaultLimit}); larger values are reduced, see effectiveLimit.`);
 

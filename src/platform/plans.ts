@@ -48,6 +48,8 @@ export const REGISTERED_LIMITS = {
   apiKeys: { FREE: 3, LIGHT: 10, PREMIUM: 25 },
   attributes: { FREE: 10, LIGHT: 50, PREMIUM: 200 },
   customGames: { FREE: 0, LIGHT: 0, PREMIUM: 1_000 },
+  customPlatforms: { FREE: 0, LIGHT: 0, PREMIUM: 100 },
+  customPublishers: { FREE: 0, LIGHT: 0, PREMIUM: 100 },
   library: { FREE: 500, LIGHT: 3_000, PREMIUM: 50_000 },
   wishlist: { FREE: 100, LIGHT: 1_000, PREMIUM: 10_000 },
   consoles: { FREE: 0, LIGHT: 50, PREMIUM: 500 },

@@ -62,10 +62,12 @@ function coerceScalar(kind: ValueKind, text: string): unknown {
  * Unknown parameters are passed through as text so that the strict schema names them.
  */
 export function coerceQuery(shape: Record<string, z.core.$ZodType>, params: URLSearchParams): Record<string, unknown> {
-  const args: Record<string, unknown> = {};
+  // Own properties only: `?constructor=` or `?__proto__=` must read as unknown arguments, not as
+  // Object.prototype members (the shape lookup would find them, and `args.__proto__ =` would drop it).
+  const args = new Map<string, unknown>();
   for (const name of new Set(params.keys())) {
     const values = params.getAll(name);
-    const schema = shape[name];
+    const schema = Object.hasOwn(shape, name) ? shape[name] : undefined;
     const kind = schema ? valueKind(schema) : "string";
     if (kind === "object") {
       throw invalidInput(name, `${name}: object arguments are accepted only in a POST JSON body.`);
@@ -73,15 +75,16 @@ export function coerceQuery(shape: Record<string, z.core.$ZodType>, params: URLS
     if (kind === "array") {
       const element = arrayElement(schema!);
       const elementKind = element ? valueKind(element) : "string";
-      args[name] = values
-        .flatMap((value) => (value === "" ? [] : value.split(",")))
-        .map((item) => coerceScalar(elementKind, item.trim()));
+      args.set(
+        name,
+        values.flatMap((value) => (value === "" ? [] : value.split(","))).map((item) => coerceScalar(elementKind, item.trim())),
+      );
       continue;
     }
     if (values.length > 1) {
       throw new ApiError("invalid_input", `${name}: given more than once; send it once.`, { field: name });
     }
-    args[name] = coerceScalar(kind, values[0]!);
+    args.set(name, coerceScalar(kind, values[0]!));
   }
-  return args;
+  return Object.fromEntries(args);
 }

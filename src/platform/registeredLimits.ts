@@ -8,6 +8,8 @@ const COUNT: Record<RegisteredResource, (userId: string) => SQL> = {
   apiKeys: (userId) => sql`SELECT COUNT(*) FROM api_keys WHERE user_id = ${userId} AND revoked_at IS NULL`,
   attributes: (userId) => sql`SELECT COUNT(*) FROM attributes WHERE user_id = ${userId}`,
   customGames: (userId) => sql`SELECT COUNT(*) FROM games WHERE owner_user_id = ${userId}`,
+  customPlatforms: (userId) => sql`SELECT COUNT(*) FROM platforms WHERE owner_user_id = ${userId}`,
+  customPublishers: (userId) => sql`SELECT COUNT(*) FROM companies WHERE owner_user_id = ${userId}`,
   library: (userId) => sql`SELECT COUNT(*) FROM library_entries WHERE user_id = ${userId}`,
   wishlist: (userId) => sql`SELECT COUNT(*) FROM wishlist_entries WHERE user_id = ${userId}`,
   consoles: (userId) => sql`SELECT COUNT(*) FROM consoles WHERE user_id = ${userId}`,
@@ -26,14 +28,43 @@ const limitReached = (ctx: LimitContext, resource: RegisteredResource) =>
     upgradeUrl: ctx.upgradeUrl,
   });
 
+/** A condition that must still hold when a batch runs, and the error answered when it does not. */
+export interface WriteCondition {
+  holds: SQL;
+  error: () => Error;
+}
+
 /**
  * Runs the statements that add one `resource` record as one batch that first checks the plan's
  * limit: counting and inserting in one transaction, concurrent adds cannot pass it together.
+ * `conditions` (references that must still exist, ...) are checked in the same batch, before the
+ * limit; a broken batch answers the error of the first condition that does not hold.
  */
-export async function addWithinLimit(db: Db, ctx: LimitContext, resource: RegisteredResource, statements: (SQL | D1PreparedStatement)[]) {
+export async function addWithinLimit(
+  db: Db,
+  ctx: LimitContext,
+  resource: RegisteredResource,
+  statements: (SQL | D1PreparedStatement)[],
+  conditions: readonly WriteCondition[] = [],
+) {
   const limit: number | null = REGISTERED_LIMITS[resource][ctx.plan];
-  const guard = limit === null ? [] : [guardStatement(sql`(${COUNT[resource](ctx.userId)}) < ${limit}`)];
-  await runGuarded(db, [...guard, ...statements], () => limitReached(ctx, resource));
+  const all = [...conditions];
+  if (limit !== null) all.push({ holds: sql`(${COUNT[resource](ctx.userId)}) < ${limit}`, error: () => limitReached(ctx, resource) });
+  await runConditional(db, all, statements);
+}
+
+/** Runs the statements as one batch after guards for every condition; see addWithinLimit. */
+export async function runConditional(db: Db, conditions: readonly WriteCondition[], statements: (SQL | D1PreparedStatement)[]) {
+  const broken = new Error("a write condition broke");
+  try {
+    await runGuarded(db, [...conditions.map((c) => guardStatement(c.holds)), ...statements], () => broken);
+  } catch (error) {
+    if (error !== broken) throw error;
+    if (conditions.length === 1) throw conditions[0]!.error();
+    // The guard that broke is not named by D1: read which condition fails now.
+    const [row] = await db.all<Record<string, number>>(sql`SELECT ${sql.join(conditions.map((c, i) => sql`(${c.holds}) AS ${sql.raw(`c${i}`)}`), sql`, `)}`);
+    throw (conditions.find((_, i) => !row?.[`c${i}`]) ?? conditions[0]!).error();
+  }
 }
 
 /** Every registered-record count with its plan limit (null: unlimited), in one round trip. */

@@ -17,10 +17,16 @@ export const janCode = z
 
 /** Official master ids stay below this; custom (user) records are numbered from it. */
 export const CUSTOM_ID_BASE = 1_000_000_000;
+/** The largest custom id: JavaScript's largest safe integer (platform/customIds.ts draws below it). */
+export const CUSTOM_ID_MAX = Number.MAX_SAFE_INTEGER;
 export const masterId = z.number().int().min(1).max(CUSTOM_ID_BASE - 1);
 export const positiveId = z.number().int().min(1);
 
-export const text = (max: number) => z.string().trim().min(1).max(max);
+/** User text: stored exactly as sent (a memo of spaces is a memo), 1 to `max` characters. */
+export const text = (max: number) => z.string().min(1).max(max);
+
+/** A name the user finds things by (tag, label, console ...): as sent, but not only spaces. */
+export const nameText = (max: number) => text(max).refine((value) => value.trim() !== "", "must contain more than spaces");
 
 /** Refuses ranges whose start is after their end, naming the end argument. */
 export function orderedRanges<T extends Record<string, unknown>>(pairs: [from: keyof T & string, to: keyof T & string][]) {

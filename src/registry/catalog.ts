@@ -28,8 +28,27 @@ function markObjectUnion(schema: JsonSchema): void {
   if (schema.type === undefined && variants?.every((variant) => variant.type === "object")) schema.type = "object";
 }
 
+/**
+ * Shapes several tools share carry an id (`.meta({ id: "Game" })`): their name under
+ * components/schemas in OpenAPI. The catalog and MCP inline them instead, so that every tool's
+ * schema stands alone: z.toJSONSchema reads zod's metadata through this view, which hides the ids.
+ */
+const metadataWithoutIds = {
+  get(schema: z.core.$ZodType) {
+    const meta = z.globalRegistry.get(schema);
+    if (meta?.id === undefined) return meta;
+    const { id: _id, ...rest } = meta;
+    return Object.keys(rest).length > 0 ? rest : undefined;
+  },
+} as unknown as typeof z.globalRegistry;
+
 export function toJsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
-  const json = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as JsonSchema;
+  const json = z.toJSONSchema(schema, {
+    target: "draft-2020-12",
+    io,
+    unrepresentable: "any",
+    metadata: metadataWithoutIds,
+  }) as JsonSchema;
   tidy(json, io);
   markObjectUnion(json);
   return json;

@@ -1,11 +1,13 @@
 import type { Bindings } from "../env";
 import { admitCall } from "../platform/admission";
 import type { AuthContext } from "../platform/auth";
+import type { RateState } from "../platform/rateLimitHeaders";
 import { presentedKey } from "../platform/auth";
 import { createDb } from "../platform/db";
+import { runIdempotently } from "../platform/idempotency";
 import { ApiError } from "../platform/errors";
-import { enforceBurstLimit, quotaExceeded, readBurst, recordBurst, refundDailyQuota } from "../platform/quota";
-import { parseWith } from "../platform/validation";
+import { burstLimited, quotaExceeded, refundDailyQuota } from "../platform/quota";
+import { parseWith, refuseMalformedText } from "../platform/validation";
 import type { Face, ToolDefinition } from "./defineTool";
 import { enforcePlanDifferences, enforceToolAccess } from "./enforceAccess";
 
@@ -22,55 +24,98 @@ export interface ToolCall {
   origin: string;
   /** The call's arguments as the face read them, before validation. */
   readArguments(): Promise<Record<string, unknown>>;
-  /** Told who is calling once the key is known (faces put it on their request context and logs). */
-  onAdmitted?(auth: AuthContext): void;
+  /** A client's key for retrying a write safely (REST's Idempotency-Key header). */
+  idempotencyKey?: string;
+  /** Told when the answer is a stored one, replayed for a retried Idempotency-Key. */
+  onReplayed?(): void;
+  /** Told who is calling and where its limits stand once the key is known (for headers and logs). */
+  onAdmitted?(auth: AuthContext, rate: RateState): void;
 }
 
 const deliveredNothing = (error: unknown) => !(error instanceof ApiError) || error.status >= 500;
 
+/** What the per-call log line says: who called what, how it ended, what it cost. No key, no arguments. */
+interface CallRecord {
+  requestId: string;
+  tool: string;
+  face: ToolCall["face"];
+  userId: string | null;
+  status: number;
+  code: string | null;
+  ms: number;
+  cost: number;
+  refunded: boolean;
+}
+
 /**
  * The one call pipeline of every face: key, quota charge, scope, plan, burst, arguments, plan
  * differences, the handler, and refunds for whatever delivered nothing. Throws ApiError; the
- * face turns the result or the error into its own wire format.
+ * face turns the result or the error into its own wire format. Every call, however it ends,
+ * writes one structured log line.
  */
 export async function invokeTool(tool: ToolDefinition, call: ToolCall): Promise<unknown> {
+  const record: CallRecord = {
+    requestId: call.requestId,
+    tool: tool.name,
+    face: call.face,
+    userId: null,
+    status: 200,
+    code: null,
+    ms: 0,
+    cost: 0,
+    refunded: false,
+  };
+  const started = Date.now();
+  try {
+    return await runPipeline(tool, call, record);
+  } catch (error) {
+    record.status = error instanceof ApiError ? error.status : 500;
+    record.code = error instanceof ApiError ? error.code : "internal_error";
+    throw error;
+  } finally {
+    record.ms = Date.now() - started;
+    console.log(JSON.stringify({ event: "tool_call", ...record }));
+  }
+}
+
+async function runPipeline(tool: ToolDefinition, call: ToolCall, record: CallRecord): Promise<unknown> {
   const db = createDb(call.env.DB);
   const now = new Date();
   const key = presentedKey(call.authorization);
-  const [{ auth, charge }, burst] = await Promise.all([
-    admitCall(db, key, now, tool.cost ?? 1),
-    readBurst(call.env.KV, key.keyId, now),
-  ]);
-  call.onAdmitted?.(auth);
+  const { auth, charge, burst, rate } = await admitCall(db, key, now, tool.cost ?? 1);
+  record.userId = auth.userId;
+  record.cost = charge?.cost ?? 0;
+  call.onAdmitted?.(auth, rate);
   const upgradeUrl = upgradeUrlOf(call.env, call.origin);
+  const refund = async () => {
+    if (!charge) return;
+    await refundDailyQuota(db, auth, charge);
+    rate.daily.remaining += charge.cost;
+    record.refunded = true;
+  };
   try {
     enforceToolAccess(tool, auth, upgradeUrl);
-    enforceBurstLimit(auth, burst, now);
+    if (!burst.admitted) throw burstLimited(auth, burst, now);
     if (!charge) throw quotaExceeded(auth, now);
   } catch (refusal) {
-    if (charge) await refundDailyQuota(db, auth, charge);
+    await refund();
     throw refusal;
   }
 
-  const run = async () => {
-    const args = parseWith(tool.input, await call.readArguments());
+  try {
+    const raw = await call.readArguments();
+    refuseMalformedText(raw);
+    const args = parseWith(tool.input, raw);
     enforcePlanDifferences(tool, auth, args, upgradeUrl);
-    const { env, face, requestId, origin } = call;
-    return tool.handler({ env, face, origin, db, auth, requestId, now, upgradeUrl }, args);
-  };
-  const [outcome] = await Promise.allSettled([
-    run(),
-    recordBurst(call.env.KV, burst).catch((error) => logBurstNotRecorded(call.requestId, error)),
-  ]);
-  if (outcome.status === "rejected") {
+    const { env, face, requestId, origin, idempotencyKey } = call;
+    const handle = () => tool.handler({ env, face, origin, db, auth, requestId, now, upgradeUrl }, args);
+    if (idempotencyKey === undefined || tool.kind === "read") return await handle();
+    const { result, replayed } = await runIdempotently({ db, userId: auth.userId, key: idempotencyKey, tool: tool.name, args, now }, handle);
+    if (replayed) call.onReplayed?.();
+    return result;
+  } catch (error) {
     // A call that failed on our side delivered nothing, so it costs nothing.
-    if (deliveredNothing(outcome.reason)) await refundDailyQuota(db, auth, charge);
-    throw outcome.reason;
+    if (deliveredNothing(error)) await refund();
+    throw error;
   }
-  return outcome.value;
-}
-
-/** The burst guard is soft (see quota.ts): a count that failed to be stored does not fail the call. */
-function logBurstNotRecorded(requestId: string, error: unknown) {
-  console.error(JSON.stringify({ requestId, burstNotRecorded: String(error) }));
 }

@@ -1,6 +1,8 @@
+import { zodToOpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import { ERROR_STATUS } from "../platform/errors";
+import { pageEnvelopeFields } from "../platform/paging";
 import { valueKind } from "../platform/queryCoercion";
 import { fullDescription, publishedPlanDifferences } from "./catalog";
 import { TOOL_PATH_PREFIX, type ToolDefinition, annotationsOf, methodsOf } from "./defineTool";
@@ -22,16 +24,78 @@ export const errorBodySchema = z
   })
   .describe("Error body: every property is optional; extra properties may appear.");
 
-const ERROR_RESPONSES: Record<string, string> = {
-  "400": "Invalid input (the field is named).",
-  "401": "Missing, malformed, unknown or revoked API key.",
-  "403": "insufficient_scope, plan_required or access_suspended.",
-  "404": "Target or tool not found.",
-  "405": "HTTP method not allowed on this path.",
-  "429": "Burst limit or daily quota reached; see Retry-After.",
-  "500": "Unexpected error; quote requestId.",
-  "503": "Maintenance or temporary failure; see Retry-After.",
+type Header = [type: "string" | "integer", description: string];
+
+/** The error answers every tool can give, published once under components/responses. */
+const ERROR_RESPONSES: [status: string, name: string, description: string, headers?: Record<string, Header>][] = [
+  ["400", "BadRequest", "Invalid input (the field is named)."],
+  ["401", "Unauthorized", "Missing, malformed, unknown or revoked API key.", { "WWW-Authenticate": ["string", "`Bearer`."] }],
+  ["403", "Forbidden", "insufficient_scope, plan_required or access_suspended."],
+  ["404", "NotFound", "Target or tool not found."],
+  ["405", "MethodNotAllowed", "HTTP method not allowed on this path.", { Allow: ["string", "The methods the path takes."] }],
+  ["429", "TooManyRequests", "Burst limit or daily quota reached; see Retry-After.", { "Retry-After": ["integer", "Seconds to wait."] }],
+  ["500", "InternalError", "Unexpected error; quote requestId."],
+  ["503", "ServiceUnavailable", "Maintenance or temporary failure; see Retry-After.", { "Retry-After": ["integer", "Seconds to wait."] }],
+];
+
+const errorContent = { "application/json": { schema: { $ref: "#/components/schemas/Error" } } };
+
+/** One line per tool family (a tool's `family` is its OpenAPI tag), in the order docs list them. */
+const FAMILY_DESCRIPTIONS: Record<string, string> = {
+  account: "Your account: plan, API key scopes, registered counts and today's quota.",
+  games: "Game master data: search by title, kana reading, JAN or model number; browse; platforms, genres, publishers.",
+  library: "The games you own: purchase data, rating, attributes, links and memo.",
+  wishlist: "Games you mean to buy, with priority, price and place.",
+  physicalCopies: "Each physical copy of a game you own, beyond the library entry (PREMIUM).",
+  customGames: "Games you add yourself when the master data lacks them (PREMIUM).",
+  customMaster: "Your own platforms and publishers for custom games (PREMIUM).",
+  play: "Play records (one per play-through, with status and dates) and the play logs of each session.",
+  consoles: "The consoles you own and their maintenance logs.",
+  tags: "Your tags and the games carrying them.",
+  collections: "Collections of games (by tag, platform, genre, release dates or a list) and their progress (PREMIUM).",
+  attributes: "Attributes of a copy (boxed, manual, sealed ...): the system list and your own.",
+  exports: "Downloads of your data and of the master data (REST only).",
 };
+
+/**
+ * The component name of a schema: the id a shared shape declares where it is defined
+ * (`.meta({ id: "Game" })`), or one given here to a tool's result.
+ */
+const componentName = (schema: z.ZodType): string | undefined =>
+  z.globalRegistry.get(schema)?.id ?? zodToOpenAPIRegistry.get(schema)?._internal?.refId;
+
+const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
+const pageFieldNames = Object.keys(pageEnvelopeFields);
+
+/**
+ * The shared name of a page of a named item, e.g. LibraryEntryPage: only for `pagedEnvelope(item)`
+ * itself (the page fields and nothing else, no metadata of its own), so every tool answering with
+ * it answers the very same shape.
+ */
+function envelopeName(output: z.ZodType): string | undefined {
+  if (!(output instanceof z.ZodObject) || z.globalRegistry.get(output) !== undefined) return undefined;
+  const shape = output.shape as Record<string, z.ZodType>;
+  const items = shape.items;
+  if (Object.keys(shape).length !== pageFieldNames.length + 1 || !(items instanceof z.ZodArray)) return undefined;
+  if (!pageFieldNames.every((key) => shape[key] === pageEnvelopeFields[key as keyof typeof pageEnvelopeFields])) return undefined;
+  const itemName = z.globalRegistry.get(items.element as z.ZodType)?.id;
+  return itemName && `${itemName}Page`;
+}
+
+/**
+ * Every tool's result gets a component name unless its shape has one: `<Item>Page` for a page of a
+ * named shape (one component however many tools answer with it), else `<Tool>Result`, so the GET
+ * and POST forms of a read tool, and generated clients, share one type. The name is kept in the
+ * OpenAPI generator's own metadata (zod-to-openapi), which the catalog never reads, and depends on
+ * the tool alone, never on which tools were named before.
+ */
+function nameToolOutputs(tools: readonly ToolDefinition[]): void {
+  for (const tool of tools) {
+    if (componentName(tool.output)) continue;
+    const refId = envelopeName(tool.output) ?? `${pascal(tool.name)}Result`;
+    zodToOpenAPIRegistry.add(tool.output, { ...zodToOpenAPIRegistry.get(tool.output), _internal: { refId } });
+  }
+}
 
 /** GET carries every argument but object ones, which are POST-only. */
 function queryInput(tool: ToolDefinition) {
@@ -42,16 +106,62 @@ function queryInput(tool: ToolDefinition) {
 }
 
 function responsesOf(tool: ToolDefinition, errorBody: z.ZodType) {
-  const error = (description: string) => ({ description, content: { "application/json": { schema: errorBody } } });
   const responses: Record<string, unknown> = {
     "200": { description: "The tool's result.", content: { "application/json": { schema: tool.output } } },
   };
-  for (const [status, description] of Object.entries(ERROR_RESPONSES)) responses[status] = error(description);
-  if (tool.conflicts?.length) responses["409"] = error(`Conflict: ${tool.conflicts.join(" or ")}.`);
+  for (const [status, name] of ERROR_RESPONSES) responses[status] = { $ref: `#/components/responses/${name}` };
+  if (tool.conflicts?.length) {
+    responses["409"] = {
+      description: `Conflict: ${tool.conflicts.join(" or ")}.`,
+      content: { "application/json": { schema: errorBody } },
+    };
+  }
   return responses;
 }
 
+function registerErrorResponses(registry: OpenAPIHono["openAPIRegistry"]): void {
+  for (const [, name, description, headers] of ERROR_RESPONSES) {
+    registry.registerComponent("responses", name, {
+      description,
+      content: errorContent,
+      ...(headers && {
+        headers: Object.fromEntries(
+          Object.entries(headers).map(([header, [type, description]]) => [header, { description, schema: { type } }]),
+        ),
+      }),
+    });
+  }
+}
+
+type Operation = Record<string, unknown> & { parameters?: { in: string; schema?: { type?: unknown } }[] };
+type Document = Record<string, unknown> & { paths: Record<string, Record<string, Operation>> };
+
+/**
+ * An array argument in GET is one parameter with comma-separated items (`platformIds=1,2`), which
+ * OpenAPI spells `style: form, explode: false`; clients then serialise it the way the service reads it.
+ */
+function markCommaSeparatedArrays(operation: Operation): void {
+  for (const parameter of operation.parameters ?? []) {
+    if (parameter.in === "query" && parameter.schema?.type === "array") Object.assign(parameter, { style: "form", explode: false });
+  }
+}
+
+/** Components in alphabetical order, as readers of the reference and generated code look them up. */
+function sortComponents(document: Document): void {
+  const components = document.components as Record<string, Record<string, unknown>>;
+  for (const [kind, entries] of Object.entries(components)) {
+    if (Object.keys(entries).length === 0) delete components[kind];
+    else components[kind] = Object.fromEntries(Object.entries(entries).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  }
+}
+
+function familyTags(tools: readonly ToolDefinition[]) {
+  const families = [...new Set(tools.map((tool) => tool.family))];
+  return families.map((name) => ({ name, description: FAMILY_DESCRIPTIONS[name] ?? `The ${name} tools.` }));
+}
+
 export function buildOpenApiDocument(tools: readonly ToolDefinition[], revision: string) {
+  nameToolOutputs(tools);
   const api = new OpenAPIHono();
   api.openAPIRegistry.registerComponent("securitySchemes", "apiKey", {
     type: "http",
@@ -59,6 +169,7 @@ export function buildOpenApiDocument(tools: readonly ToolDefinition[], revision:
     description: "An API key issued to the account: `Authorization: Bearer rgc_…`.",
   });
   const errorBody = api.openAPIRegistry.register("Error", errorBodySchema);
+  registerErrorResponses(api.openAPIRegistry);
   for (const tool of tools) {
     for (const method of methodsOf(tool)) {
       api.openAPIRegistry.registerPath({
@@ -84,11 +195,18 @@ export function buildOpenApiDocument(tools: readonly ToolDefinition[], revision:
       version: "v1",
       description:
         "Every tool is one path under /rest/v1/. Definitions are written for PREMIUM; lower plans differ as x-svc-plan-differences says.",
+      license: { name: "Proprietary" },
     },
-  }) as unknown as Record<string, unknown> & { paths: Record<string, Record<string, Record<string, unknown>>> };
+    // Relative: the API is wherever this document was fetched from (a deployment or `npm run dev`).
+    servers: [{ url: "/", description: "The server this document is served by." }],
+    tags: familyTags(tools),
+  }) as unknown as Document;
+  delete document.webhooks;
+  sortComponents(document);
   for (const tool of tools) {
     const planDifferences = publishedPlanDifferences(tool);
     for (const operation of Object.values(document.paths[`${TOOL_PATH_PREFIX}${tool.name}`] ?? {})) {
+      markCommaSeparatedArrays(operation);
       operation["x-svc-scopes"] = [...tool.scopes];
       operation["x-svc-plans"] = [...tool.plans];
       operation["x-svc-annotations"] = annotationsOf(tool);

@@ -14,6 +14,12 @@ import { updateConsoleMaintenanceLog } from "./consoles/updateConsoleMaintenance
 import { addCustomGame } from "./customGames/addCustomGame";
 import { removeCustomGame } from "./customGames/removeCustomGame";
 import { updateCustomGame } from "./customGames/updateCustomGame";
+import { addCustomPlatform } from "./customMaster/addCustomPlatform";
+import { addCustomPublisher } from "./customMaster/addCustomPublisher";
+import { removeCustomPlatform } from "./customMaster/removeCustomPlatform";
+import { removeCustomPublisher } from "./customMaster/removeCustomPublisher";
+import { updateCustomPlatform } from "./customMaster/updateCustomPlatform";
+import { updateCustomPublisher } from "./customMaster/updateCustomPublisher";
 import { browseGames } from "./games/browseGames";
 import { getGamesBatch } from "./games/getGamesBatch";
 import { listGenres } from "./games/listGenres";
@@ -51,6 +57,8 @@ import { getWishlist } from "./wishlist/getWishlist";
 import { removeFromWishlist } from "./wishlist/removeFromWishlist";
 import { updateWishlistEntry } from "./wishlist/updateWishlistEntry";
 import { searchGames } from "./games/searchGames";
+import { exportMyData } from "./exports/exportMyData";
+import { exportMasterData } from "./exports/exportMasterData";
 
 /** The registry: every tool, in catalog order. REST routes, the catalog and OpenAPI come from here. */
 export const tools: readonly ToolDefinition[] = [
@@ -76,6 +84,12 @@ export const tools: readonly ToolDefinition[] = [
   addCustomGame,
   updateCustomGame,
   removeCustomGame,
+  addCustomPlatform,
+  updateCustomPlatform,
+  removeCustomPlatform,
+  addCustomPublisher,
+  updateCustomPublisher,
+  removeCustomPublisher,
   getPlayRecords,
   addPlayRecord,
   updatePlayRecord,
@@ -106,4 +120,6 @@ export const tools: readonly ToolDefinition[] = [
   listAttributes,
   addAttribute,
   removeAttribute,
+  exportMyData,
+  exportMasterData,
 ];

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ALL_PLANS } from "../../platform/plans";
-import { text } from "../../platform/schemas";
+import { nameText } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
 import { attributeSchema } from "./listAttributes";
 import { insertOwnAttribute } from "./queries";
@@ -15,7 +15,7 @@ export const addAttribute = defineTool({
   scopes: ["library:write"],
   plans: ALL_PLANS,
   kind: "write",
-  input: z.strictObject({ label: text(30).describe("1 to 30 characters, unique among system and your labels.") }),
+  input: z.strictObject({ label: nameText(30).describe("1 to 30 characters, unique among system and your labels.") }),
   output: z.object({ item: attributeSchema }),
   conflicts: ["already_exists"],
   notes: ["A label equal to a system label or one of yours is 409 already_exists.", "How many labels you may add depends on the plan (see getAccount)."],

@@ -8,7 +8,7 @@ import { SYSTEM_ATTRIBUTES } from "./systemAttributes";
 const CAP = 200;
 const DEFAULT_LIMIT = 100;
 
-export const attributeSchema = z.object({ id: z.string(), label: z.string(), custom: z.boolean() });
+export const attributeSchema = z.object({ id: z.string(), label: z.string(), custom: z.boolean() }).meta({ id: "Attribute" });
 
 export const listAttributes = defineTool({
   name: "listAttributes",

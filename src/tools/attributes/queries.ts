@@ -1,4 +1,4 @@
-import { and, asc, count, eq, or, sql } from "drizzle-orm";
+import { type SQL, and, asc, count, eq, or, sql } from "drizzle-orm";
 import { attributes } from "../../db/schema";
 import { type Db, isUniqueViolation, nowIso, queryBatch } from "../../platform/db";
 import { type LimitContext, addWithinLimit } from "../../platform/registeredLimits";
@@ -47,9 +47,9 @@ export async function insertOwnAttribute(db: Db, limit: LimitContext, label: str
   }
 }
 
-/** Deletes the attribute and takes it off every library entry and copy, in one batch. */
-export async function deleteOwnAttribute(db: Db, userId: string, id: string) {
-  await queryBatch(db, [...stripAttributeSql(userId, id), sql`DELETE FROM attributes WHERE user_id = ${userId} AND id = ${id}`]);
+/** Deletes the attribute and takes it off every library entry and copy, in one batch (with removeAttribute's confirm marker). */
+export async function deleteOwnAttribute(db: Db, userId: string, id: string, marker: SQL) {
+  await queryBatch(db, [marker, ...stripAttributeSql(userId, id), sql`DELETE FROM attributes WHERE user_id = ${userId} AND id = ${id}`]);
 }
 
 /** Every attribute label the user can see, by id (system and own): to name ids in results. */

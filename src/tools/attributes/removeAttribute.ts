@@ -32,11 +32,11 @@ export const removeAttribute = defineTool({
     const carriers = [entries && plural(entries, "library entry", "library entries"), copies && plural(copies, "physical copy", "physical copies")]
       .filter(Boolean)
       .join(" and ");
-    return confirmTwoStep({ kv: env.KV, auth, now }, "removeAttribute", args, {
+    return confirmTwoStep({ kv: env.KV, db, auth, now }, "removeAttribute", args, {
       targetRevision: `${own.id}:${own.label}:${entries}:${copies}`,
       summary: `Removes your attribute '${own.label}'${carriers ? ` and takes it off ${carriers}` : ""}.`,
-      async execute() {
-        await deleteOwnAttribute(db, auth.userId, own.id);
+      async execute(marker) {
+        await deleteOwnAttribute(db, auth.userId, own.id, marker);
         return { id: own.id, removed: true as const };
       },
     });

@@ -1,6 +1,8 @@
 import { z } from "zod";
+import { notFound } from "../../platform/errors";
 import { PREMIUM_ONLY } from "../../platform/plans";
 import { isoDate, orderedRanges, positiveId } from "../../platform/schemas";
+import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
 import { COLLECTION_TYPES, PURPOSES, checkCollectionShape, collectionFieldArgs, collectionSchema, findCollection, insertCollection, toCollection } from "./queries";
 
@@ -45,6 +47,6 @@ export const addCollection = defineTool({
     };
     await checkCollectionShape(db, auth.userId, collection);
     const id = await insertCollection(db, { ...auth, upgradeUrl }, collection, now.toISOString());
-    return { item: toCollection((await findCollection(db, auth.userId, id))!) };
+    return { item: toCollection(readBack(await findCollection(db, auth.userId, id), () => notFound(`Your collection ${id}`))) };
   },
 });

@@ -21,11 +21,11 @@ export const removeCollection = defineTool({
   async handler({ db, env, auth, now }, args) {
     const collection = await findCollection(db, auth.userId, args.collectionId);
     if (!collection) throw notFound(`Your collection ${args.collectionId}`);
-    return confirmTwoStep({ kv: env.KV, auth, now }, "removeCollection", args, {
+    return confirmTwoStep({ kv: env.KV, db, auth, now }, "removeCollection", args, {
       targetRevision: collection.revision,
       summary: `Removes your ${collection.type} collection '${collection.name}'; its games stay where they are.`,
-      async execute() {
-        await queryBatch(db, deleteCollectionSql(auth.userId, args.collectionId));
+      async execute(marker) {
+        await queryBatch(db, [marker, ...deleteCollectionSql(auth.userId, args.collectionId)]);
         return { collectionId: args.collectionId, removed: true as const };
       },
     });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ApiError, invalidInput, notFound } from "../../platform/errors";
 import { PREMIUM_ONLY } from "../../platform/plans";
+import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
 import { checkCollectionShape, collectionFieldArgs, collectionSchema, findCollection, patchCollection, toCollection } from "./queries";
 
@@ -44,7 +45,10 @@ export const updateCollection = defineTool({
       ...(changes.gameIds ? { gameIds: [...new Set(changes.gameIds)] } : {}),
       ...(changes.excludeGameIds ? { excludeGameIds: [...new Set(changes.excludeGameIds)] } : {}),
     };
-    if (!(await patchCollection(db, auth.userId, collectionId, next, revision, now.toISOString()))) throw conflict();
-    return { item: toCollection((await findCollection(db, auth.userId, collectionId))!) };
+    const gone = () => notFound(`Your collection ${collectionId}`);
+    if (!(await patchCollection(db, auth.userId, collectionId, next, revision, now.toISOString()))) {
+      throw (await findCollection(db, auth.userId, collectionId)) ? conflict() : gone();
+    }
+    return { item: toCollection(readBack(await findCollection(db, auth.userId, collectionId), gone)) };
   },
 });

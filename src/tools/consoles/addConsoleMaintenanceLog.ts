@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { notFound } from "../../platform/errors";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
+import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
 import { findLog, insertLog, maintenanceFieldArgs, maintenanceLogSchema, toMaintenanceLog, withDoneDate } from "./maintenance";
 import { findConsole } from "./queries";
@@ -33,6 +34,6 @@ export const addConsoleMaintenanceLog = defineTool({
       now,
     );
     const id = await insertLog(db, auth.userId, args.consoleId, values, now.toISOString());
-    return { item: toMaintenanceLog((await findLog(db, auth.userId, id))!) };
+    return { item: toMaintenanceLog(readBack(await findLog(db, auth.userId, id), () => notFound(`Your console ${args.consoleId}`))) };
   },
 });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { rating } from "../../platform/filters";
-import { isoDate, positiveId, text } from "../../platform/schemas";
+import { isoDate, nameText, positiveId, text } from "../../platform/schemas";
 
 export const CONSOLE_FIELD_GROUPS = ["purchase", "platforms", "timestamps", "memo"] as const;
 export type ConsoleFieldGroup = (typeof CONSOLE_FIELD_GROUPS)[number];
@@ -9,7 +9,7 @@ const platformPriority = z.strictObject({ platformId: positiveId, priority: z.nu
 
 /** Fields a user sets on an owned console (addConsole, updateConsole). */
 export const consoleFieldArgs = {
-  name: text(100),
+  name: nameText(100),
   nameKana: text(100).nullable(),
   memo: text(2000).nullable(),
   rating: rating.nullable(),
@@ -35,9 +35,13 @@ export const consoleSchema = z.object({
   buyPrice: z.number().nullable().optional(),
   buyPlace: z.string().nullable().optional(),
   platforms: z.array(z.object({ platformId: z.number().int(), name: z.string().nullable(), priority: z.number().int() })).optional(),
+  platformPriorities: z
+    .array(z.object({ platformId: z.number().int(), priority: z.number().int() }))
+    .optional()
+    .describe("The platforms group under the name addConsole and updateConsole take it (highest priority first): send it back as it is."),
   createdAt: z.string().optional(),
   updatedAt: z.string().optional(),
-});
+}).meta({ id: "OwnedConsole" });
 
 export interface ConsoleRow {
   id: string;
@@ -62,6 +66,6 @@ export const toConsoleItem = (row: ConsoleRow, groups: ReadonlySet<ConsoleFieldG
   publisherName: row.publisher_name,
   ...(groups.has("memo") ? { nameKana: row.name_kana, memo: row.memo } : {}),
   ...(groups.has("purchase") ? { buyDate: row.buy_date, buyPrice: row.buy_price, buyPlace: row.buy_place } : {}),
-  ...(groups.has("platforms") ? { platforms } : {}),
+  ...(groups.has("platforms") ? { platforms, platformPriorities: platforms.map(({ platformId, priority }) => ({ platformId, priority })) } : {}),
   ...(groups.has("timestamps") ? { createdAt: row.created_at, updatedAt: row.updated_at } : {}),
 });

@@ -2,14 +2,16 @@ import { type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import { type Db, queryBatch } from "../../platform/db";
 import { newId } from "../../platform/ids";
+import { runConditional } from "../../platform/registeredLimits";
 import { utcDay } from "../../platform/quota";
-import { isoDate, text } from "../../platform/schemas";
+import { isoDate, nameText, text } from "../../platform/schemas";
+import { consoleKept } from "./queries";
 
 export const MAINTENANCE_STATUSES = ["SCHEDULED", "DONE"] as const;
 export type MaintenanceStatus = (typeof MAINTENANCE_STATUSES)[number];
 
 export const maintenanceFieldArgs = {
-  title: text(100),
+  title: nameText(100),
   memo: text(2000).nullable(),
   status: z.enum(MAINTENANCE_STATUSES).describe("DONE sets completedDate to today (UTC) when it is empty."),
   scheduledDate: isoDate.nullable(),
@@ -26,7 +28,7 @@ export const maintenanceLogSchema = z.object({
   completedDate: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
-});
+}).meta({ id: "MaintenanceLog" });
 
 export interface LogRow {
   id: string;
@@ -69,11 +71,12 @@ export async function findLog(db: Db, userId: string, maintenanceLogId: string):
   return row;
 }
 
+/** Adds a log while its console still exists (checked in the same batch). */
 export async function insertLog(db: Db, userId: string, consoleId: string, values: LogValues, now: string): Promise<string> {
   const id = newId("mlog");
-  await db.run(sql`
+  await runConditional(db, [consoleKept(userId, consoleId)], [sql`
     INSERT INTO maintenance_logs (id, user_id, console_id, title, memo, status, scheduled_date, completed_date, created_at, updated_at)
-    VALUES (${id}, ${userId}, ${consoleId}, ${values.title}, ${values.memo}, ${values.status}, ${values.scheduledDate}, ${values.completedDate}, ${now}, ${now})`);
+    VALUES (${id}, ${userId}, ${consoleId}, ${values.title}, ${values.memo}, ${values.status}, ${values.scheduledDate}, ${values.completedDate}, ${now}, ${now})`]);
   return id;
 }
 

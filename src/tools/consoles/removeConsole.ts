@@ -24,11 +24,11 @@ export const removeConsole = defineTool({
     if (!owned) throw notFound(`Your console ${args.consoleId}`);
     const [logs, plays] = await Promise.all([countLogs(db, args.consoleId), playsOnConsole(db, auth.userId, args.consoleId)]);
     const detached = plays.length ? ` The play records of ${plays.map((p) => `'${p.title}'`).join(", ")} lose their console.` : "";
-    return confirmTwoStep({ kv: env.KV, auth, now }, "removeConsole", args, {
+    return confirmTwoStep({ kv: env.KV, db, auth, now }, "removeConsole", args, {
       targetRevision: `${owned.updated_at}:${logs}:${plays.length}`,
       summary: `Removes your console '${owned.name}'${logs ? ` and its ${logs} maintenance ${logs === 1 ? "log" : "logs"}` : ""}.${detached}`,
-      async execute() {
-        await deleteConsole(db, auth.userId, args.consoleId);
+      async execute(marker) {
+        await deleteConsole(db, auth.userId, args.consoleId, marker);
         return { consoleId: args.consoleId, removed: true as const };
       },
     });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { confirmTokenArg, confirmTwoStep, removalResult } from "../../platform/confirm";
+import { queryBatch } from "../../platform/db";
 import { notFound } from "../../platform/errors";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
@@ -24,11 +25,11 @@ export const removeConsoleMaintenanceLog = defineTool({
   async handler({ db, env, auth, now }, args) {
     const log = await findLog(db, auth.userId, args.maintenanceLogId);
     if (!log || log.console_id !== args.consoleId) throw notFound(`Maintenance log ${args.maintenanceLogId} of console ${args.consoleId}`);
-    return confirmTwoStep({ kv: env.KV, auth, now }, "removeConsoleMaintenanceLog", args, {
+    return confirmTwoStep({ kv: env.KV, db, auth, now }, "removeConsoleMaintenanceLog", args, {
       targetRevision: log.updated_at,
       summary: `Removes the maintenance log '${log.title}' (${log.status}${log.completed_date ? `, ${log.completed_date}` : ""}).`,
-      async execute() {
-        await db.run(deleteLogSql(auth.userId, log.id));
+      async execute(marker) {
+        await queryBatch(db, [marker, deleteLogSql(auth.userId, log.id)]);
         return { maintenanceLogId: log.id, removed: true as const };
       },
     });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { notFound } from "../../platform/errors";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
+import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
 import { findLog, maintenanceFieldArgs, maintenanceLogSchema, patchLog, toMaintenanceLog } from "./maintenance";
 
@@ -23,6 +24,6 @@ export const updateConsoleMaintenanceLog = defineTool({
     const current = await findLog(db, auth.userId, maintenanceLogId);
     if (!current) throw notFound(`Your maintenance log ${maintenanceLogId}`);
     await patchLog(db, auth.userId, maintenanceLogId, Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)), now);
-    return { item: toMaintenanceLog((await findLog(db, auth.userId, maintenanceLogId))!) };
+    return { item: toMaintenanceLog(readBack(await findLog(db, auth.userId, maintenanceLogId), () => notFound(`Your maintenance log ${maintenanceLogId}`))) };
   },
 });

@@ -19,7 +19,7 @@ export const editionSchema = z.object({
   releaseDate: z.string().nullable(),
   price: z.number().nullable(),
   janCode: z.string().nullable(),
-});
+}).meta({ id: "GameEdition" });
 
 export const gameSchema = z.object({
   gameId: z.number().int(),
@@ -43,7 +43,7 @@ export const gameSchema = z.object({
     .array(z.object({ source: z.enum(["db", "media", "gps"]), id: z.string() }))
     .optional()
     .describe("With fields externalLinks: external service ids, never URLs."),
-});
+}).meta({ id: "Game" });
 export type Game = z.infer<typeof gameSchema>;
 
 /** One game row as GAME_SELECT (queries.ts) reads it. */

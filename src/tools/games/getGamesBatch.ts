@@ -10,8 +10,6 @@ import { groupsOf, loadGameRecords } from "./queries";
  * the limit are reported in omittedGameIds, not fetched.
  */
 export const BATCH_LIMIT: Record<Face, number> = { rest: 100, mcp: 20 };
-/** Past this a request is refused outright rather than trimmed. */
-const BATCH_MAX_IDS = 1000;
 
 export const getGamesBatch = defineTool({
   name: "getGamesBatch",
@@ -24,7 +22,7 @@ export const getGamesBatch = defineTool({
   plans: ALL_PLANS,
   kind: "read",
   input: z.strictObject({
-    gameIds: z.array(positiveId).min(1).max(BATCH_MAX_IDS).describe("Game ids; distinct ids past the per-call limit go to omittedGameIds."),
+    gameIds: z.array(positiveId).min(1).describe("Game ids; distinct ids past the per-call limit go to omittedGameIds."),
     fields: gameFieldsArg.describe("Field groups; all detailed groups by default, [] gives core fields only."),
   }),
   output: z.object({

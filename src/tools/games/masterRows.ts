@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { isoDate, janCode, masterId, text } from "../../platform/schemas";
+import { normalizeSearchText } from "../../platform/normalize";
+import { isoDate, janCode, masterId, nameText, text } from "../../platform/schemas";
 
 /**
  * The master row format of DESIGN.md: what the operator import reads and exportMasterData
@@ -12,7 +13,7 @@ const codes = z.array(text(40)).max(10);
 
 export const platformRow = z.strictObject({
   platformId: masterId,
-  name: text(100),
+  name: nameText(100),
   nameEn: nullableText(100),
   shortName: nullableText(20),
   maker: nullableText(100),
@@ -22,15 +23,19 @@ export const platformRow = z.strictObject({
 
 export const companyRow = z.strictObject({
   companyId: masterId,
-  name: text(100),
+  name: nameText(100),
   nameKana: nullableText(200),
   nameEn: nullableText(100),
   custom: z.literal(false, { error: "custom records are user data; import official rows only" }).optional(),
 });
 
+/** What listPublishers' query searches: name, kana reading and English name, normalised. */
+export const companySearchText = (row: { name: string; nameKana?: string | null; nameEn?: string | null }) =>
+  [row.name, row.nameKana, row.nameEn].filter(Boolean).map((v) => normalizeSearchText(v!)).join("|");
+
 export const genreRow = z.strictObject({
   genreId: masterId,
-  name: text(100),
+  name: nameText(100),
   parentId: masterId.nullable(),
   taxonomyKey: z.string().regex(/^[a-z0-9_]+(\.[a-z0-9_]+)*$/, "must be dot-separated lower-case keys"),
 });
@@ -46,7 +51,7 @@ export const editionRow = z.strictObject({
 
 export const gameRow = z.strictObject({
   gameId: masterId,
-  title: text(200),
+  title: nameText(200),
   titleReading: z
     .string()
     .regex(/^[\u3041-\u309f\u30fc0-9a-z]+$/, "must be hiragana (digits and ー allowed), without spaces")

@@ -61,8 +61,9 @@ export interface GameFilters {
 }
 
 /**
- * The genre filter: a root genre matches a game's main or support genre id; any other genre
- * matches through its taxonomy key, i.e. the support genre is that genre or one beneath it.
+ * The genre filter, the one rule of every tool that takes genreId: a root genre matches a game's
+ * main or support genre id; any other genre matches through its taxonomy key, i.e. the game's
+ * support or main genre is that genre or one beneath it.
  */
 async function genreCondition(db: Db, genreId: number): Promise<SQL> {
   const [genre] = await db.all<{ parent_id: number | null; taxonomy_key: string }>(
@@ -72,7 +73,8 @@ async function genreCondition(db: Db, genreId: number): Promise<SQL> {
   if (genre.parent_id === null) return sql`(g.genre_id = ${genreId} OR g.genre_sub_id = ${genreId})`;
   // A prefix test, not LIKE: "_" in a key is a LIKE wildcard.
   const below = `${genre.taxonomy_key}.`;
-  return sql`g.genre_sub_id IN (SELECT id FROM genres WHERE taxonomy_key = ${genre.taxonomy_key} OR substr(taxonomy_key, 1, ${below.length}) = ${below})`;
+  const subtree = sql`SELECT id FROM genres WHERE taxonomy_key = ${genre.taxonomy_key} OR substr(taxonomy_key, 1, ${below.length}) = ${below}`;
+  return sql`(g.genre_sub_id IN (${subtree}) OR g.genre_id IN (${subtree}))`;
 }
 
 /** SQL conditions for the shared game filters; release date ranges are inclusive and drop undated games. */

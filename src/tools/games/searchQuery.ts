@@ -32,8 +32,9 @@ const FORM_COLUMNS = ["title_forms", "title_en_forms", "alias_forms"] as const;
 type FormColumn = (typeof FORM_COLUMNS)[number];
 const form = (name: FormColumn) => sql.raw(`g.${name}`);
 const isForm = (name: FormColumn, value: string) => sql`instr(${form(name)}, ${bar + value + bar}) > 0`;
-const startsForm = (name: FormColumn, value: string) => sql`instr(${form(name)}, ${bar + value}) > 0`;
-const inForm = (name: FormColumn, value: string) => sql`instr(${form(name)}, ${value}) > 0`;
+const startsForm = (name: FormColumn, value: string | SQL) =>
+  sql`instr(${form(name)}, ${typeof value === "string" ? bar + value : sql`${bar} || ${value}`}) > 0`;
+const inForm = (name: FormColumn, value: string | SQL) => sql`instr(${form(name)}, ${value}) > 0`;
 
 /** Identifier tests read the games row itself, joined as gc only when an identifier is searched. */
 const code = (name: string) => sql.raw(`gc.${name}`);
@@ -54,19 +55,40 @@ const gramMatches = (column: "titles" | "codes", term: string) =>
 const indexedMatches = (trigramColumns: readonly string[], gramColumn: "titles" | "codes", term: string) =>
   sql`g.id IN (${isIndexable(term) ? trigramMatches(trigramColumns, term) : gramMatches(gramColumn, term)})`;
 
+const TITLE_COLUMNS = ["search_title", "search_title_en", "search_alias"];
+
 /** Game g has a title form (title, English title, reading, nickname) containing `term`. */
-const titleContaining = (term: string) => indexedMatches(["search_title", "search_title_en", "search_alias"], "titles", term);
+const titleContaining = (term: string) => indexedMatches(TITLE_COLUMNS, "titles", term);
+
+/**
+ * Game g has title forms containing every term: one FTS query per index, the terms ANDed inside
+ * it, so a query of many words binds two values rather than several per word.
+ */
+function titleContainingAll(terms: readonly string[]): SQL {
+  const phrases = (column: string, chosen: string[]) => chosen.map((term) => `${column} : "${term}"`).join(" AND ");
+  const long = terms.filter(isIndexable);
+  const short = terms.filter((term) => !isIndexable(term));
+  const matches = [
+    ...(long.length ? [sql`g.id IN (SELECT rowid FROM games_fts WHERE games_fts MATCH ${phrases(`{${TITLE_COLUMNS.join(" ")}}`, long)})`] : []),
+    ...(short.length ? [sql`g.id IN (SELECT rowid FROM games_grams WHERE games_grams MATCH ${phrases("{titles}", short)})`] : []),
+  ];
+  return sql.join(matches, sql` AND `);
+}
 
 /** Game g has a model number, its own or an edition's, containing `model`. */
 const modelContaining = (model: string) => indexedMatches(["search_model", "search_edition_model"], "codes", model);
 
 /** The best class and field of one term on one game (see the strength scale above). */
-function termStrength(term: string, wholeQuery: boolean): SQL {
-  const exact = wholeQuery ? exactStrength(term) : [];
+function termStrength(term: string | SQL, wholeQuery: boolean): SQL {
+  const exact = wholeQuery && typeof term === "string" ? exactStrength(term) : [];
   const prefix = FORM_COLUMNS.map((name, rank) => sql`WHEN ${startsForm(name, term)} THEN ${30 + rank}`);
   const partial = FORM_COLUMNS.slice(0, 2).map((name, rank) => sql`WHEN ${inForm(name, term)} THEN ${40 + rank}`);
   return sql`(CASE ${sql.join([...exact, ...prefix, ...partial], sql` `)} ELSE 42 END)`;
 }
+
+/** The weakest of several terms' strengths, the terms bound once as one JSON array. */
+const weakestTermStrength = (terms: readonly string[]) =>
+  sql`(SELECT max(${termStrength(sql.raw("t.value"), false)}) FROM json_each(${JSON.stringify(terms)}) t)`;
 
 function exactStrength(whole: string): SQL[] {
   return FORM_COLUMNS.map((name, rank) => sql`WHEN ${isForm(name, whole)} THEN ${10 + rank}`);
@@ -126,12 +148,12 @@ function identifierCriteria(criteria: SearchCriteria): IdentifierCriterion[] {
  * of strength below 30.
  */
 function queryCriterion(query: string | undefined): Criterion | undefined {
-  const terms = query === undefined ? [] : searchTerms(query);
+  const given = query === undefined ? [] : searchTerms(query);
+  const terms = [...new Set(given)];
   if (terms.length === 0) return undefined;
-  const condition = sql.join(terms.map(titleContaining), sql` AND `);
-  if (terms.length === 1) return { condition, strength: termStrength(terms[0]!, true) };
-  const weakest = sql`max(${sql.join(terms.map((term) => termStrength(term, false)), sql`, `)})`;
-  return { condition, strength: sql`(CASE ${sql.join(exactStrength(terms.join("")), sql` `)} ELSE ${weakest} END)` };
+  if (given.length === 1) return { condition: titleContaining(terms[0]!), strength: termStrength(terms[0]!, true) };
+  const exactWhole = sql.join(exactStrength(given.join("")), sql` `);
+  return { condition: titleContainingAll(terms), strength: sql`(CASE ${exactWhole} ELSE ${weakestTermStrength(terms)} END)` };
 }
 
 const EXACT_TEXT_BELOW = 30;

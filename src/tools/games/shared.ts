@@ -8,4 +8,4 @@ export const coverageSchema = z.object({
   totalGames: z.number().int(),
   platforms: z.array(z.string()),
   note: z.string(),
-});
+}).meta({ id: "Coverage" });

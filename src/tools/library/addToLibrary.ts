@@ -2,6 +2,7 @@ import { z } from "zod";
 import { notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
 import { positiveId } from "../../platform/schemas";
+import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
 import { attributeLabels, resolveAttributeIds } from "../attributes/queries";
 import { loadGameRecords } from "../games/queries";
@@ -43,7 +44,7 @@ export const addToLibrary = defineTool({
       now.toISOString(),
     );
     const leftWishlist = await db.run(deleteWishSql(auth.userId, args.gameId));
-    const row = (await findEntry(db, auth.userId, args.gameId))!;
+    const row = readBack(await findEntry(db, auth.userId, args.gameId), () => notFound(`Game ${args.gameId} in your library`));
     const item = toLibraryItem(row, new Set(WRITE_RESULT_FIELDS), await attributeLabels(db, auth.userId));
     return { item, revision: row.revision, removedFromWishlist: leftWishlist.meta.changes > 0 };
   },

@@ -49,7 +49,7 @@ export const libraryEntrySchema = z.object({
     .object({ hasPlayRecord: z.boolean(), playId: z.string().optional(), status: z.string().optional(), hasHistory: z.boolean().optional() })
     .optional()
     .describe("hasPlayRecord false only means no play record was created; it is not a backlog flag."),
-});
+}).meta({ id: "LibraryEntry" });
 export type LibraryItem = z.infer<typeof libraryEntrySchema>;
 
 /** One library row as the library queries read it (plus the game's columns when joined). */

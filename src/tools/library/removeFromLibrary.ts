@@ -33,11 +33,12 @@ export const removeFromLibrary = defineTool({
     const alsoGoes = [copies && `${copies} physical ${copies === 1 ? "copy" : "copies"}`, plays.count && `${plays.count} play ${plays.count === 1 ? "record" : "records"} with their logs`]
       .filter(Boolean)
       .join(" and ");
-    return confirmTwoStep({ kv: env.KV, auth, now }, "removeFromLibrary", args, {
+    return confirmTwoStep({ kv: env.KV, db, auth, now }, "removeFromLibrary", args, {
       targetRevision: `${entry.revision}:${plays.fingerprint}`,
       summary: `Removes '${entry.title}' from your library, with its purchase data, memo, links and attributes${alsoGoes ? `, and ${alsoGoes}` : ""}.`,
-      async execute() {
+      async execute(marker) {
         await queryBatch(db, [
+          marker,
           deleteCopiesSql(auth.userId, args.gameId),
           ...deleteGamePlaysSql(auth.userId, args.gameId),
           untagGameSql(auth.userId, args.gameId),

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ApiError, notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
 import { positiveId } from "../../platform/schemas";
+import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
 import { attributeLabels, resolveAttributeIds } from "../attributes/queries";
 import { libraryWriteResult } from "./addToLibrary";
@@ -37,9 +38,13 @@ export const updateLibraryEntry = defineTool({
       ...Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)),
       ...(attributes !== undefined ? { attributeIds: await resolveAttributeIds(db, auth.userId, attributes, "attributes") } : {}),
     };
-    // The write itself re-checks the revision, so two updates racing cannot both win.
-    if (!(await updateEntry(db, auth.userId, gameId, values, current.revision, now.toISOString()))) throw conflict();
-    const row = (await findEntry(db, auth.userId, gameId))!;
+    // The write itself re-checks the revision, so two updates racing cannot both win; an entry
+    // removed meanwhile is a 404, as it would have been a moment later.
+    const gone = () => notFound(`Game ${gameId} in your library`);
+    if (!(await updateEntry(db, auth.userId, gameId, values, current.revision, now.toISOString()))) {
+      throw (await findEntry(db, auth.userId, gameId)) ? conflict() : gone();
+    }
+    const row = readBack(await findEntry(db, auth.userId, gameId), gone);
     return { item: toLibraryItem(row, new Set(WRITE_RESULT_FIELDS), await attributeLabels(db, auth.userId)), revision: row.revision };
   },
 });

@@ -1,12 +1,13 @@
 import { z } from "zod";
-import { ApiError, notFound } from "../../platform/errors";
+import { ApiError } from "../../platform/errors";
 import { PREMIUM_ONLY } from "../../platform/plans";
 import { positiveId } from "../../platform/schemas";
+import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
 import { attributeLabels, resolveAttributeIds } from "../attributes/queries";
 import { entryValuesOf, findEntry } from "../library/queries";
 import { copyFieldArgs, physicalCopySchema, toPhysicalCopy } from "./copy";
-import { type CopyValues, type NewCopy, findCopy, insertCopySql, listCopies, newCopy, revisionConflict, setActiveSql, writeCopies } from "./queries";
+import { type CopyValues, type NewCopy, findCopy, insertCopySql, listCopies, newCopy, notInLibrary, revisionConflict, setActiveSql, writeCopies } from "./queries";
 
 export const copyWriteResult = {
   item: physicalCopySchema,
@@ -22,7 +23,7 @@ export const addPhysicalCopy = defineTool({
   family: "physicalCopies",
   title: "所持品追加",
   description:
-    "Records a physical copy of a game in your library. mode materialize records the copy you already own (only while none is recorded; it inherits the library entry's data). mode additional adds another copy; when none is recorded yet, the inherited original and the new copy are created together. makeActive: true makes the copy the representative and overwrites the library entry's purchase data, rating, memo and attributes: tell the user.",
+    "Records a physical copy of a game in your library. mode materialize records the copy you already own (only while none is recorded; it inherits the library entry's data, and values you send that differ overwrite the library entry's too, as the copy is representative: tell the user). mode additional adds another copy; when none is recorded yet, the inherited original and the new copy are created together. makeActive: true makes the copy the representative and overwrites the library entry's purchase data, rating, memo and attributes: tell the user.",
   restNote: "In REST, POST /rest/v1/addPhysicalCopy; the revision comes from getPhysicalCopies or the previous copy write.",
   scopes: ["library:write"],
   plans: PREMIUM_ONLY,
@@ -45,7 +46,7 @@ export const addPhysicalCopy = defineTool({
   ],
   async handler({ db, auth, now }, { gameId, mode, revision, makeActive = false, attributes, editionRef: _base, ...given }) {
     const entry = await findEntry(db, auth.userId, gameId);
-    if (!entry) throw notFound(`Game ${gameId} in your library (add it with addToLibrary first)`);
+    if (!entry) throw notInLibrary(gameId);
     if (revision !== entry.revision) throw revisionConflict();
     const existing = await listCopies(db, auth.userId, gameId);
     if (mode === "materialize" && existing.length > 0) {
@@ -57,8 +58,12 @@ export const addPhysicalCopy = defineTool({
       ...(attributes !== undefined ? { attributeIds: await resolveAttributeIds(db, auth.userId, attributes, "attributes") } : {}),
     };
     const created: NewCopy[] = [];
+    // A materialized copy is representative: values sent that differ from the entry's go into it too.
+    let materializedSync = false;
     if (mode === "materialize") {
-      created.push(newCopy({ quantity: 1, ...inherited, ...chosen }, true));
+      const copy = newCopy({ quantity: 1, ...inherited, ...chosen }, true);
+      materializedSync = (Object.keys(inherited) as (keyof typeof inherited)[]).some((key) => JSON.stringify(copy[key]) !== JSON.stringify(inherited[key]));
+      created.push(copy);
     } else {
       const blank = { rating: null, buyDate: null, buyPrice: null, buyPlace: null, memo: null, attributeIds: [] };
       if (existing.length === 0) created.push(newCopy({ quantity: 1, ...inherited }, !makeActive));
@@ -70,16 +75,16 @@ export const addPhysicalCopy = defineTool({
     if (makeActive && existing.length > 0) statements.push(setActiveSql(auth.userId, gameId, copy.id));
     const next = await writeCopies(db, { userId: auth.userId, gameId, expectedRevision: revision }, statements, {
       now: nowIso,
-      sync: makeActive ? copy : undefined,
+      sync: makeActive || materializedSync ? copy : undefined,
     });
     const activePhysicalId = makeActive ? copy.id : (existing.find((c) => c.is_active === 1)?.id ?? created.find((c) => c.isActive)?.id ?? null);
     return {
-      item: toPhysicalCopy((await findCopy(db, auth.userId, copy.id))!, await attributeLabels(db, auth.userId)),
+      item: toPhysicalCopy(readBack(await findCopy(db, auth.userId, copy.id), () => notInLibrary(gameId)), await attributeLabels(db, auth.userId)),
       createdPhysicalIds: created.map((c) => c.id),
       activePhysicalId,
       remainingCount: existing.length + created.length,
       libraryEntryRetained: true,
-      librarySynced: makeActive,
+      librarySynced: makeActive || materializedSync,
       revision: next,
     };
   },

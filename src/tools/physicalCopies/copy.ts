@@ -31,7 +31,7 @@ export const physicalCopySchema = z.object({
   editionRef: z.object({ kind: z.literal("base") }),
   createdAt: z.string(),
   updatedAt: z.string(),
-});
+}).meta({ id: "PhysicalCopy" });
 
 export interface CopyRow {
   id: string;

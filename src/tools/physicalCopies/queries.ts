@@ -1,6 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type Db, guardStatement, runGuarded } from "../../platform/db";
-import { ApiError } from "../../platform/errors";
+import { ApiError, notFound } from "../../platform/errors";
 import { newId, newRevision } from "../../platform/ids";
 import { placeKey } from "../../platform/normalize";
 import type { EntryValues } from "../library/queries";
@@ -72,6 +72,8 @@ export function touchLibrarySql(userId: string, gameId: number, revision: string
   return sql`UPDATE library_entries SET ${synced} revision = ${revision} WHERE user_id = ${userId} AND game_id = ${gameId}`;
 }
 
+export const notInLibrary = (gameId: number) => notFound(`Game ${gameId} in your library (add it with addToLibrary first)`);
+
 export const revisionConflict = () =>
   new ApiError("revision_conflict", "The game's copies changed since that revision; read getPhysicalCopies again and resend.", {
     field: "revision",
@@ -79,7 +81,8 @@ export const revisionConflict = () =>
 
 /**
  * Runs a copy write as one batch that only commits while the library entry still has the
- * revision the caller read; returns the entry's new revision.
+ * revision the caller read; returns the entry's new revision. A broken batch is 409, or 404 when
+ * the game left the library meanwhile.
  */
 export async function writeCopies(
   db: Db,
@@ -89,6 +92,7 @@ export async function writeCopies(
 ): Promise<string> {
   const revision = newRevision();
   const { userId, gameId, expectedRevision } = target;
+  const broken = new Error("copy write guard");
   await runGuarded(
     db,
     [
@@ -96,7 +100,11 @@ export async function writeCopies(
       ...statements,
       touchLibrarySql(userId, gameId, revision, touch.now, touch.sync),
     ],
-    revisionConflict,
-  );
+    () => broken,
+  ).catch(async (error: unknown) => {
+    if (error !== broken) throw error;
+    const [entry] = await db.all(sql`SELECT 1 FROM library_entries WHERE user_id = ${userId} AND game_id = ${gameId}`);
+    throw entry ? revisionConflict() : notInLibrary(gameId);
+  });
   return revision;
 }

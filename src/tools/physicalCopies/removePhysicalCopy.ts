@@ -2,6 +2,7 @@ import { z } from "zod";
 import { confirmTokenArg, confirmTwoStep, TWO_STEP_NOTE, twoStepResult } from "../../platform/confirm";
 import { notFound } from "../../platform/errors";
 import { PREMIUM_ONLY } from "../../platform/plans";
+import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
 import { findEntry } from "../library/queries";
 import { deleteCopySql, findCopy, listCopies, setActiveSql, writeCopies } from "./queries";
@@ -31,17 +32,17 @@ export const removePhysicalCopy = defineTool({
   async handler({ db, env, auth, now }, args) {
     const copy = await findCopy(db, auth.userId, args.physicalId);
     if (!copy) throw notFound(`Your copy ${args.physicalId}`);
-    const entry = (await findEntry(db, auth.userId, copy.game_id))!;
+    const entry = readBack(await findEntry(db, auth.userId, copy.game_id), () => notFound(`Your copy ${args.physicalId}`));
     const remaining = (await listCopies(db, auth.userId, copy.game_id)).filter((c) => c.id !== copy.id);
     // The representative role passes to the oldest remaining copy; the library keeps its data.
     const heir = copy.is_active === 1 ? (remaining[0]?.id ?? null) : (remaining.find((c) => c.is_active === 1)?.id ?? null);
-    return confirmTwoStep({ kv: env.KV, auth, now }, "removePhysicalCopy", args, {
+    return confirmTwoStep({ kv: env.KV, db, auth, now }, "removePhysicalCopy", args, {
       targetRevision: entry.revision,
       summary:
         `Removes one copy of '${entry.title}' (${remaining.length} left; the library entry stays)` +
         (copy.is_active === 1 && heir ? "; the oldest remaining copy becomes representative." : "."),
-      async execute() {
-        const statements = [deleteCopySql(auth.userId, copy.id), ...(copy.is_active === 1 ? [setActiveSql(auth.userId, copy.game_id, heir)] : [])];
+      async execute(marker) {
+        const statements = [marker, deleteCopySql(auth.userId, copy.id), ...(copy.is_active === 1 ? [setActiveSql(auth.userId, copy.game_id, heir)] : [])];
         const revision = await writeCopies(db, { userId: auth.userId, gameId: copy.game_id, expectedRevision: entry.revision }, statements, {
           now: now.toISOString(),
         });

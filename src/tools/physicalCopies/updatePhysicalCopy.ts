@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { notFound } from "../../platform/errors";
 import { PREMIUM_ONLY } from "../../platform/plans";
+import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
 import { attributeLabels, resolveAttributeIds } from "../attributes/queries";
 import { findEntry } from "../library/queries";
@@ -32,7 +33,8 @@ export const updatePhysicalCopy = defineTool({
   async handler({ db, auth, now }, { physicalId, revision, makeActive, attributes, editionRef: _base, ...given }) {
     const copy = await findCopy(db, auth.userId, physicalId);
     if (!copy) throw notFound(`Your copy ${physicalId}`);
-    const entry = (await findEntry(db, auth.userId, copy.game_id))!;
+    const gone = () => notFound(`Your copy ${physicalId}`);
+    const entry = readBack(await findEntry(db, auth.userId, copy.game_id), gone);
     if (revision !== entry.revision) throw revisionConflict();
     const values = {
       ...copyValuesOf(copy),
@@ -50,7 +52,7 @@ export const updatePhysicalCopy = defineTool({
     const copies = await listCopies(db, auth.userId, copy.game_id);
     const labels = await attributeLabels(db, auth.userId);
     return {
-      item: toPhysicalCopy(copies.find((c) => c.id === physicalId)!, labels),
+      item: toPhysicalCopy(readBack(copies.find((c) => c.id === physicalId), gone), labels),
       activePhysicalId: copies.find((c) => c.is_active === 1)?.id ?? null,
       remainingCount: copies.length,
       libraryEntryRetained: true,

@@ -3,6 +3,7 @@ import { notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
 import { utcDay } from "../../platform/quota";
 import { isoDate, text } from "../../platform/schemas";
+import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
 import { findPlayLog, insertPlayLog, playLogSchema, toPlayLog } from "./logs";
 import { findPlay } from "./queries";
@@ -26,6 +27,6 @@ export const addPlayLog = defineTool({
   async handler({ db, auth, now }, args) {
     if (!(await findPlay(db, auth.userId, args.playId))) throw notFound(`Your play record ${args.playId}`);
     const id = await insertPlayLog(db, auth.userId, args.playId, { playDate: args.playDate ?? utcDay(now), playTime: args.playTime, memo: args.memo ?? null }, now.toISOString());
-    return { item: toPlayLog((await findPlayLog(db, auth.userId, id))!) };
+    return { item: toPlayLog(readBack(await findPlayLog(db, auth.userId, id), () => notFound(`Your play record ${args.playId}`))) };
   },
 });

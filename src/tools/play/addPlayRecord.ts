@@ -1,15 +1,27 @@
 import { z } from "zod";
-import { queryBatch } from "../../platform/db";
+import { sql } from "drizzle-orm";
 import { confirmTokenArg, confirmTwoStep, twoStepResult } from "../../platform/confirm";
 import { ApiError, invalidInput, notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
 import { positiveId, text } from "../../platform/schemas";
+import { type WriteCondition, runConditional } from "../../platform/registeredLimits";
 import { defineTool } from "../../registry/defineTool";
 import { findConsole } from "../consoles/queries";
-import { findEntry } from "../library/queries";
-import { consoleNotFound, deletePlaySql, endLatestSql, insertPlaySql, latestPlay, newPlayId, logsOf, withStatusDates } from "./queries";
+import { findEntry, ownedSql } from "../library/queries";
+import { consoleNotFound, deletePlaySql, endLatestSql, insertPlaySql, latestPlay, latestSql, newPlayId, logsOf, withStatusDates } from "./queries";
 import { PLAY_STATUSES, playRecordSchema } from "./record";
 import { renderPlay } from "./render";
+
+/** FREE and LIGHT take every replay value, but a replay there replaces the record: the catalog says so. */
+const replayOn = (plan: "FREE" | "LIGHT") =>
+  z
+    .boolean()
+    .describe(
+      `${plan}: true replaces the current record and deletes its play logs (no history is kept); it needs the play:delete scope and a two-step confirmation: the first call answers a preview with confirmToken, send the same arguments plus confirmToken to replay.`,
+    );
+
+const hasRecord = (gameId: number) =>
+  new ApiError("already_exists", `Game ${gameId} has a play record; change it with updatePlayRecord or replay.`, { field: "gameId" });
 
 const added = z.object({ item: playRecordSchema.extend({ playLogId: z.null() }), replayed: z.boolean(), playId: z.string() });
 
@@ -32,14 +44,20 @@ export const addPlayRecord = defineTool({
     confirmToken: confirmTokenArg,
   }),
   output: twoStepResult(added),
-  planDifferences: { FREE: { removedProperties: ["consoleId"] } },
+  planDifferences: {
+    FREE: { removedProperties: ["consoleId"], changedProperties: { replay: replayOn("FREE") } },
+    LIGHT: { changedProperties: { replay: replayOn("LIGHT") } },
+  },
   conflicts: ["already_exists"],
   notes: [
     "Owned games only (addToLibrary first). A second record without replay is 409 already_exists.",
     "PLAYING without a start date starts today (UTC); COMPLETED or DROPPED without an end date end today.",
   ],
   async handler({ db, env, auth, now }, args) {
-    if (!(await findEntry(db, auth.userId, args.gameId))) throw notFound(`Game ${args.gameId} in your library (add it with addToLibrary first)`);
+    const notOwned = () => notFound(`Game ${args.gameId} in your library (add it with addToLibrary first)`);
+    if (!(await findEntry(db, auth.userId, args.gameId))) throw notOwned();
+    // Checked again in the batch that writes, so a record never outlives its library entry.
+    const owned: WriteCondition = { holds: ownedSql(auth.userId, args.gameId), error: notOwned };
     if (args.consoleId !== undefined && !(await findConsole(db, auth.userId, args.consoleId))) throw consoleNotFound(args.consoleId);
     const latest = await latestPlay(db, auth.userId, args.gameId);
     const nowIso = now.toISOString();
@@ -49,12 +67,13 @@ export const addPlayRecord = defineTool({
         null,
         now,
       );
-    const result = async (playId: string, replayed: boolean) => ({ item: { ...(await renderPlay(db, auth.userId, playId)), playLogId: null }, replayed, playId });
+    const result = async (playId: string, replayed: boolean) => ({ item: { ...(await renderPlay(db, auth.userId, playId, notOwned)), playLogId: null }, replayed, playId });
 
     if (!args.replay) {
-      if (latest) throw new ApiError("already_exists", `Game ${args.gameId} has a play record; change it with updatePlayRecord or replay.`, { field: "gameId" });
+      if (latest) throw hasRecord(args.gameId);
       const playId = newPlayId();
-      await queryBatch(db, [insertPlaySql(auth.userId, args.gameId, playId, create(args.status ?? "PLANNED", args.consoleId ?? null), nowIso)]);
+      const stillNone: WriteCondition = { holds: sql`NOT EXISTS (${latestSql(auth.userId, args.gameId)})`, error: () => hasRecord(args.gameId) };
+      await runConditional(db, [owned, stillNone], [insertPlaySql(auth.userId, args.gameId, playId, create(args.status ?? "PLANNED", args.consoleId ?? null), nowIso)]);
       return result(playId, false);
     }
     if (args.status !== undefined && args.status !== "PLAYING") throw invalidInput("status", "status: a replay always starts as PLAYING.");
@@ -62,7 +81,7 @@ export const addPlayRecord = defineTool({
     const playId = newPlayId();
     const fresh = insertPlaySql(auth.userId, args.gameId, playId, create("PLAYING", args.consoleId ?? latest.console_id), nowIso);
     if (auth.plan === "PREMIUM") {
-      await queryBatch(db, [endLatestSql(auth.userId, args.gameId), fresh]);
+      await runConditional(db, [owned], [endLatestSql(auth.userId, args.gameId), fresh]);
       return result(playId, true);
     }
     if (!auth.scopes.has("play:delete")) {
@@ -71,13 +90,13 @@ export const addPlayRecord = defineTool({
       });
     }
     const logs = await logsOf(db, latest.play_id);
-    return confirmTwoStep({ kv: env.KV, auth, now }, "addPlayRecord", args, {
+    return confirmTwoStep({ kv: env.KV, db, auth, now }, "addPlayRecord", args, {
       targetRevision: `${latest.revision}:${logs.fingerprint}`,
       summary:
         `Replaces the play record of '${latest.title}' (${latest.status}, ${latest.total_play_time} minutes) with a new PLAYING one; ` +
         `the old record and its ${logs.count} play ${logs.count === 1 ? "log is" : "logs are"} deleted.`,
-      async execute() {
-        await queryBatch(db, [...deletePlaySql(auth.userId, args.gameId, latest.play_id), endLatestSql(auth.userId, args.gameId), fresh]);
+      async execute(marker) {
+        await runConditional(db, [owned], [marker, ...deletePlaySql(auth.userId, args.gameId, latest.play_id), endLatestSql(auth.userId, args.gameId), fresh]);
         return result(playId, true);
       },
     });

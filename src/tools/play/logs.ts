@@ -1,7 +1,9 @@
 import { type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import { type Db, queryBatch } from "../../platform/db";
+import { notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
+import { type WriteCondition, runConditional } from "../../platform/registeredLimits";
 
 export const playLogSchema = z.object({
   playLogId: z.string(),
@@ -11,7 +13,7 @@ export const playLogSchema = z.object({
   memo: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
-});
+}).meta({ id: "PlayLog" });
 
 export interface LogRow {
   id: string;
@@ -42,11 +44,16 @@ export async function findPlayLog(db: Db, userId: string, playLogId: string): Pr
   return row;
 }
 
+/** Adds a log while its record still exists (checked in the same batch: a removal racing it leaves no orphan log). */
 export async function insertPlayLog(db: Db, userId: string, playId: string, values: { playDate: string | null; playTime: number; memo: string | null }, now: string) {
   const id = newId("plog");
-  await db.run(sql`
+  const recordKept: WriteCondition = {
+    holds: sql`EXISTS (SELECT 1 FROM play_records WHERE id = ${playId} AND user_id = ${userId})`,
+    error: () => notFound(`Your play record ${playId}`),
+  };
+  await runConditional(db, [recordKept], [sql`
     INSERT INTO play_logs (id, user_id, play_id, play_date, play_time, memo, created_at, updated_at)
-    VALUES (${id}, ${userId}, ${playId}, ${values.playDate}, ${values.playTime}, ${values.memo}, ${now}, ${now})`);
+    VALUES (${id}, ${userId}, ${playId}, ${values.playDate}, ${values.playTime}, ${values.memo}, ${now}, ${now})`]);
   return id;
 }
 

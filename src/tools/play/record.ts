@@ -41,7 +41,7 @@ export const playRecordSchema = z.object({
   consoleId: z.string().nullable().optional(),
   console: z.object({ consoleId: z.string(), name: z.string() }).nullable().optional(),
   ...personalFieldsOutput,
-});
+}).meta({ id: "PlayRecord" });
 
 export interface PlayRow {
   /** Aliased: joined game columns bring their own `id`. */

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { confirmTokenArg, confirmTwoStep, removalResult } from "../../platform/confirm";
+import { queryBatch } from "../../platform/db";
 import { notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
@@ -19,11 +20,11 @@ export const removePlayLog = defineTool({
   async handler({ db, env, auth, now }, args) {
     const log = await findPlayLog(db, auth.userId, args.playLogId);
     if (!log) throw notFound(`Your play log ${args.playLogId}`);
-    return confirmTwoStep({ kv: env.KV, auth, now }, "removePlayLog", args, {
+    return confirmTwoStep({ kv: env.KV, db, auth, now }, "removePlayLog", args, {
       targetRevision: log.updated_at,
       summary: `Removes the ${log.play_time}-minute session of '${log.title}'${log.play_date ? ` on ${log.play_date}` : ""}.`,
-      async execute() {
-        await db.run(deletePlayLogSql(auth.userId, log.id));
+      async execute(marker) {
+        await queryBatch(db, [marker, deletePlayLogSql(auth.userId, log.id)]);
         return { playLogId: log.id, removed: true as const };
       },
     });

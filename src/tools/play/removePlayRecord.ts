@@ -23,11 +23,11 @@ export const removePlayRecord = defineTool({
     const play = await findPlay(db, auth.userId, args.playId);
     if (!play) throw notFound(`Your play record ${args.playId}`);
     const logs = await logsOf(db, play.play_id);
-    return confirmTwoStep({ kv: env.KV, auth, now }, "removePlayRecord", args, {
+    return confirmTwoStep({ kv: env.KV, db, auth, now }, "removePlayRecord", args, {
       targetRevision: `${play.revision}:${logs.fingerprint}`,
       summary: `Removes the play record of '${play.title}' (${play.status}) and its ${logs.count} play ${logs.count === 1 ? "log" : "logs"}.`,
-      async execute() {
-        await queryBatch(db, deletePlaySql(auth.userId, play.game_id, play.play_id));
+      async execute(marker) {
+        await queryBatch(db, [marker, ...deletePlaySql(auth.userId, play.game_id, play.play_id)]);
         return { playId: play.play_id, removed: true as const };
       },
     });

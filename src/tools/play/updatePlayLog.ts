@@ -2,6 +2,7 @@ import { z } from "zod";
 import { notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
 import { text } from "../../platform/schemas";
+import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
 import { findPlayLog, playLogSchema, toPlayLog, updatePlayLogRow } from "./logs";
 
@@ -25,6 +26,6 @@ export const updatePlayLog = defineTool({
     const log = await findPlayLog(db, auth.userId, args.playLogId);
     if (!log) throw notFound(`Your play log ${args.playLogId}`);
     await updatePlayLogRow(db, auth.userId, log.id, { playTime: args.playTime ?? log.play_time, memo: args.memo ?? log.memo }, now.toISOString());
-    return { item: toPlayLog((await findPlayLog(db, auth.userId, log.id))!) };
+    return { item: toPlayLog(readBack(await findPlayLog(db, auth.userId, log.id), () => notFound(`Your play log ${args.playLogId}`))) };
   },
 });

@@ -42,7 +42,10 @@ export const updatePlayRecord = defineTool({
       current.status,
       now,
     );
-    if (!(await updatePlay(db, auth.userId, playId, values, current.revision, now.toISOString()))) throw conflict();
+    if (!(await updatePlay(db, auth.userId, playId, values, current.revision, now.toISOString()))) {
+      // Changed meanwhile (409), or removed with its game (404, as a moment later).
+      throw (await findPlay(db, auth.userId, playId)) ? conflict() : notFound(`Your play record ${playId}`);
+    }
     return { item: await renderPlay(db, auth.userId, playId) };
   },
 });

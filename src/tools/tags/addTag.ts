@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { notFound } from "../../platform/errors";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
+import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
 import { findTag, insertTag, tagFieldArgs, tagSchema, toTag } from "./queries";
 
@@ -19,6 +21,6 @@ export const addTag = defineTool({
   async handler({ db, auth, now, upgradeUrl }, args) {
     const values = { name: args.name, nameKana: args.nameKana ?? null, color: args.color ?? null, description: args.description ?? null };
     const tagId = await insertTag(db, { ...auth, upgradeUrl }, values, now.toISOString());
-    return { item: toTag((await findTag(db, auth.userId, tagId))!) };
+    return { item: toTag(readBack(await findTag(db, auth.userId, tagId), () => notFound(`Your tag ${tagId}`))) };
   },
 });

@@ -22,11 +22,11 @@ export const removeTag = defineTool({
   async handler({ db, env, auth, now }, args) {
     const tag = await findTag(db, auth.userId, args.tagId);
     if (!tag) throw notFound(`Your tag ${args.tagId}`);
-    return confirmTwoStep({ kv: env.KV, auth, now }, "removeTag", args, {
+    return confirmTwoStep({ kv: env.KV, db, auth, now }, "removeTag", args, {
       targetRevision: tag.revision,
       summary: `Removes your tag '${tag.name}' from ${tag.game_count} ${tag.game_count === 1 ? "game" : "games"}; the games stay in your library.`,
-      async execute() {
-        await queryBatch(db, deleteTagSql(auth.userId, args.tagId));
+      async execute(marker) {
+        await queryBatch(db, [marker, ...deleteTagSql(auth.userId, args.tagId)]);
         return { tagId: args.tagId, removed: true as const };
       },
     });

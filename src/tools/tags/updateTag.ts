@@ -2,6 +2,7 @@ import { z } from "zod";
 import { notFound } from "../../platform/errors";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
 import { positiveId } from "../../platform/schemas";
+import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
 import { findTag, patchTag, revisionConflict, tagFieldArgs, tagSchema, toTag } from "./queries";
 
@@ -26,6 +27,6 @@ export const updateTag = defineTool({
     if (!tag) throw notFound(`Your tag ${tagId}`);
     if (revision !== undefined && revision !== tag.revision) throw revisionConflict();
     await patchTag(db, auth.userId, tagId, Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)), revision, now.toISOString());
-    return { item: toTag((await findTag(db, auth.userId, tagId))!) };
+    return { item: toTag(readBack(await findTag(db, auth.userId, tagId), () => notFound(`Your tag ${tagId}`))) };
   },
 });

@@ -5,7 +5,8 @@ import { ApiError, invalidInput, notFound } from "../../platform/errors";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
 import { positiveId } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
-import { TAG_GAME_LIMIT, countTagged, findTag, ownedAmong, revisionConflict, tagGamesStatements } from "./queries";
+import { readBack } from "../../platform/writes";
+import { TAG_GAME_LIMIT, allOwnedSql, countTagged, findTag, ownedAmong, revisionConflict, tagGamesStatements } from "./queries";
 
 export const updateTagGames = defineTool({
   name: "updateTagGames",
@@ -40,16 +41,29 @@ export const updateTagGames = defineTool({
       if (after > TAG_GAME_LIMIT) throw invalidInput("gameIds", `gameIds: the tag would hold ${after} games; at most ${TAG_GAME_LIMIT}.`);
     }
     const countAfter = sql`(SELECT COUNT(*) FROM tag_games WHERE tag_id = ${args.tagId})`;
-    await runGuarded(
-      db,
-      [
-        guardStatement(sql`(SELECT revision FROM tags WHERE id = ${args.tagId}) = ${tag.revision}`),
-        ...tagGamesStatements(auth.userId, args.tagId, args.mode, gameIds, now.toISOString()),
-        guardStatement(sql`${countAfter} <= ${TAG_GAME_LIMIT}`),
-      ],
-      () => new ApiError("revision_conflict", `The tag changed meanwhile, or would hold more than ${TAG_GAME_LIMIT} games; read it again.`, { field: "revision" }),
-    );
-    const updated = (await findTag(db, auth.userId, args.tagId))!;
+    const broken = new Error("updateTagGames guard");
+    try {
+      await runGuarded(
+        db,
+        [
+          guardStatement(sql`(SELECT revision FROM tags WHERE id = ${args.tagId}) = ${tag.revision}`),
+          // Ownership is checked again in the batch that writes: a game leaving the library meanwhile is not tagged.
+          ...(args.mode !== "remove" ? [guardStatement(allOwnedSql(auth.userId, gameIds))] : []),
+          ...tagGamesStatements(auth.userId, args.tagId, args.mode, gameIds, now.toISOString()),
+          guardStatement(sql`${countAfter} <= ${TAG_GAME_LIMIT}`),
+        ],
+        () => broken,
+      );
+    } catch (error) {
+      if (error !== broken) throw error;
+      if (args.mode !== "remove") {
+        const owned = await ownedAmong(db, auth.userId, gameIds);
+        const index = args.gameIds.findIndex((id) => !owned.has(id));
+        if (index >= 0) throw notFound(`gameIds[${index}]: game ${args.gameIds[index]} in your library`);
+      }
+      throw new ApiError("revision_conflict", `The tag changed meanwhile, or would hold more than ${TAG_GAME_LIMIT} games; read it again.`, { field: "revision" });
+    }
+    const updated = readBack(await findTag(db, auth.userId, args.tagId), () => notFound(`Your tag ${args.tagId}`));
     return { tagId: args.tagId, gameCount: updated.game_count, mode: args.mode, revision: updated.revision };
   },
 });

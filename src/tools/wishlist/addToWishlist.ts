@@ -2,12 +2,13 @@ import { z } from "zod";
 import { notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
 import { positiveId } from "../../platform/schemas";
+import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
 import { loadGameRecords } from "../games/queries";
 import { WISHLIST_FIELD_GROUPS, toWishlistItem, wishFieldArgs, wishlistEntrySchema } from "./entry";
 import { findWish, insertWish } from "./queries";
 
-export const wishlistWriteResult = z.object({ item: wishlistEntrySchema, revision: z.string() });
+export const wishlistWriteResult = z.object({ item: wishlistEntrySchema, revision: z.string() }).meta({ id: "WishlistWriteResult" });
 
 export const addToWishlist = defineTool({
   name: "addToWishlist",
@@ -33,7 +34,7 @@ export const addToWishlist = defineTool({
       memo: args.memo ?? null,
     };
     await insertWish(db, { ...auth, upgradeUrl }, args.gameId, values, now.toISOString());
-    const row = (await findWish(db, auth.userId, args.gameId))!;
+    const row = readBack(await findWish(db, auth.userId, args.gameId), () => notFound(`Game ${args.gameId} on your wishlist`));
     return { item: toWishlistItem(row, new Set(WISHLIST_FIELD_GROUPS)), revision: row.revision };
   },
 });

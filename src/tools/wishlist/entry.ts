@@ -27,7 +27,7 @@ export const wishlistEntrySchema = z.object({
   createdAt: z.string().optional(),
   updatedAt: z.string().optional(),
   game: gameSchema.optional(),
-});
+}).meta({ id: "WishlistEntry" });
 
 export interface WishRow {
   game_id: number;

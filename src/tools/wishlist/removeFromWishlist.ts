@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { confirmTokenArg, confirmTwoStep, removalResult, TWO_STEP_NOTE } from "../../platform/confirm";
+import { queryBatch } from "../../platform/db";
 import { notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
 import { positiveId } from "../../platform/schemas";
@@ -22,11 +23,11 @@ export const removeFromWishlist = defineTool({
   async handler({ db, env, auth, now }, args) {
     const wish = await findWish(db, auth.userId, args.gameId);
     if (!wish) throw notFound(`Game ${args.gameId} on your wishlist`);
-    return confirmTwoStep({ kv: env.KV, auth, now }, "removeFromWishlist", args, {
+    return confirmTwoStep({ kv: env.KV, db, auth, now }, "removeFromWishlist", args, {
       targetRevision: wish.revision,
       summary: `Takes '${wish.title}' off your wishlist, with its planned date, price, place and memo.`,
-      async execute() {
-        await db.run(deleteWishSql(auth.userId, args.gameId));
+      async execute(marker) {
+        await queryBatch(db, [marker, deleteWishSql(auth.userId, args.gameId)]);
         return { gameId: args.gameId, removed: true as const };
       },
     });

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ApiError, notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
 import { positiveId } from "../../platform/schemas";
+import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
 import { wishlistWriteResult } from "./addToWishlist";
 import { WISHLIST_FIELD_GROUPS, toWishlistItem, wishFieldArgs } from "./entry";
@@ -32,8 +33,11 @@ export const updateWishlistEntry = defineTool({
     if (!current) throw notFound(`Game ${gameId} on your wishlist`);
     if (revision !== undefined && revision !== current.revision) throw conflict();
     const values = { ...wishValuesOf(current), ...Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) };
-    if (!(await updateWish(db, auth.userId, gameId, values, current.revision, now.toISOString()))) throw conflict();
-    const row = (await findWish(db, auth.userId, gameId))!;
+    const gone = () => notFound(`Game ${gameId} on your wishlist`);
+    if (!(await updateWish(db, auth.userId, gameId, values, current.revision, now.toISOString()))) {
+      throw (await findWish(db, auth.userId, gameId)) ? conflict() : gone();
+    }
+    const row = readBack(await findWish(db, auth.userId, gameId), gone);
     return { item: toWishlistItem(row, new Set(WISHLIST_FIELD_GROUPS)), revision: row.revision };
   },
 });

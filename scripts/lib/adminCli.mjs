@@ -1,0 +1,188 @@
+// The operator CLI behind `npm run admin`, built with commander: every command and subcommand has
+// --help, values are checked before anything is sent (plans, presets, scopes, datasets, true/false,
+// page numbers), and the exit code tells a usage error (2) from a failure at the server (1).
+import { existsSync, statSync } from "node:fs";
+import { Argument, Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { adminFetch, adminToken, baseUrl } from "./local.mjs";
+import { MASTER_DATASETS, importNdjsonFile, readNdjsonLines } from "./masterImport.mjs";
+import { importProgress } from "./progress.mjs";
+
+/** Mirrors src/platform/plans.ts (test/adminCli.node.test.ts keeps them equal). */
+export const PLANS = ["FREE", "LIGHT", "PREMIUM"];
+export const PRESETS = ["viewOnly", "standard", "individual"];
+export const SCOPES = ["library:read", "library:write", "library:delete", "play:read", "play:write", "play:delete", "games:read"];
+
+export const EXIT_OK = 0;
+export const EXIT_SERVER = 1;
+export const EXIT_USAGE = 2;
+
+/** A mistake on the command line (or in what it names): exit code 2, nothing sent. */
+export class UsageError extends Error {}
+
+function strictBoolean(text) {
+  if (text === "true") return true;
+  if (text === "false") return false;
+  throw new InvalidArgumentError("Give true or false.");
+}
+
+function positiveInteger(text) {
+  if (!/^[1-9]\d{0,8}$/.test(text)) throw new InvalidArgumentError("Give a whole number from 1 up.");
+  return Number(text);
+}
+
+function scopeList(text) {
+  const scopes = text.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  const unknown = scopes.filter((s) => !SCOPES.includes(s));
+  if (scopes.length === 0) throw new InvalidArgumentError(`Give one or more of ${SCOPES.join(", ")}, comma-separated.`);
+  if (unknown.length > 0) {
+    throw new InvalidArgumentError(`Unknown scope ${unknown.map((s) => `'${s}'`).join(", ")}; known: ${SCOPES.join(", ")}.`);
+  }
+  return [...new Set(scopes)];
+}
+
+const compact = (object) => Object.fromEntries(Object.entries(object).filter(([, v]) => v !== undefined));
+
+const OVERVIEW_HELP = `
+All commands:
+  users list [--page N] [--limit N]
+  users create --plan FREE|LIGHT|PREMIUM [--name NAME]
+  users update <userId> [--plan PLAN] [--suspended true|false]
+  keys create <userId> --preset viewOnly|standard|individual [--scopes a,b] [--name NAME]
+  keys revoke <keyId>
+  master import platforms|companies|genres|games <file.ndjson>
+Every command has --help, e.g. npm run admin -- keys create --help
+`;
+
+const ENVIRONMENT_HELP = `
+Environment:
+  RGC_BASE_URL   the server (default http://127.0.0.1:$PORT, PORT default 8787)
+  ADMIN_TOKEN    the operator token (default: ADMIN_TOKEN in .dev.vars, written by npm run dev)
+
+Exit codes: 0 done, 1 the server refused or could not be reached, 2 usage error.
+Results are printed as JSON on stdout; import progress goes to stderr.`;
+
+/** A missing operator token is a usage error, said before anything is sent (not a 401). */
+function requireToken() {
+  if (!adminToken()) {
+    throw new UsageError("no operator token: set ADMIN_TOKEN, or run `npm run dev` once (it writes one to .dev.vars).");
+  }
+}
+
+function send(path, options) {
+  requireToken();
+  return adminFetch(path, options);
+}
+
+/**
+ * The command tree. `print(result)` receives each command's answer; the actions throw UsageError
+ * for command-line mistakes commander cannot see (e.g. --scopes without --preset individual).
+ */
+export function buildProgram({ print }) {
+  const program = new Command("npm run admin --")
+    .description("Operate a Retro Game Collection API server: users, API keys and master data.")
+    .exitOverride()
+    .showHelpAfterError("(add --help for usage)")
+    .helpCommand(false)
+    .configureHelp({ sortSubcommands: false })
+    .addHelpText("after", OVERVIEW_HELP + ENVIRONMENT_HELP);
+
+  const users = program.command("users").description("list, create and update users").helpCommand(false);
+  users
+    .command("list")
+    .description("list users, newest first, a page at a time")
+    .addOption(new Option("--page <n>", "page number").argParser(positiveInteger))
+    .addOption(new Option("--limit <n>", "users per page (at most 100; default 50)").argParser(positiveInteger))
+    .action(async ({ page, limit }) => print(await send(`/users?${new URLSearchParams(compact({ page, limit }))}`)));
+  users
+    .command("create")
+    .description("create a user; prints its userId")
+    .addOption(new Option("--plan <plan>", "the user's plan").choices(PLANS).makeOptionMandatory())
+    .addOption(new Option("--name <name>", "a name for the operator's eyes"))
+    .action(async ({ plan, name }) => print(await send("/users", { method: "POST", body: compact({ plan, name }) })));
+  users
+    .command("update")
+    .description("change a user's plan, or suspend / un-suspend it (its keys stop / resume working)")
+    .argument("<userId>", "the user (usr_...)")
+    .addOption(new Option("--plan <plan>", "the new plan").choices(PLANS))
+    .addOption(new Option("--suspended <true|false>", "suspend (true) or un-suspend (false); nothing else is accepted").argParser(strictBoolean))
+    .action(async (userId, { plan, suspended }) => {
+      if (plan === undefined && suspended === undefined) throw new UsageError("users update: give --plan and/or --suspended.");
+      print(await send(`/users/${encodeURIComponent(userId)}`, { method: "PATCH", body: compact({ plan, suspended }) }));
+    });
+
+  const keys = program.command("keys").description("issue and revoke API keys").helpCommand(false);
+  keys
+    .command("create")
+    .description("issue an API key for a user; the key is printed once, only its hash is kept")
+    .argument("<userId>", "the key's owner (usr_...)")
+    .addOption(
+      new Option("--preset <preset>", "viewOnly: library:read, play:read, games:read; standard: those + library:write, play:write; individual: exactly --scopes")
+        .choices(PRESETS)
+        .makeOptionMandatory(),
+    )
+    .addOption(new Option("--scopes <a,b,...>", `with --preset individual only; comma-separated from: ${SCOPES.join(", ")}`).argParser(scopeList))
+    .addOption(new Option("--name <name>", "a label for the key"))
+    .action(async (userId, { preset, scopes, name }) => {
+      if ((preset === "individual") !== (scopes !== undefined)) {
+        throw new UsageError("keys create: --scopes is required with --preset individual, and only with it.");
+      }
+      print(await send(`/users/${encodeURIComponent(userId)}/keys`, { method: "POST", body: compact({ preset, name, scopes }) }));
+    });
+  keys
+    .command("revoke")
+    .description("revoke an API key; it stops working at once")
+    .argument("<keyId>", "the key (key_...)")
+    .action(async (keyId) => print(await send(`/keys/${encodeURIComponent(keyId)}`, { method: "DELETE" })));
+
+  const master = program.command("master").description("import game master data").helpCommand(false);
+  master
+    .command("import")
+    .description(
+      "upsert an NDJSON file into a master dataset, 2,000 lines per request, with progress on stderr.\n" +
+        "Import platforms, companies and genres before the games that refer to them.",
+    )
+    .addArgument(new Argument("<dataset>", "which dataset").choices(MASTER_DATASETS))
+    .argument("<file>", "NDJSON, one row per line, in the dataset's master row format")
+    .action(async (dataset, file) => {
+      if (!existsSync(file) || !statSync(file).isFile()) throw new UsageError(`master import: no such file: ${file}`);
+      if (readNdjsonLines(file).lines.length === 0) throw new UsageError(`master import: ${file} holds no rows.`);
+      requireToken();
+      const progress = importProgress();
+      let result;
+      try {
+        result = await importNdjsonFile(dataset, file, { onProgress: progress.onProgress });
+      } finally {
+        progress.stop(); // ends the bar's line before anything else is printed
+      }
+      print(result);
+    });
+
+  return program;
+}
+
+/** Runs the CLI on `argv` (without node and the script) and answers the exit code. */
+export async function runAdminCli(argv, { stdout = process.stdout, stderr = process.stderr } = {}) {
+  const print = (result) => stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  const program = buildProgram({ print });
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return EXIT_OK;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE; // commander printed it
+    if (error instanceof UsageError) {
+      stderr.write(`error: ${error.message}\n(add --help for usage)\n`);
+      return EXIT_USAGE;
+    }
+    stderr.write(`${describeFailure(error)}\n`);
+    return EXIT_SERVER;
+  }
+}
+
+/** A server's refusal as it said it; an unreachable server as what to check. */
+function describeFailure(error) {
+  if (error instanceof TypeError && error.message === "fetch failed") {
+    const reason = error.cause?.code ?? error.cause?.message ?? "no answer";
+    return `error: cannot reach ${baseUrl()} (${reason}). Is the server running (npm run dev)? Set RGC_BASE_URL or PORT for another one.`;
+  }
+  return `error: ${error.message}`;
+}

@@ -1,0 +1,71 @@
+// Sends an NDJSON master dataset to the operator import (`POST /admin/v1/master/{dataset}`) in
+// requests of LINES_PER_REQUEST lines. Shared by `npm run admin -- master import`, the demo seed
+// and the benchmarks. Errors name the line of the file, not the line within one request.
+import { readFileSync } from "node:fs";
+import { basename } from "node:path";
+import { adminFetch } from "./local.mjs";
+
+/** Import order: games refer to the other three. */
+export const MASTER_DATASETS = ["platforms", "companies", "genres", "games"];
+export const LINES_PER_REQUEST = 2_000;
+
+/** The file's non-blank lines and, for each, its 1-based line number in the file. */
+export function readNdjsonLines(path) {
+  const lines = [];
+  const lineNumbers = [];
+  readFileSync(path, "utf8")
+    .split(/\r?\n/)
+    .forEach((text, index) => {
+      if (text.trim() === "") return;
+      lines.push(text);
+      lineNumbers.push(index + 1);
+    });
+  return { lines, lineNumbers };
+}
+
+/**
+ * The server's 400 names a line of the request body (`line`, and "line N: ..." in `message`);
+ * this turns it into the line of the file, which is what the operator can open and fix.
+ */
+function inFileTerms(error, { path, lineNumbers, start, end }) {
+  const requestLine = error.body?.line;
+  if (!Number.isInteger(requestLine) || requestLine < 1 || requestLine > end - start) return error;
+  const fileLine = lineNumbers[start + requestLine - 1];
+  const problem = String(error.body.message ?? "").replace(/^line \d+: /, "");
+  const imported = start === 0 ? "Nothing was imported" : `The ${start.toLocaleString("en-US")} rows before line ${lineNumbers[start]} were imported by earlier requests; nothing from line ${lineNumbers[start]} on`;
+  const message =
+    `${basename(path)} line ${fileLine}: ${problem}\n` +
+    `${imported}. The import is idempotent: fix the line and run the same command again.`;
+  return Object.assign(new Error(message), {
+    status: error.status,
+    body: { ...error.body, line: fileLine, message: `line ${fileLine}: ${problem}` },
+  });
+}
+
+/**
+ * Imports `path` into `dataset`, LINES_PER_REQUEST non-blank lines per request, and answers the
+ * summed counts. `onProgress({dataset, done, total, elapsedMs})` is called before the first
+ * request and after each one. Other options (e.g. `token`) go to adminFetch.
+ */
+export async function importNdjsonFile(dataset, path, { onProgress, ...fetchOptions } = {}) {
+  const { lines, lineNumbers } = readNdjsonLines(path);
+  const total = { dataset, received: 0, upserted: 0, unchanged: 0, generation: null };
+  const startedAt = performance.now();
+  onProgress?.({ dataset, done: 0, total: lines.length, elapsedMs: 0 });
+  for (let start = 0; start < lines.length; start += LINES_PER_REQUEST) {
+    const end = Math.min(start + LINES_PER_REQUEST, lines.length);
+    const body = `${lines.slice(start, end).join("\n")}\n`;
+    let result;
+    try {
+      result = await adminFetch(`/master/${dataset}`, { method: "POST", body, contentType: "application/x-ndjson", ...fetchOptions });
+    } catch (error) {
+      throw inFileTerms(error, { path, lineNumbers, start, end });
+    }
+    total.received += result.received;
+    total.upserted += result.upserted;
+    total.unchanged += result.unchanged;
+    total.generation = result.generation;
+    onProgress?.({ dataset, done: end, total: lines.length, elapsedMs: performance.now() - startedAt });
+  }
+  return total;
+}

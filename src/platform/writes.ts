@@ -1,0 +1,31 @@
+import { type SQL, sql } from "drizzle-orm";
+
+/**
+ * What every write tool shares about writing under concurrency.
+ *
+ * - A write's result is read back after its batch committed, and a concurrent removal may take the
+ *   row in between: `readBack` answers what happened (the tool's 404) instead of crashing.
+ * - A write that needs its parent (a library entry, a play record, a console) checks it inside
+ *   the batch that writes (registeredLimits' WriteCondition / runConditional), never only before.
+ * - A write that changes nothing keeps the record's revision and updatedAt (`touchIfChanged`), so
+ *   a client holding the revision is not sent a needless 409.
+ */
+
+/** The row a write reads back, or `gone()` when a concurrent removal took it after the write. */
+export function readBack<T>(row: T | undefined, gone: () => Error): T {
+  if (row === undefined) throw gone();
+  return row;
+}
+
+/** True (in SQL) when any column's stored value differs from the value about to be written. */
+export const differs = (values: readonly (readonly [column: string, value: unknown])[]): SQL =>
+  values.length === 0 ? sql`0` : sql`(${sql.join(values.map(([column, value]) => sql`${sql.raw(column)} IS NOT ${value}`), sql` OR `)})`;
+
+/**
+ * SET clauses that move `updated_at` and `revision` only when `changed` holds. An UPDATE's SET
+ * expressions all read the row as it was before the statement, so `changed` compares old values.
+ */
+export const touchIfChanged = (changed: SQL, now: string, revision: string): SQL[] => [
+  sql`updated_at = CASE WHEN ${changed} THEN ${now} ELSE updated_at END`,
+  sql`revision = CASE WHEN ${changed} THEN ${revision} ELSE revision END`,
+];
