@@ -17,8 +17,8 @@ import { PLAN_LIMITS } from "../src/platform/plans";
 import { type ExportLinkPayload, EXPORT_LINK_TTL_SEC, issueExportLink, signExportToken, verifyExportToken } from "../src/platform/signedLinks";
 import { DOWNLOAD_COSTS, EXPORT_OPENERS, type ExportOpener } from "../src/tools/exports/downloads";
 import type { ExportRequest, ExportRow } from "../src/tools/exports/exportSource";
-import { fetchLink, fetchLinkFrom, ndjsonOf, textOf, tokenOf, usedUnits } from "./support/downloads";
-import { ORIGIN, admin, newAccount } from "./support/harness";
+import { fetchLink, fetchLinkFrom, ndjsonOf, tokenOf, usedUnits } from "./support/downloads";
+import { ORIGIN, admin, newAccount, textOf } from "./support/harness";
 import { importFixture, insertCustomPlatform } from "./support/master";
 
 beforeAll(async () => {

@@ -13,8 +13,8 @@ import { gameRow } from "../src/tools/games/masterRows";
 import { cleanUpExports } from "../src/tools/exports/cleanup";
 import { DOWNLOAD_COSTS } from "../src/tools/exports/downloads";
 import { officialPartKey, readMasterState } from "../src/tools/exports/masterData/officialGames";
-import { fetchLink, ndjsonOf, textOf, tokenOf, usedUnits } from "./support/downloads";
-import { type Account, ORIGIN, admin, newAccount, send } from "./support/harness";
+import { fetchLink, ndjsonOf, tokenOf, usedUnits } from "./support/downloads";
+import { type Account, ORIGIN, admin, newAccount, send, textOf } from "./support/harness";
 import { importFixture, importMaster, importOk, insertCustomCompany, insertCustomGame, insertCustomPlatform, storedGeneration, toNdjson } from "./support/master";
 
 const HOME = 860001; // five official games

@@ -38,8 +38,6 @@ export async function usedUnits(userId: string): Promise<number> {
   return (await env.DB.prepare("SELECT coalesce(sum(count), 0) AS n FROM usage_daily WHERE user_id = ?").bind(userId).first<number>("n")) ?? 0;
 }
 
-/** A body as UTF-8 text (workerd warns when .text() reads a type it does not know as text). */
-export const textOf = async (response: Response) => new TextDecoder().decode(await response.arrayBuffer());
 
 /** The NDJSON body's rows. */
 export const ndjsonOf = (text: string) =>

@@ -19,8 +19,11 @@ export interface Reply<T = any> {
   body: T;
 }
 
+/** A body as UTF-8 text (workerd warns when .text() reads a type it does not know as text). */
+export const textOf = async (response: Response) => new TextDecoder().decode(await response.arrayBuffer());
+
 async function toReply(response: Response): Promise<Reply> {
-  const text = await response.text();
+  const text = await textOf(response);
   let body: unknown = text;
   try {
     body = text ? JSON.parse(text) : null;
