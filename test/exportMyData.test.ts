@@ -12,8 +12,9 @@ import { exportMyData } from "../src/tools/exports/exportMyData";
 import type { ExportRow } from "../src/tools/exports/exportSource";
 import { openMyDataSource } from "../src/tools/exports/myData/index";
 import { fetchLink } from "./support/downloads";
-import { type Account, ORIGIN, type Player, type Reply, admin, callWith, newAccount, player, send } from "./support/harness";
+import { type Account, ORIGIN, type Player, admin, callWith, newAccount, player, send } from "./support/harness";
 import { fictionalGame, importFixture, toNdjson } from "./support/master";
+import { expectError, ok } from "./support/replies";
 
 const P1 = 830001;
 const P2 = 830002;
@@ -85,17 +86,6 @@ beforeAll(async () => {
 // Helpers
 
 type Args = Record<string, unknown>;
-
-function ok(reply: Reply, what = ""): any {
-  expect(reply.status, `${what} ${JSON.stringify(reply.body)}`).toBe(200);
-  return reply.body;
-}
-
-function expectError(reply: Reply, status: number, code: string, field?: string) {
-  expect(reply.status, JSON.stringify(reply.body)).toBe(status);
-  expect(reply.body.code, JSON.stringify(reply.body)).toBe(code);
-  if (field !== undefined) expect(reply.body.field, JSON.stringify(reply.body)).toBe(field);
-}
 
 const daysFromToday = (days: number) => utcDay(new Date(Date.now() + days * 86_400_000));
 const yearsAgo = (years: number) => {

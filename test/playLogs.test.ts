@@ -7,6 +7,7 @@ import { utcDay } from "../src/platform/quota";
 import { type Account, type Player, type Reply, callWith, newAccount, player } from "./support/harness";
 import { fictionalGame, importFixture, toNdjson } from "./support/master";
 import { headStartOf, race } from "./support/race";
+import { expectError, ok } from "./support/replies";
 
 const PLATFORM = 790501;
 const A = 790511; // オリオン星の記録
@@ -26,17 +27,6 @@ type Args = Record<string, unknown>;
 
 const today = () => utcDay(new Date());
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
-
-function ok(reply: Reply, what = ""): any {
-  expect(reply.status, `${what} ${JSON.stringify(reply.body)}`).toBe(200);
-  return reply.body;
-}
-
-function expectError(reply: Reply, status: number, code: string, field?: string) {
-  expect(reply.status, JSON.stringify(reply.body)).toBe(status);
-  expect(reply.body.code, JSON.stringify(reply.body)).toBe(code);
-  if (field !== undefined) expect(reply.body.field, JSON.stringify(reply.body)).toBe(field);
-}
 
 /** Owns the game and starts its play record; answers the playId. */
 async function recordOf(p: Player, gameId = A, args: Args = {}): Promise<string> {

@@ -9,6 +9,7 @@ import { utcDay } from "../src/platform/quota";
 import { type Account, type Player, type Reply, callWith, newAccount, player as rotatingPlayer } from "./support/harness";
 import { fictionalGame, importFixture, toNdjson } from "./support/master";
 import { headStartOf, race } from "./support/race";
+import { expectError, ok } from "./support/replies";
 
 const P1 = 790001;
 const P2 = 790002;
@@ -68,17 +69,6 @@ const player = (options: { plan?: Plan; scopes?: Scope[] } = {}, extraKeys = 2) 
 const today = () => utcDay(new Date());
 const daysFromToday = (days: number) => utcDay(new Date(Date.now() + days * 86_400_000));
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
-
-function ok(reply: Reply, what = ""): any {
-  expect(reply.status, `${what} ${JSON.stringify(reply.body)}`).toBe(200);
-  return reply.body;
-}
-
-function expectError(reply: Reply, status: number, code: string, field?: string) {
-  expect(reply.status, JSON.stringify(reply.body)).toBe(status);
-  expect(reply.body.code, JSON.stringify(reply.body)).toBe(code);
-  if (field !== undefined) expect(reply.body.field, JSON.stringify(reply.body)).toBe(field);
-}
 
 async function own(p: Player, gameId: number) {
   ok(await p.call("addToLibrary", { gameId }), `addToLibrary ${gameId}`);

@@ -1,7 +1,7 @@
-import { z } from "zod";
 import { ApiError, notFound } from "../../platform/errors";
 import { PREMIUM_ONLY } from "../../platform/plans";
 import { positiveId } from "../../platform/schemas";
+import { givenFields, patchInput } from "../../platform/updates";
 import { defineTool } from "../../registry/defineTool";
 import { checkCustomGameReferences, customGameRevision, findCustomGame, updateCustomGame as storeUpdate } from "./queries";
 import { customGameFields, customGameResult, renderCustomGame } from "./shared";
@@ -17,14 +17,7 @@ export const updateCustomGame = defineTool({
   plans: PREMIUM_ONLY,
   kind: "write",
   idempotent: true,
-  input: z
-    .strictObject({
-      gameId: positiveId,
-      ...customGameFields,
-      revision: z.string().min(1).describe("From addCustomGame or the last update; optional."),
-    })
-    .partial()
-    .required({ gameId: true }),
+  input: patchInput("gameId", positiveId, customGameFields, "addCustomGame"),
   output: customGameResult,
   conflicts: ["revision_conflict"],
   async handler({ db, auth }, { gameId, revision, ...changes }) {
@@ -35,7 +28,7 @@ export const updateCustomGame = defineTool({
         field: "revision",
       });
     }
-    const defined = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
+    const defined = givenFields(changes);
     await checkCustomGameReferences(db, auth.userId, defined);
     const next = await storeUpdate(db, auth.userId, gameId, { ...current, ...defined }, defined);
     return { item: await renderCustomGame(db, auth.userId, gameId), revision: next };

@@ -25,9 +25,9 @@ export interface PublisherFields {
   nameEn: string | null;
 }
 
-type Named = { name: string };
+export type Named = { name: string };
 
-interface Kind<F extends Named> {
+export interface Kind<F extends Named> {
   table: "platforms" | "companies";
   resource: "customPlatforms" | "customPublishers";
   /** The id argument's name, for errors. */

@@ -5,6 +5,7 @@ import { limitArg, pageArg, pagedEnvelope, pageOf, pageOffset, resolveLimit } fr
 import { ALL_PLANS } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
 import { type CoverageRows, coverageFrom, coverageQueries } from "./queries";
+import { platformObjectShape } from "./shared";
 
 const CAP = 100;
 
@@ -20,12 +21,7 @@ export const listPlatforms = defineTool({
   input: z.strictObject({ page: pageArg, limit: limitArg(CAP, CAP) }),
   output: pagedEnvelope(
     z.object({
-      platformId: z.number().int(),
-      name: z.string(),
-      nameEn: z.string().nullable(),
-      shortName: z.string().nullable(),
-      maker: z.string().nullable(),
-      releaseDate: z.string().nullable(),
+      ...platformObjectShape,
       custom: z.boolean(),
       gameCount: z.number().int().describe("Games you can see on this platform."),
     }),

@@ -6,6 +6,7 @@ import { limitArg, pageArg, pagedEnvelope, pageOf, pageOffset, resolveLimit } fr
 import { ALL_PLANS } from "../../platform/plans";
 import { searchText } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
+import { publisherObjectShape } from "./shared";
 
 const CAP = 100;
 const DEFAULT_LIMIT = 50;
@@ -26,13 +27,7 @@ export const listPublishers = defineTool({
     limit: limitArg(CAP, DEFAULT_LIMIT),
   }),
   output: pagedEnvelope(
-    z.object({
-      companyId: z.number().int(),
-      name: z.string(),
-      nameKana: z.string().nullable(),
-      nameEn: z.string().nullable(),
-      custom: z.boolean(),
-    }),
+    z.object({ ...publisherObjectShape, custom: z.boolean() }),
   ),
   async handler({ db, auth }, args) {
     const limit = resolveLimit(args.limit, DEFAULT_LIMIT, [{ cap: CAP, reason: `listPublishers returns at most ${CAP} per page` }]);

@@ -32,42 +32,24 @@ async function* pagesById<R extends { id: number }>(db: Db, query: (afterId: num
   }
 }
 
-interface PlatformDbRow {
-  id: number;
-  name: string;
-  nameEn: string | null;
-  shortName: string | null;
-  maker: string | null;
-  releaseDate: string | null;
-  custom: number;
-}
-
-/** Every platform by platformId: the official ones, then (their ids being higher) the user's own, flagged custom. */
-export const platformPages = (db: Db, userId: string) =>
-  pagesById<PlatformDbRow>(
+/**
+ * Every row of a master table the user may see, by id: the official ones, then (their ids being
+ * higher) the user's own, flagged custom.
+ */
+const visiblePages = (db: Db, userId: string, table: "platforms" | "companies", idKey: string, columns: string) =>
+  pagesById<{ id: number; custom: number }>(
     db,
     (afterId) => sql`
-      SELECT id, name, name_en AS nameEn, short_name AS shortName, maker, release_date AS releaseDate, owner_user_id IS NOT NULL AS custom
-      FROM platforms WHERE id > ${afterId} AND ${ownedBy(userId)} ORDER BY id LIMIT ${MASTER_PAGE_ROWS}`,
-    ({ id, custom, ...rest }) => ({ platformId: id, ...rest, custom: custom === 1 }),
+      SELECT id, ${sql.raw(columns)}, owner_user_id IS NOT NULL AS custom
+      FROM ${sql.raw(table)} WHERE id > ${afterId} AND ${ownedBy(userId)} ORDER BY id LIMIT ${MASTER_PAGE_ROWS}`,
+    ({ id, custom, ...rest }) => ({ [idKey]: id, ...rest, custom: custom === 1 }),
   );
 
-interface CompanyDbRow {
-  id: number;
-  name: string;
-  nameKana: string | null;
-  nameEn: string | null;
-  custom: number;
-}
+export const platformPages = (db: Db, userId: string) =>
+  visiblePages(db, userId, "platforms", "platformId", "name, name_en AS nameEn, short_name AS shortName, maker, release_date AS releaseDate");
 
 export const companyPages = (db: Db, userId: string) =>
-  pagesById<CompanyDbRow>(
-    db,
-    (afterId) => sql`
-      SELECT id, name, name_kana AS nameKana, name_en AS nameEn, owner_user_id IS NOT NULL AS custom
-      FROM companies WHERE id > ${afterId} AND ${ownedBy(userId)} ORDER BY id LIMIT ${MASTER_PAGE_ROWS}`,
-    ({ id, custom, ...rest }) => ({ companyId: id, ...rest, custom: custom === 1 }),
-  );
+  visiblePages(db, userId, "companies", "companyId", "name, name_kana AS nameKana, name_en AS nameEn");
 
 interface GenreDbRow {
   id: number;

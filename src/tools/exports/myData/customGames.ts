@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
+import type { GameRecord } from "../../games/gameObject";
 import { GAME_LEFT_JOINS, ownedGameConditions } from "../../games/queries";
 import { GAME_FILTER_NAMES, MY_DATASET_PLANS } from "./args";
-import { type MyDataset, rowOf } from "./dataset";
+import { GAME_REFERENCE_COLUMNS, type MyDataset, rowOf } from "./dataset";
 
 /** The master row format of games (as exportMasterData writes them), without ids of external services. */
 const columns = [
@@ -10,12 +11,7 @@ const columns = [
   "titleReading",
   "titleEn",
   "aliases",
-  "platformId",
-  "platformName",
-  "publisherId",
-  "publisherName",
-  "genreId",
-  "genreName",
+  ...GAME_REFERENCE_COLUMNS,
   "genreSubId",
   "genreSubName",
   "releaseDate",
@@ -24,25 +20,11 @@ const columns = [
   "price",
 ] as const;
 
-interface CustomGameRow {
-  id: number;
-  title: string;
+/** A game row without external ids and editions, plus what only exports read: the reading and aliases. */
+type CustomGameRow = Omit<GameRecord, "media_id" | "gps_id" | "db_id" | "db_slug" | "db_cover_id" | "owner_user_id" | "editions"> & {
   title_reading: string | null;
-  title_en: string;
   aliases: string;
-  platform_id: number;
-  platform_name: string | null;
-  publisher_id: number | null;
-  publisher_name: string | null;
-  genre_id: number | null;
-  genre_name: string | null;
-  genre_sub_id: number | null;
-  genre_sub_name: string | null;
-  release_date: string | null;
-  jan_code: string | null;
-  model_number: string;
-  price: number | null;
-}
+};
 
 /** One row per custom game of the account, by gameId; the game filters go through the list tools' game-condition builder. */
 export const customGamesDataset: MyDataset = {

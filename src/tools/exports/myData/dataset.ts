@@ -46,18 +46,11 @@ export const SORT_ARGS = ["sortBy", "sortOrder"] as const;
 export const rowOf = (columns: readonly string[], values: Record<string, unknown>): ExportRow =>
   Object.fromEntries(columns.map((column) => [column, values[column] ?? null]));
 
+/** A game's platform, publisher and main genre: each id, then its name. */
+export const GAME_REFERENCE_COLUMNS = ["platformId", "platformName", "publisherId", "publisherName", "genreId", "genreName"] as const;
+
 /** The game a row is about, flattened into columns (names resolved; null when unknown). */
-export const GAME_COLUMNS = [
-  "gameTitle",
-  "platformId",
-  "platformName",
-  "publisherId",
-  "publisherName",
-  "genreId",
-  "genreName",
-  "releaseDate",
-  "custom",
-] as const;
+export const GAME_COLUMNS = ["gameTitle", ...GAME_REFERENCE_COLUMNS, "releaseDate", "custom"] as const;
 
 /** GAME_COLUMNS' values; goes with GAME_LEFT_JOINS over games g. */
 export const GAME_COLUMNS_SELECT = sql.raw(`g.title AS game_title, g.platform_id AS game_platform_id, p.name AS game_platform_name,
