@@ -7,6 +7,7 @@ import { mountCatalogRoutes } from "./registry/catalogRoutes";
 import type { ToolDefinition } from "./registry/defineTool";
 import { docsPage } from "./faces/docs";
 import { mountDownloadRoutes } from "./faces/downloads";
+import { mountUploadRoutes } from "./faces/uploads";
 import { browserAccess, jsonWithCharset, rateLimitState, requestIds } from "./faces/httpHeaders";
 import { MCP_PATH, mountMcpEndpoint } from "./faces/mcp";
 import { mountToolRoutes } from "./faces/rest";
@@ -45,6 +46,7 @@ export function createApp(tools: readonly ToolDefinition[] = registeredTools) {
   mountToolRoutes(app, tools);
   mountMcpEndpoint(app, tools);
   mountDownloadRoutes(app);
+  mountUploadRoutes(app);
   app.route("/admin/v1", createAdminRouter());
   app.get("/docs", docsPage());
   app.get("/", (c) => c.redirect("/docs"));

@@ -6,7 +6,7 @@ const app = createApp();
 
 export default {
   fetch: app.fetch,
-  /** The cron trigger of wrangler.toml: removes export files past their links' expiry. */
+  /** The cron trigger of wrangler.toml: removes export files past their links' expiry and stale staged import files. */
   async scheduled(controller, env, ctx) {
     ctx.waitUntil(
       cleanUpExports(env, new Date(controller.scheduledTime)).then((removed) => console.log(JSON.stringify({ exportCleanup: removed }))),

@@ -1,5 +1,27 @@
-import { sql } from "drizzle-orm";
-import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { type SQL, sql } from "drizzle-orm";
+import { type AnySQLiteColumn, check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+/**
+ * The list tools' sort indexes (migration 0030): user first, then exactly the ORDER BY a list
+ * writes for one sort (`x IS NULL, x <direction>, tie-break`), one index per direction, so a page
+ * is read in index order and the read stops at the page.
+ */
+const sortIndexes = (
+  prefix: string,
+  user: AnySQLiteColumn,
+  column: AnySQLiteColumn,
+  tieBreak: AnySQLiteColumn,
+  { directions = ["desc", "asc"], where }: { directions?: ("desc" | "asc")[]; where?: SQL } = {},
+) =>
+  directions.map((direction) => {
+    const built = index(`${prefix}_${column.name.replace(/_at$/, "")}_${direction}_idx`).on(
+      user,
+      sql`(${column} IS NULL)`,
+      sql`${column} ${sql.raw(direction)}`,
+      tieBreak,
+    );
+    return where ? built.where(where) : built;
+  });
 
 const createdAt = () =>
   text("created_at")
@@ -230,7 +252,11 @@ export const libraryEntries = sqliteTable(
     /** Changes on every write; updateLibraryEntry's optimistic check. */
     revision: text("revision").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.gameId] }), index("library_user_updated_idx").on(t.userId, t.updatedAt)],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.gameId] }),
+    index("library_user_updated_idx").on(t.userId, t.updatedAt),
+    ...[t.updatedAt, t.buyDate, t.buyPrice, t.rating].flatMap((column) => sortIndexes("library_user", t.userId, column, t.gameId)),
+  ],
 );
 
 /** What a user wants: one row per game on their wishlist (never also in their library). */
@@ -251,7 +277,10 @@ export const wishlistEntries = sqliteTable(
     updatedAt: text("updated_at").notNull(),
     revision: text("revision").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.gameId] })],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.gameId] }),
+    ...[t.priority, t.createdAt, t.wishDate, t.wishPrice].flatMap((column) => sortIndexes("wishlist_user", t.userId, column, t.gameId)),
+  ],
 );
 
 /** The physical copies of a game in a PREMIUM user's library; one of them is representative. */
@@ -324,7 +353,7 @@ export const consoles = sqliteTable(
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
   },
-  (t) => [index("consoles_user_idx").on(t.userId, t.createdAt)],
+  (t) => [index("consoles_user_idx").on(t.userId, t.createdAt), ...sortIndexes("consoles_user", t.userId, t.rating, t.id, { directions: ["desc"] })],
 );
 
 /** Which platforms a console plays, and how much the user prefers it for each. */
@@ -376,7 +405,13 @@ export const playRecords = sqliteTable(
     updatedAt: text("updated_at").notNull(),
     revision: text("revision").notNull(),
   },
-  (t) => [index("play_records_user_game_idx").on(t.userId, t.gameId, t.isLatest), index("play_records_console_idx").on(t.consoleId)],
+  (t) => [
+    index("play_records_user_game_idx").on(t.userId, t.gameId, t.isLatest),
+    index("play_records_console_idx").on(t.consoleId),
+    ...[t.updatedAt, t.playStartDate, t.playEndDate, t.clearTargetDate, t.rating].flatMap((column) =>
+      sortIndexes("play_records_latest", t.userId, column, t.gameId, { where: sql`${t.isLatest} = 1` }),
+    ),
+  ],
 );
 
 /** Sessions of a play cycle; a record's totalPlayTime is the sum of its logs' playTime. */
@@ -453,4 +488,53 @@ export const collectionGames = sqliteTable(
     kind: text("kind", { enum: ["member", "excluded"] }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.collectionId, t.kind, t.gameId] })],
+);
+
+/**
+ * Import jobs (src/tools/imports, migration 0031): a file uploaded through a signed link, staged in
+ * R2 as validated rows, then written in bounded steps. `next_offset` is the byte offset of the next
+ * staged row; a lease keeps two steps of one job from running at once.
+ */
+export const importJobs = sqliteTable(
+  "import_jobs",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull(),
+    source: text("source").notNull(),
+    mode: text("mode").notNull(),
+    state: text("state").notNull(),
+    dataset: text("dataset"),
+    fileName: text("file_name"),
+    /** The staged file (R2, imports/<jobId>/<uploadId>.ndjson) of the upload that claimed the job. */
+    stagedKey: text("staged_key"),
+    byteSize: integer("byte_size"),
+    totalRows: integer("total_rows"),
+    nextOffset: integer("next_offset").notNull().default(0),
+    rowsDone: integer("rows_done").notNull().default(0),
+    rowsAdded: integer("rows_added").notNull().default(0),
+    rowsExisting: integer("rows_existing").notNull().default(0),
+    rowsFailed: integer("rows_failed").notNull().default(0),
+    /** JSON array of reported rows ({row, column, code, message}), capped. */
+    problems: text("problems").notNull().default("[]"),
+    lastError: text("last_error"),
+    unitsCharged: integer("units_charged").notNull().default(0),
+    leaseId: text("lease_id"),
+    leaseUntil: text("lease_until"),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+    expiresAt: text("expires_at").notNull(),
+  },
+  (t) => [index("import_jobs_user_idx").on(t.userId, t.createdAt)],
+);
+
+/** Ids a restore re-issued (custom games, consoles, play records, tags, collections): old id in the file -> new id. */
+export const importIdMap = sqliteTable(
+  "import_id_map",
+  {
+    userId: text("user_id").notNull(),
+    kind: text("kind").notNull(),
+    oldId: text("old_id").notNull(),
+    newId: text("new_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.kind, t.oldId] })],
 );

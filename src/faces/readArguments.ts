@@ -14,8 +14,16 @@ const tooLarge = (maxBytes: number) =>
 
 /** The body's bytes, read no further than `maxBytes` (a declared or a streamed length past it is refused). */
 async function readBodyBytes(request: Request, maxBytes: number): Promise<Uint8Array> {
-  if (Number(request.headers.get("Content-Length") ?? 0) > maxBytes) throw tooLarge(maxBytes);
+  const declared = request.headers.get("Content-Length");
+  if (Number(declared ?? 0) > maxBytes) throw tooLarge(maxBytes);
   if (!request.body) return new Uint8Array();
+  if (declared !== null) {
+    // A declared length within the limit: HTTP ends the body there, so it is read in one call
+    // (the per-chunk loop below costs a tool call more CPU than the call's own work).
+    const bytes = new Uint8Array(await request.arrayBuffer());
+    if (bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
+    return bytes;
+  }
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {

@@ -33,13 +33,27 @@ async function callTool(c: Context<AppEnv>, tool: ToolDefinition): Promise<Respo
   return c.json(result as object, 200);
 }
 
+/** A path segment as a route parameter gives it: percent-decoded when that is valid. */
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 /** One route per tool, generated from the registry; anything else under /rest/v1/ is a 404. */
 export function mountToolRoutes(app: Hono<AppEnv>, tools: readonly ToolDefinition[]): void {
   for (const tool of tools) {
     app.all(`${TOOL_PATH_PREFIX}${tool.name}`, (c) => callTool(c, tool));
   }
-  app.all(`${TOOL_PATH_PREFIX}:name`, (c) => {
+  // A wildcard, not `:name`: with a parameter beside the static tool paths Hono's fast RegExpRouter
+  // gives up and every request is routed by the slower TrieRouter. Tool routes come first, so this
+  // only sees other paths; one segment is a tool name, anything else is nothing served.
+  app.all(`${TOOL_PATH_PREFIX}*`, (c) => {
+    const name = c.req.path.slice(TOOL_PATH_PREFIX.length);
+    if (name === "" || name.includes("/") || !c.req.path.startsWith(TOOL_PATH_PREFIX)) return c.notFound();
     if (!SERVICE_METHODS.includes(c.req.method)) throw methodNotAllowed(SERVICE_METHODS);
-    throw new ApiError("not_found", `There is no tool named '${c.req.param("name")}'.`, { entry: true });
+    throw new ApiError("not_found", `There is no tool named '${decodedSegment(name)}'.`, { entry: true });
   });
 }

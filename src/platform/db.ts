@@ -5,8 +5,20 @@ import { nullsLastSort, orderOf } from "./keyset";
 import { normalizePlace } from "./normalize";
 import * as schema from "../db/schema";
 
-export const createDb = (d1: D1Database) => drizzle(d1, { schema });
-export type Db = ReturnType<typeof createDb>;
+const newDb = (d1: D1Database) => drizzle(d1, { schema });
+export type Db = ReturnType<typeof newDb>;
+
+/**
+ * The drizzle database over a D1 binding. drizzle works out its relational config from the whole
+ * schema each time one is made, so one is made per binding object and kept (it holds no per-call
+ * state), not one per call.
+ */
+const dbs = new WeakMap<D1Database, Db>();
+export function createDb(d1: D1Database): Db {
+  let db = dbs.get(d1);
+  if (!db) dbs.set(d1, (db = newDb(d1)));
+  return db;
+}
 
 export const nowIso = () => new Date().toISOString();
 

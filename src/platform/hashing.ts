@@ -5,6 +5,14 @@ export async function sha256Hex(text: string): Promise<string> {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/**
+ * Compares two hex digests of one algorithm (equal length by construction) in constant time. Unlike
+ * constantTimeEqual it does not hash them again: they already are hashes of the same length.
+ */
+export function digestsEqual(a: string, b: string): boolean {
+  return a.length === b.length && crypto.subtle.timingSafeEqual(encoder.encode(a), encoder.encode(b));
+}
+
 /** Compares two secrets without leaking, through timing, how much of them matched. */
 export async function constantTimeEqual(a: string, b: string): Promise<boolean> {
   // Hashing first gives both sides the same length, which timingSafeEqual requires.

@@ -112,12 +112,17 @@ export interface DailyUsage {
 }
 
 export async function readDailyUsage(db: Db, auth: AuthContext, now: Date): Promise<DailyUsage> {
+  const [row] = await db.all<{ count: number }>(dailyUsageQuery(auth, now));
+  return dailyUsageOf(row?.count ?? 0, auth, now);
+}
+
+/** Today's count of the user's daily quota (no row: nothing used yet), for a batch of the caller's. */
+export const dailyUsageQuery = (auth: Pick<AuthContext, "userId">, now: Date) =>
+  sql`SELECT count FROM usage_daily WHERE user_id = ${auth.userId} AND day = ${utcDay(now)}`;
+
+/** Today's usage as getAccount shows it, from the count dailyUsageQuery read. */
+export function dailyUsageOf(used: number, auth: Pick<AuthContext, "plan">, now: Date): DailyUsage {
   const day = utcDay(now);
-  const [row] = await db
-    .select({ count: usageDaily.count })
-    .from(usageDaily)
-    .where(and(eq(usageDaily.userId, auth.userId), eq(usageDaily.day, day)));
-  const used = row?.count ?? 0;
   const limit = PLAN_LIMITS[auth.plan].dailyQuota;
   return {
     date: day,

@@ -67,11 +67,36 @@ export async function runConditional(db: Db, conditions: readonly WriteCondition
   }
 }
 
-/** Every registered-record count with its plan limit (null: unlimited), in one round trip. */
+const RESOURCES = Object.keys(COUNT) as RegisteredResource[];
+
+/** Every registered-record count of the user, as one statement with one column per resource (each counted through an index). */
+export const registeredCountsQuery = (userId: string) =>
+  sql`SELECT ${sql.join(RESOURCES.map((resource) => sql`(${COUNT[resource](userId)}) AS ${sql.raw(resource)}`), sql`, `)}`;
+
+/** registeredCountsQuery's row as each count with its plan limit (null: unlimited). */
+export const registeredCountsOf = (row: Partial<Record<RegisteredResource, number>> | undefined, plan: Plan) =>
+  Object.fromEntries(RESOURCES.map((resource) => [resource, { count: row?.[resource] ?? 0, limit: REGISTERED_LIMITS[resource][plan] }]));
+
+/** Every registered-record count with its plan limit (null: unlimited), in one statement. */
 export async function registeredCounts(db: Db, userId: string, plan: Plan) {
-  const resources = Object.keys(COUNT) as RegisteredResource[];
-  const rows = await queryBatch<{ n: number }[][]>(db, resources.map((resource) => sql`SELECT (${COUNT[resource](userId)}) AS n`));
-  return Object.fromEntries(
-    resources.map((resource, i) => [resource, { count: rows[i]?.[0]?.n ?? 0, limit: REGISTERED_LIMITS[resource][plan] }]),
-  );
+  const [[row]] = await queryBatch<[Partial<Record<RegisteredResource, number>>[]]>(db, [registeredCountsQuery(userId)]);
+  return registeredCountsOf(row, plan);
+}
+
+/**
+ * For batches that add many records at once (imports): a guard, placed after the inserts, that
+ * breaks the batch when the user's count of `resource` ends above the plan's limit. Null when the
+ * plan has no limit. With `currentCount` the room left before the batch is known too.
+ */
+export function limitGuardAfter(ctx: Pick<LimitContext, "userId" | "plan">, resource: RegisteredResource): SQL | null {
+  const limit: number | null = REGISTERED_LIMITS[resource][ctx.plan];
+  return limit === null ? null : guardStatement(sql`(${COUNT[resource](ctx.userId)}) <= ${limit}`);
+}
+
+/** How many more `resource` records the plan allows now (Infinity when unlimited). */
+export async function roomLeft(db: Db, ctx: Pick<LimitContext, "userId" | "plan">, resource: RegisteredResource): Promise<number> {
+  const limit: number | null = REGISTERED_LIMITS[resource][ctx.plan];
+  if (limit === null) return Number.POSITIVE_INFINITY;
+  const [row] = await db.all<{ n: number }>(sql`SELECT (${COUNT[resource](ctx.userId)}) AS n`);
+  return Math.max(0, limit - (row?.n ?? 0));
 }

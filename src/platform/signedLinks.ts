@@ -84,10 +84,15 @@ async function hmac(secret: string, message: string): Promise<string> {
   return base64url(new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(message))));
 }
 
-/** Signs a payload as it is; issueExportLink is what tools call. */
-export async function signExportToken(env: Pick<Bindings, "EXPORT_SIGNING_SECRET">, payload: ExportLinkPayload): Promise<string> {
+/** Signs any payload: export links and upload links share the signer (their payloads never parse as each other). */
+async function signPayload(env: Pick<Bindings, "EXPORT_SIGNING_SECRET">, payload: object): Promise<string> {
   const body = base64url(encoder.encode(JSON.stringify(payload)));
   return `${body}.${await hmac(signingSecret(env), body)}`;
+}
+
+/** Signs a payload as it is; issueExportLink is what tools call. */
+export async function signExportToken(env: Pick<Bindings, "EXPORT_SIGNING_SECRET">, payload: ExportLinkPayload): Promise<string> {
+  return signPayload(env, payload);
 }
 
 /** A signed link to the file of `request`, for the calling user, valid for 15 minutes from `now`. */
@@ -113,26 +118,28 @@ export async function issueExportLink(ctx: LinkIssuer, request: ExportRequest): 
 /** Malformed, altered and foreign tokens all get the same answer, so none tells anything apart. */
 const invalidLink = () => new ApiError("not_found", "This download link is not valid. Request a new link from the export tool.");
 
+/** The signed JSON payload of a token, or null when the token is malformed, altered or foreign (checked in constant time). */
+async function verifiedPayload(env: Pick<Bindings, "EXPORT_SIGNING_SECRET">, token: string): Promise<unknown> {
+  const secret = signingSecret(env);
+  const parts = token.length <= MAX_TOKEN_LENGTH ? token.split(".") : [];
+  const [body, signature] = parts;
+  if (parts.length !== 2 || !body || !signature) return null;
+  if (!(await constantTimeEqual(await hmac(secret, body), signature))) return null;
+  const bytes = fromBase64url(body);
+  try {
+    return bytes ? JSON.parse(decoder.decode(bytes)) : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Checks the signature (in constant time) before anything else, then the expiry: an expired
  * link is a 410 `link_expired`; an altered, truncated or foreign one (signed with another secret)
  * is a 404 `not_found`.
  */
 export async function verifyExportToken(env: Pick<Bindings, "EXPORT_SIGNING_SECRET">, token: string, now: Date): Promise<VerifiedExportLink> {
-  const secret = signingSecret(env);
-  const parts = token.length <= MAX_TOKEN_LENGTH ? token.split(".") : [];
-  const [body, signature] = parts;
-  if (parts.length !== 2 || !body || !signature) throw invalidLink();
-  if (!(await constantTimeEqual(await hmac(secret, body), signature))) throw invalidLink();
-
-  const bytes = fromBase64url(body);
-  let parsed: unknown;
-  try {
-    parsed = bytes ? JSON.parse(decoder.decode(bytes)) : undefined;
-  } catch {
-    parsed = undefined;
-  }
-  const payload = payloadSchema.safeParse(parsed);
+  const payload = payloadSchema.safeParse(await verifiedPayload(env, token));
   if (!payload.success) throw invalidLink();
 
   const { uid, kind, dataset, format, args, exp, nonce } = payload.data;
@@ -145,4 +152,49 @@ export async function verifyExportToken(env: Pick<Bindings, "EXPORT_SIGNING_SECR
     );
   }
   return { userId: uid, request: { kind, dataset, format, args }, expiresAt, nonce };
+}
+
+/**
+ * Upload links (imports): `{origin}/uploads/v1/{token}`, signed exactly like export links, with a
+ * payload of purpose "upload" naming the user and the import job. An upload token never verifies
+ * as a download token and the other way round: each payload schema requires what the other lacks.
+ */
+export const UPLOAD_PATH_PREFIX = "/uploads/v1/";
+export const UPLOAD_LINK_TTL_SEC = 3600 as const;
+
+const uploadPayloadSchema = z.object({
+  v: z.literal(1),
+  purpose: z.literal("upload"),
+  uid: z.string().min(1),
+  job: z.string().min(1),
+  exp: z.number().int(),
+  nonce: z.string().regex(/^[A-Za-z0-9]{22}$/),
+});
+
+export interface VerifiedUploadLink {
+  userId: string;
+  jobId: string;
+  expiresAt: Date;
+}
+
+/** A signed link to PUT the file of import job `jobId`, valid for an hour from `now`. */
+export async function issueUploadLink(ctx: LinkIssuer, jobId: string) {
+  const exp = Math.floor(ctx.now.getTime() / 1000) + UPLOAD_LINK_TTL_SEC;
+  const token = await signPayload(ctx.env, { v: 1, purpose: "upload", uid: ctx.userId, job: jobId, exp, nonce: randomBase62(22) });
+  return { uploadUrl: `${ctx.origin}${UPLOAD_PATH_PREFIX}${token}`, uploadExpiresInSec: UPLOAD_LINK_TTL_SEC as typeof UPLOAD_LINK_TTL_SEC, uploadExpiresAt: new Date(exp * 1000).toISOString() };
+}
+
+const invalidUploadLink = () => new ApiError("not_found", "This upload link is not valid. Call importMyData again for a new link.");
+
+/** As verifyExportToken, for upload links: 404 for anything altered or foreign, 410 past the expiry. */
+export async function verifyUploadToken(env: Pick<Bindings, "EXPORT_SIGNING_SECRET">, token: string, now: Date): Promise<VerifiedUploadLink> {
+  const payload = uploadPayloadSchema.safeParse(await verifiedPayload(env, token));
+  if (!payload.success) throw invalidUploadLink();
+  const expiresAt = new Date(payload.data.exp * 1000);
+  if (now.getTime() >= expiresAt.getTime()) {
+    throw new ApiError("link_expired", `This upload link expired at ${expiresAt.toISOString()}. Call importMyData again for a new job and link.`, {
+      expiredAt: expiresAt.toISOString(),
+    });
+  }
+  return { userId: payload.data.uid, jobId: payload.data.job, expiresAt };
 }

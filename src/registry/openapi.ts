@@ -55,6 +55,7 @@ const FAMILY_DESCRIPTIONS: Record<string, string> = {
   collections: "Collections of games (by tag, platform, genre, release dates or a list) and their progress (PREMIUM).",
   attributes: "Attributes of a copy (boxed, manual, sealed ...): the system list and your own.",
   exports: "Downloads of your data and of the master data (REST only).",
+  imports: "Restores of your exports and imports from other trackers, through a signed upload link (REST only).",
 };
 
 /**

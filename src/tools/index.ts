@@ -59,6 +59,8 @@ import { updateWishlistEntry } from "./wishlist/updateWishlistEntry";
 import { searchGames } from "./games/searchGames";
 import { exportMyData } from "./exports/exportMyData";
 import { exportMasterData } from "./exports/exportMasterData";
+import { getImportStatus } from "./imports/getImportStatus";
+import { importMyData } from "./imports/importMyData";
 
 /** The registry: every tool, in catalog order. REST routes, the catalog and OpenAPI come from here. */
 export const tools: readonly ToolDefinition[] = [
@@ -122,4 +124,6 @@ export const tools: readonly ToolDefinition[] = [
   removeAttribute,
   exportMyData,
   exportMasterData,
+  importMyData,
+  getImportStatus,
 ];

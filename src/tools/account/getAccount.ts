@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { ApiError } from "../../platform/errors";
 import { ALL_PLANS, BURST_WINDOW_SEC, PLAN_LIMITS, PLANS, SCOPES } from "../../platform/plans";
-import { readDailyUsage } from "../../platform/quota";
+import { queryBatch } from "../../platform/db";
+import { dailyUsageOf, dailyUsageQuery } from "../../platform/quota";
 import { defineTool } from "../../registry/defineTool";
-import { registeredCounts } from "../../platform/registeredLimits";
-import { findUser } from "./queries";
+import { registeredCountsOf, registeredCountsQuery } from "../../platform/registeredLimits";
+import { type AccountUser, accountUserQuery } from "./queries";
 
 const countWithLimit = z.object({ count: z.number().int(), limit: z.number().int().nullable() });
 
@@ -37,7 +38,12 @@ export const getAccount = defineTool({
   }),
   notes: ["Any valid key may call getAccount; it needs no scope.", "The call itself counts toward today's usage."],
   async handler({ db, auth, now }) {
-    const user = await findUser(db, auth.userId);
+    // The user, every registered count and today's usage in one round trip.
+    const [[user], [counts], [usage]] = await queryBatch<[AccountUser[], Record<string, number>[], { count: number }[]]>(db, [
+      accountUserQuery(auth.userId),
+      registeredCountsQuery(auth.userId),
+      dailyUsageQuery(auth, now),
+    ]);
     if (!user) throw new ApiError("unauthorized", "The API key's account no longer exists.");
     const { burstLimit } = PLAN_LIMITS[auth.plan];
     return {
@@ -45,8 +51,8 @@ export const getAccount = defineTool({
       name: user.name,
       plan: user.plan,
       key: { keyId: auth.keyId, scopes: [...auth.scopes] },
-      registered: await registeredCounts(db, user.id, user.plan),
-      usage: await readDailyUsage(db, auth, now),
+      registered: registeredCountsOf(counts, user.plan),
+      usage: dailyUsageOf(usage?.count ?? 0, auth, now),
       rate: { burstLimit, burstWindowSec: BURST_WINDOW_SEC },
     };
   },

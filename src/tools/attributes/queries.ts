@@ -54,7 +54,19 @@ export async function deleteOwnAttribute(db: Db, userId: string, id: string, mar
 
 /** Every attribute label the user can see, by id (system and own): to name ids in results. */
 export async function attributeLabels(db: Db, userId: string): Promise<Map<string, Attribute>> {
-  const own = await db.select().from(attributes).where(eq(attributes.userId, userId));
+  return attributeLabelsFrom(await db.all<OwnAttributeRow>(ownAttributesQuery(userId)));
+}
+
+export interface OwnAttributeRow {
+  id: string;
+  label: string;
+}
+
+/** The user's own attributes, as a statement for a list's batch (attributeLabelsFrom reads its rows). */
+export const ownAttributesQuery = (userId: string) => sql`SELECT id, label FROM attributes WHERE user_id = ${userId}`;
+
+/** attributeLabels from ownAttributesQuery's rows. */
+export function attributeLabelsFrom(own: readonly OwnAttributeRow[]): Map<string, Attribute> {
   return new Map<string, Attribute>([
     ...SYSTEM_ATTRIBUTES.map((a) => [a.id, { ...a, custom: false }] as const),
     ...own.map((a) => [a.id, { id: a.id, label: a.label, custom: true }] as const),

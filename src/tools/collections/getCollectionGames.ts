@@ -8,7 +8,7 @@ import { PREMIUM_ONLY } from "../../platform/plans";
 import { orderedRanges } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
 import { type GameRecord, gameSchema, toGame } from "../games/gameObject";
-import { GAME_LEFT_JOINS, GAME_SELECT, allOf, gameFilterConditions, titleFilterCondition } from "../games/queries";
+import { GAME_CORE_SELECT, GAME_LEFT_JOINS, allOf, gameFilterConditions, titleFilterCondition } from "../games/queries";
 import { findCollection, memberSql } from "./queries";
 
 const CAP = 100;
@@ -73,15 +73,21 @@ export const getCollectionGames = defineTool({
         CASE WHEN a.game_id IS NOT NULL THEN ${achievedAt} END AS achieved_at FROM m ${achievements})`;
     const conditions = await gameFilterConditions(db, args);
     if (args.title !== undefined) conditions.push(titleFilterCondition(args.title));
+    // Only game filters read the games; counting without them reads the collection's rows alone.
+    const countGames = conditions.length > 0 ? sql`LEFT JOIN games g ON g.id = h.game_id` : sql``;
     if (args.achieved !== undefined) conditions.push(sql`h.achieved = ${args.achieved ? 1 : 0}`);
     const where = allOf(conditions);
     const limit = resolveLimit(args.limit, 50, [{ cap: CAP, reason: "game is always included, which caps the page at 100" }]);
-    const [rows, filtered, summary] = await queryBatch<[Row[], { n: number }[], { total: number; achieved: number }[]]>(db, [
-      sql`${hits} SELECT h.game_id, h.achieved, h.achieved_at, ${GAME_SELECT} FROM h LEFT JOIN games g ON g.id = h.game_id ${GAME_LEFT_JOINS}
-        WHERE ${where} ORDER BY ${orderNullsLast(SORTS[args.sortBy], args.sortOrder, "h.game_id")}
-        LIMIT ${limit.effectiveLimit} OFFSET ${pageOffset(args.page, limit)}`,
-      sql`${hits} SELECT COUNT(*) AS n FROM h LEFT JOIN games g ON g.id = h.game_id WHERE ${where}`,
-      sql`${hits} SELECT COUNT(*) AS total, COALESCE(SUM(achieved), 0) AS achieved FROM h`,
+    const order = orderNullsLast(SORTS[args.sortBy], args.sortOrder, "h.game_id");
+    // The page is chosen from the narrow rows (game id, achievement, sort key), then only its games
+    // are read whole; the filtered count and the summary come from one pass over the collection.
+    const [rows, [counts]] = await queryBatch<[Row[], { n: number; total: number; achieved: number }[]]>(db, [
+      sql`${hits}, page AS (SELECT h.game_id, h.achieved, h.achieved_at FROM h LEFT JOIN games g ON g.id = h.game_id WHERE ${where}
+          ORDER BY ${order} LIMIT ${limit.effectiveLimit} OFFSET ${pageOffset(args.page, limit)})
+        SELECT h.game_id, h.achieved, h.achieved_at, ${GAME_CORE_SELECT} FROM page h LEFT JOIN games g ON g.id = h.game_id ${GAME_LEFT_JOINS}
+        ORDER BY ${order}`,
+      sql`${hits} SELECT SUM(CASE WHEN ${where} THEN 1 ELSE 0 END) AS n, COUNT(*) AS total, COALESCE(SUM(achieved), 0) AS achieved
+        FROM h ${countGames}`,
     ]);
     const items = rows.map((row) => ({
       gameId: row.game_id,
@@ -89,10 +95,10 @@ export const getCollectionGames = defineTool({
       achievedAt: row.achieved_at,
       game: row.id == null ? { gameId: row.game_id } : toGame(row as GameRecord, new Set()),
     }));
-    const total = summary[0]?.total ?? 0;
-    const achieved = summary[0]?.achieved ?? 0;
+    const total = counts?.total ?? 0;
+    const achieved = counts?.achieved ?? 0;
     return {
-      ...pageOf(items, args.page, filtered[0]?.n ?? 0, limit),
+      ...pageOf(items, args.page, counts?.n ?? 0, limit),
       summary: {
         totalGames: total,
         achievedGames: achieved,

@@ -137,8 +137,8 @@ export interface NewCollection {
   excludeGameIds: number[];
 }
 
-/** What each type needs, and what it must not be given. */
-export async function checkCollectionShape(db: Db, userId: string, c: NewCollection) {
+/** What each type needs, and what it must not be given, without reading anything (400 naming the field). */
+export function checkCollectionFields(c: NewCollection) {
   const refuse = (field: string, message: string) => invalidInput(field, `${field}: ${message}`);
   if (c.type !== "INDIVIDUAL" && c.gameIds.length) throw refuse("gameIds", `only INDIVIDUAL collections list their games.`);
   if (c.type === "INDIVIDUAL" && c.excludeGameIds.length) throw refuse("excludeGameIds", "only TAG and PLATFORM collections exclude games.");
@@ -146,14 +146,15 @@ export async function checkCollectionShape(db: Db, userId: string, c: NewCollect
   if (c.type !== "PLATFORM" && (c.platformId ?? c.genreId ?? c.releaseDateFrom ?? c.releaseDateTo) !== null) {
     throw refuse("platformId", "only PLATFORM collections take platformId, genreId and release dates.");
   }
-  if (c.type === "TAG") {
-    if (c.tagId === null) throw refuse("tagId", "a TAG collection needs tagId.");
-    if (!(await findTag(db, userId, c.tagId))) throw notFound(`Your tag ${c.tagId}`);
-  }
-  if (c.type === "PLATFORM") {
-    if (c.platformId === null) throw refuse("platformId", "a PLATFORM collection needs platformId.");
-    if (!(await usableIds(db, "platforms", userId, [c.platformId])).size) throw notFound(`Platform ${c.platformId}`);
-  }
+  if (c.type === "TAG" && c.tagId === null) throw refuse("tagId", "a TAG collection needs tagId.");
+  if (c.type === "PLATFORM" && c.platformId === null) throw refuse("platformId", "a PLATFORM collection needs platformId.");
+}
+
+/** What each type needs, and what it must not be given; the tag, platform and games it names must be the caller's to use. */
+export async function checkCollectionShape(db: Db, userId: string, c: NewCollection) {
+  checkCollectionFields(c);
+  if (c.type === "TAG" && !(await findTag(db, userId, c.tagId!))) throw notFound(`Your tag ${c.tagId}`);
+  if (c.type === "PLATFORM" && !(await usableIds(db, "platforms", userId, [c.platformId!])).size) throw notFound(`Platform ${c.platformId}`);
   await checkVisibleGames(db, userId, c.gameIds, "gameIds");
   await checkVisibleGames(db, userId, c.excludeGameIds, "excludeGameIds");
 }
@@ -165,16 +166,19 @@ const replaceGamesSql = (collectionId: string, kind: "member" | "excluded", ids:
     : []),
 ];
 
+/** The statements that store a new collection (addCollection, imports); `times` keeps a restored collection's timestamps. */
+export const insertCollectionSql = (id: string, userId: string, c: NewCollection, now: string, times = { createdAt: now, updatedAt: now }): SQL[] => [
+  sql`INSERT INTO collections (id, user_id, name, name_key, description, type, purpose, tag_id, platform_id, genre_id, release_date_from,
+      release_date_to, revision, created_at, updated_at)
+    VALUES (${id}, ${userId}, ${c.name}, ${normalizePlace(c.name)}, ${c.description}, ${c.type}, ${c.purpose}, ${c.tagId}, ${c.platformId},
+      ${c.genreId}, ${c.releaseDateFrom}, ${c.releaseDateTo}, ${newRevision()}, ${times.createdAt}, ${times.updatedAt})`,
+  ...replaceGamesSql(id, "member", c.gameIds),
+  ...replaceGamesSql(id, "excluded", c.excludeGameIds),
+];
+
 export async function insertCollection(db: Db, limit: LimitContext, c: NewCollection, now: string): Promise<string> {
   const id = newId("col");
-  await addWithinLimit(db, limit, "collections", [
-    sql`INSERT INTO collections (id, user_id, name, name_key, description, type, purpose, tag_id, platform_id, genre_id, release_date_from,
-        release_date_to, revision, created_at, updated_at)
-      VALUES (${id}, ${limit.userId}, ${c.name}, ${normalizePlace(c.name)}, ${c.description}, ${c.type}, ${c.purpose}, ${c.tagId}, ${c.platformId},
-        ${c.genreId}, ${c.releaseDateFrom}, ${c.releaseDateTo}, ${newRevision()}, ${now}, ${now})`,
-    ...replaceGamesSql(id, "member", c.gameIds),
-    ...replaceGamesSql(id, "excluded", c.excludeGameIds),
-  ]);
+  await addWithinLimit(db, limit, "collections", insertCollectionSql(id, limit.userId, c, now));
   return id;
 }
 

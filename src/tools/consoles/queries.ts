@@ -155,14 +155,17 @@ const replacePlatformsSql = (consoleId: string, priorities: ConsoleValues["platf
     : []),
 ];
 
+/** The statements that store a new console (addConsole, imports); `times` keeps a restored console's timestamps. */
+export const insertConsoleSql = (id: string, userId: string, values: ConsoleValues, now: string, times = { createdAt: now, updatedAt: now }): SQL[] => [
+  sql`INSERT INTO consoles (id, user_id, name, name_key, created_at, updated_at) VALUES (${id}, ${userId}, ${values.name}, '', ${times.createdAt}, ${times.updatedAt})`,
+  sql`UPDATE consoles SET ${sql.join(columnsOf(values), sql`, `)} WHERE id = ${id}`,
+  ...replacePlatformsSql(id, values.platformPriorities),
+];
+
 /** Inserts the console within the plan's limit (counted in the same batch). */
 export async function insertConsole(db: Db, limit: LimitContext, values: ConsoleValues, now: string) {
   const id = newId("con");
-  await addWithinLimit(db, limit, "consoles", [
-    sql`INSERT INTO consoles (id, user_id, name, name_key, created_at, updated_at) VALUES (${id}, ${limit.userId}, ${values.name}, '', ${now}, ${now})`,
-    sql`UPDATE consoles SET ${sql.join(columnsOf(values), sql`, `)} WHERE id = ${id}`,
-    ...replacePlatformsSql(id, values.platformPriorities),
-  ]);
+  await addWithinLimit(db, limit, "consoles", insertConsoleSql(id, limit.userId, values, now));
   return id;
 }
 

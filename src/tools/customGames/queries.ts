@@ -82,7 +82,7 @@ const storedRow = (gameId: number, userId: string, fields: CustomGameFields, con
  * The platform and publisher a write sets must still be usable when its batch runs: a custom one
  * removed since checkCustomGameReferences read it answers the same 404.
  */
-function referencesStillUsable(userId: string, fields: Partial<CustomGameFields>): WriteCondition[] {
+export function referencesStillUsable(userId: string, fields: Partial<CustomGameFields>): WriteCondition[] {
   const usable = (table: string, id: number) =>
     sql`EXISTS (SELECT 1 FROM ${sql.raw(table)} WHERE id = ${id} AND ifnull(owner_user_id, ${userId}) = ${userId})`;
   const conditions: WriteCondition[] = [];
@@ -97,18 +97,16 @@ function referencesStillUsable(userId: string, fields: Partial<CustomGameFields>
   return conditions;
 }
 
+/** The statements that store a new custom game under `gameId` (a plain INSERT: a taken id fails); addCustomGame and imports. */
+export async function insertCustomGameStatements(db: Db, userId: string, gameId: number, fields: CustomGameFields): Promise<D1PreparedStatement[]> {
+  return gameWriteStatements(db.$client, [storedRow(gameId, userId, fields, await customGameRevision(fields))], "insert");
+}
+
 /** A new custom game under a random id from the one custom-id allocator (platform/customIds.ts). */
 export async function insertCustomGame(db: Db, limit: LimitContext, fields: CustomGameFields): Promise<number> {
   const { userId } = limit;
-  const revision = await customGameRevision(fields);
-  return insertWithCustomId("games", (gameId) =>
-    addWithinLimit(
-      db,
-      limit,
-      "customGames",
-      gameWriteStatements(db.$client, [storedRow(gameId, userId, fields, revision)], "insert"),
-      referencesStillUsable(userId, fields),
-    ),
+  return insertWithCustomId("games", async (gameId) =>
+    addWithinLimit(db, limit, "customGames", await insertCustomGameStatements(db, userId, gameId, fields), referencesStillUsable(userId, fields)),
   );
 }
 

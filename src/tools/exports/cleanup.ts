@@ -1,6 +1,7 @@
 import type { Bindings } from "../../env";
 import { createDb } from "../../platform/db";
 import { removeExpiredLinkFiles } from "../../platform/exportStorage";
+import { removeStaleImportFiles } from "../imports/cleanup";
 import { removeStaleOfficialParts } from "./masterData/officialGames";
 
 export interface ExportCleanup {
@@ -8,17 +9,22 @@ export interface ExportCleanup {
   linkFiles: number;
   /** Official games parts of master states that are no longer current. */
   officialParts: number;
+  /** Staged import files of expired, abandoned or finished jobs, and of uploads that lost their job to another. */
+  importFiles: number;
 }
 
 /**
- * What the scheduled handler runs (wrangler.toml `[triggers]`, every 15 minutes): deletes the
- * export files no link can reach any more. The bucket's lifecycle rule (README, Deploying) is the
- * backstop should the schedule not run.
+ * What the scheduled handler runs (wrangler.toml `[triggers]`, every 15 minutes), the one cleanup
+ * of the EXPORTS bucket: deletes the export files no link can reach any more and the staged import
+ * files no job will read. The bucket's lifecycle rules (README, Deploying) are the backstop should
+ * the schedule not run.
  */
 export async function cleanUpExports(env: Pick<Bindings, "DB" | "EXPORTS">, now: Date): Promise<ExportCleanup> {
-  const [linkFiles, officialParts] = await Promise.all([
+  const db = createDb(env.DB);
+  const [linkFiles, officialParts, importFiles] = await Promise.all([
     removeExpiredLinkFiles(env.EXPORTS, now),
-    removeStaleOfficialParts(createDb(env.DB), env.EXPORTS),
+    removeStaleOfficialParts(db, env.EXPORTS),
+    removeStaleImportFiles(db, env.EXPORTS, now),
   ]);
-  return { linkFiles, officialParts };
+  return { linkFiles, officialParts, importFiles };
 }

@@ -4,6 +4,15 @@ import { normalizeSearchText } from "../../platform/normalize";
 import type { GameFieldGroup, GameRecord } from "./gameObject";
 import { EMPTY_GENERATION, generationKey } from "./generation";
 
+/**
+ * What toGame() reads without field groups: the `game` of list items, which never shows editions,
+ * specs, links or the support genre. A page of them pays no editions lookup per row, and D1 carries
+ * no columns nobody reads.
+ */
+export const GAME_CORE_SELECT = sql.raw(`
+  g.id, g.title, g.title_en, g.platform_id, p.name AS platform_name, g.publisher_id, c.name AS publisher_name,
+  g.genre_id, gm.name AS genre_name, g.release_date, g.db_id, g.db_slug, g.db_cover_id, g.owner_user_id`);
+
 /** Everything toGame() needs, in one row per game (editions folded in as JSON). */
 export const GAME_SELECT = sql.raw(`
   g.id, g.title, g.title_en, g.platform_id, p.name AS platform_name, g.publisher_id, c.name AS publisher_name,
@@ -98,7 +107,12 @@ export const titleFilterCondition = (title: string) => {
 
 /** Game-side filters of a user's own list (library, wishlist): visibility, the game filters and title. */
 export async function ownedGameConditions(db: Db, userId: string, filters: GameFilters & { title?: string }): Promise<SQL[]> {
-  const conditions = [visibleTo(userId), ...(await gameFilterConditions(db, filters))];
+  return [visibleTo(userId), ...(await listGameConditions(db, filters))];
+}
+
+/** The game filters and title of a user's own list, on its games (g), visibility aside (see userLists' ListFilter). */
+export async function listGameConditions(db: Db, filters: GameFilters & { title?: string }): Promise<SQL[]> {
+  const conditions = await gameFilterConditions(db, filters);
   if (filters.title !== undefined) conditions.push(titleFilterCondition(filters.title));
   return conditions;
 }

@@ -1,7 +1,8 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type Db, queryBatch } from "../../platform/db";
+import { type SortKey, orderOf } from "../../platform/keyset";
 import type { GameRecord } from "./gameObject";
-import { GAME_JOINS, GAME_SELECT, allOf } from "./queries";
+import { GAME_CORE_SELECT, GAME_JOINS, GAME_SELECT, allOf, visibleTo } from "./queries";
 
 /**
  * A user's own list of games (library, wishlist, play records): a table with user_id and game_id read
@@ -18,22 +19,57 @@ export interface UserList {
 export const userListFrom = (list: UserList) => sql.raw(`${list.table} ${list.alias} JOIN games g ON g.id = ${list.alias}.game_id`);
 const from = userListFrom;
 
-/** One page of the list plus the total, in one round trip; game columns only when asked for. */
+/**
+ * A user's list filtered in two parts: conditions on the list's own rows (its alias; the user's
+ * condition first) and conditions on its games (alias g). Visibility is not among them: every row
+ * of a user's list refers to a game its user can see (the adds check it; a custom game leaves its
+ * owner's lists in the batch that removes it; official games are never removed), so the list is
+ * joined with its games only when a game filter or a game sort needs them.
+ */
+export interface ListFilter {
+  own: SQL[];
+  games: SQL[];
+}
+
+/** The filter as conditions over the list joined with its games (userListFrom), visibility included: exports read that way. */
+export const joinedConditions = (userId: string, filter: ListFilter): SQL[] => [...filter.own, visibleTo(userId), ...filter.games];
+
+/**
+ * One page of the list plus the total, in one round trip. The page's rows are chosen first from
+ * the list alone (its own indexes: user, then the sort; see migration 0030), reading no further
+ * than the page; only those rows are then joined with their games and rendered. The total counts
+ * the list's index entries. Games are joined to count only for game filters, to choose the page
+ * also for game sorts (which therefore sort the user's rows). Game columns (core fields: list items
+ * show no game field groups) only when asked for.
+ */
 export async function userListPage<R>(
   db: Db,
   list: UserList,
-  conditions: SQL[],
-  order: SQL,
+  userId: string,
+  filter: ListFilter,
+  sort: readonly SortKey[],
   page: { limit: number; offset: number },
   withGame: boolean,
-): Promise<{ rows: (R & Partial<GameRecord>)[]; totalCount: number }> {
-  const where = allOf(conditions);
-  const [rows, total] = await queryBatch<[(R & Partial<GameRecord>)[], { n: number }[]]>(db, [
-    sql`SELECT ${list.columns}${withGame ? sql`, ${GAME_SELECT}` : sql``} FROM ${from(list)} ${withGame ? GAME_JOINS : sql``}
-      WHERE ${where} ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset}`,
-    sql`SELECT COUNT(*) AS n FROM ${from(list)} WHERE ${where}`,
+  /** More statements for the same round trip (e.g. the attribute labels); their rows come back as `also`. */
+  also: readonly SQL[] = [],
+): Promise<{ rows: (R & Partial<GameRecord>)[]; totalCount: number; also: unknown[][] }> {
+  const gameSort = sort.some((key) => key.column.startsWith("g."));
+  const joined = { from: userListFrom(list), where: allOf(joinedConditions(userId, filter)) };
+  const alone = { from: sql.raw(`${list.table} ${list.alias}`), where: allOf(filter.own) };
+  const counted = filter.games.length > 0 ? joined : alone;
+  const chosen = filter.games.length > 0 || gameSort ? joined : alone;
+  const order = orderOf(sort);
+  const alias = list.alias;
+  const [rows, total, ...alsoRows] = await queryBatch<[(R & Partial<GameRecord>)[], { n: number }[], ...unknown[][]]>(db, [
+    sql`SELECT ${list.columns}${withGame ? sql`, ${GAME_CORE_SELECT}` : sql``}
+      FROM (SELECT ${sql.raw(alias)}.rowid AS page_rowid FROM ${chosen.from} WHERE ${chosen.where} ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset}) page
+      JOIN ${sql.raw(`${list.table} ${alias}`)} ON ${sql.raw(alias)}.rowid = page.page_rowid
+      ${withGame || gameSort ? sql`JOIN games g ON g.id = ${sql.raw(alias)}.game_id` : sql``} ${withGame ? GAME_JOINS : sql``}
+      ORDER BY ${order}`,
+    sql`SELECT COUNT(*) AS n FROM ${counted.from} WHERE ${counted.where}`,
+    ...also,
   ]);
-  return { rows, totalCount: total[0]?.n ?? 0 };
+  return { rows, totalCount: total[0]?.n ?? 0, also: alsoRows };
 }
 
 /** One row of the caller's list with its game; undefined when the game is not on it. */

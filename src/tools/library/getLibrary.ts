@@ -4,10 +4,10 @@ import { sharedFilterArgs, sharedRangeCheck } from "../../platform/filters";
 import { type PageCap, limitArg, pageArg, pagedEnvelope, pageOf, pageOffset, resolveLimit } from "../../platform/paging";
 import { ALL_PLANS } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
-import { attributeLabels } from "../attributes/queries";
+import { type OwnAttributeRow, attributeLabelsFrom, ownAttributesQuery } from "../attributes/queries";
 import { DEFAULT_LIBRARY_FIELDS, LIBRARY_FIELD_GROUPS, type LibraryFieldGroup, libraryEntrySchema, toLibraryItem } from "./entry";
 import { latestPlays } from "../play/queries";
-import { LIBRARY_DEFAULT_SORT, LIBRARY_SORTS, libraryConditions, libraryOrder, libraryPage } from "./queries";
+import { LIBRARY_DEFAULT_SORT, LIBRARY_SORTS, libraryFilter, libraryPage } from "./queries";
 
 const CAP = 200;
 const DEFAULT_LIMIT = 50;
@@ -54,11 +54,12 @@ export const getLibrary = defineTool({
       });
     }
     const limit = resolveLimit(args.limit, DEFAULT_LIMIT, [{ cap: CAP, reason: `getLibrary returns at most ${CAP} per page` }, ...fieldCaps(groups)]);
-    const conditions = await libraryConditions(db, auth.userId, args);
-    const [{ rows, totalCount }, labels] = await Promise.all([
-      libraryPage(db, conditions, libraryOrder(args.sortBy, args.sortOrder), { limit: limit.effectiveLimit, offset: pageOffset(args.page, limit) }, groups.has("game")),
-      attributeLabels(db, auth.userId),
+    const filter = await libraryFilter(db, auth.userId, args);
+    const page = { limit: limit.effectiveLimit, offset: pageOffset(args.page, limit) };
+    const { rows, totalCount, also } = await libraryPage(db, auth.userId, filter, args.sortBy, args.sortOrder, page, groups.has("game"), [
+      ownAttributesQuery(auth.userId),
     ]);
+    const labels = attributeLabelsFrom(also[0] as OwnAttributeRow[]);
     const plays = groups.has("latestPlay") ? await latestPlays(db, auth.userId, rows.map((row) => row.game_id)) : undefined;
     return pageOf(rows.map((row) => toLibraryItem(row, groups, labels, plays)), args.page, totalCount, limit);
   },

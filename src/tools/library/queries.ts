@@ -7,8 +7,8 @@ import { newRevision } from "../../platform/ids";
 import { placeKey } from "../../platform/normalize";
 import { differs, touchIfChanged } from "../../platform/writes";
 import { resolveAttributeIds } from "../attributes/queries";
-import { ownedGameConditions } from "../games/queries";
-import { type UserList, userListPage, userListRow } from "../games/userLists";
+import { listGameConditions } from "../games/queries";
+import { type ListFilter, type UserList, joinedConditions, userListPage, userListRow } from "../games/userLists";
 import { type LimitContext, addWithinLimit } from "../../platform/registeredLimits";
 import type { EntryRow } from "./entry";
 
@@ -18,7 +18,12 @@ const ENTRY_COLUMNS = sql.raw(
 
 /** The shared filters over a user's library (l) joined with its games (g). */
 export async function libraryConditions(db: Db, userId: string, filters: SharedFilters): Promise<SQL[]> {
-  const conditions = [sql`l.user_id = ${userId}`, ...(await ownedGameConditions(db, userId, filters))];
+  return joinedConditions(userId, await libraryFilter(db, userId, filters));
+}
+
+/** The shared filters of a user's library: on the entries (l) and on their games (g). */
+export async function libraryFilter(db: Db, userId: string, filters: SharedFilters): Promise<ListFilter> {
+  const conditions = [sql`l.user_id = ${userId}`];
   for (const id of await resolveAttributeIds(db, userId, filters.attributes ?? [], "attributes")) {
     conditions.push(sql`EXISTS (SELECT 1 FROM json_each(l.attribute_ids) WHERE value = ${id})`);
   }
@@ -33,7 +38,7 @@ export async function libraryConditions(db: Db, userId: string, filters: SharedF
       ["buyPriceTo", "l.buy_price", "to"],
     ]),
   );
-  return conditions;
+  return { own: conditions, games: await listGameConditions(db, filters) };
 }
 
 export const LIBRARY_SORTS = {
@@ -54,8 +59,16 @@ export const libraryOrder = (sortBy: LibrarySort, sortOrder: "asc" | "desc") => 
 
 export const LIBRARY: UserList = { table: "library_entries", alias: "l", columns: ENTRY_COLUMNS };
 
-export const libraryPage = (db: Db, conditions: SQL[], order: SQL, page: { limit: number; offset: number }, withGame: boolean) =>
-  userListPage<EntryRow>(db, LIBRARY, conditions, order, page, withGame);
+export const libraryPage = (
+  db: Db,
+  userId: string,
+  filter: ListFilter,
+  sort: LibrarySort,
+  order: "asc" | "desc",
+  page: { limit: number; offset: number },
+  withGame: boolean,
+  also: readonly SQL[] = [],
+) => userListPage<EntryRow>(db, LIBRARY, userId, filter, librarySort(sort, order), page, withGame, also);
 
 /** One entry with its game, as write results show it; undefined when not the caller's. */
 export const findEntry = (db: Db, userId: string, gameId: number) => userListRow<EntryRow>(db, LIBRARY, userId, gameId);
@@ -83,15 +96,16 @@ export const entryValuesOf = (row: EntryRow): EntryValues => ({
 const alreadyInLibrary = (gameId: number) =>
   new ApiError("already_exists", `Game ${gameId} is already in your library; use updateLibraryEntry.`, { field: "gameId" });
 
+/** The one INSERT of a library entry (addToLibrary, imports); `times` keeps a restored entry's timestamps. */
+export const insertEntrySql = (userId: string, gameId: number, values: EntryValues, now: string, times = { createdAt: now, updatedAt: now }) => sql`
+  INSERT INTO library_entries (user_id, game_id, rating, buy_date, buy_price, buy_place, buy_place_key, memo, user_links, attribute_ids, created_at, updated_at, revision)
+  VALUES (${userId}, ${gameId}, ${values.rating}, ${values.buyDate}, ${values.buyPrice}, ${values.buyPlace}, ${placeKey(values.buyPlace)}, ${values.memo},
+    ${JSON.stringify(values.userLinks)}, ${JSON.stringify(values.attributeIds)}, ${times.createdAt}, ${times.updatedAt}, ${newRevision()})`;
+
 export async function insertEntry(db: Db, limit: LimitContext, gameId: number, values: EntryValues, now: string) {
   const { userId } = limit;
   try {
-    await addWithinLimit(db, limit, "library", [
-      sql`
-      INSERT INTO library_entries (user_id, game_id, rating, buy_date, buy_price, buy_place, buy_place_key, memo, user_links, attribute_ids, created_at, updated_at, revision)
-      VALUES (${userId}, ${gameId}, ${values.rating}, ${values.buyDate}, ${values.buyPrice}, ${values.buyPlace}, ${placeKey(values.buyPlace)}, ${values.memo},
-        ${JSON.stringify(values.userLinks)}, ${JSON.stringify(values.attributeIds)}, ${now}, ${now}, ${newRevision()})`,
-    ]);
+    await addWithinLimit(db, limit, "library", [insertEntrySql(userId, gameId, values, now)]);
   } catch (error) {
     if (isUniqueViolation(error)) throw alreadyInLibrary(gameId);
     throw error;

@@ -3,8 +3,8 @@ import { type PageCap, limitArg, pageArg, pagedEnvelope, pageOf, pageOffset, res
 import { ALL_PLANS } from "../../platform/plans";
 import { orderedRanges } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
-import { attributeLabels } from "../attributes/queries";
-import { PLAY_DEFAULT_SORT, PLAY_RANGES, PLAY_SORTS, playConditions, playFilterArgs, playOrder, playPage } from "./queries";
+import { type OwnAttributeRow, attributeLabelsFrom, ownAttributesQuery } from "../attributes/queries";
+import { PLAY_DEFAULT_SORT, PLAY_RANGES, PLAY_SORTS, playFilter, playFilterArgs, playPage, playSort } from "./queries";
 import { PLAY_FIELD_GROUPS, type PlayFieldGroup, playRecordSchema, toPlayRecord } from "./record";
 
 const CAP = 200;
@@ -50,11 +50,12 @@ export const getPlayRecords = defineTool({
     if (groups.has("game")) caps.push({ cap: 100, reason: "the game field group caps the page at 100" });
     if (groups.has("userLinks")) caps.push({ cap: 50, reason: "the userLinks field group caps the page at 50" });
     const limit = resolveLimit(args.limit, DEFAULT_LIMIT, caps);
-    const conditions = await playConditions(db, auth.userId, args, now);
-    const [{ rows, totalCount }, labels] = await Promise.all([
-      playPage(db, conditions, playOrder(args.sortBy, args.sortOrder), { limit: limit.effectiveLimit, offset: pageOffset(args.page, limit) }, groups.has("game")),
-      attributeLabels(db, auth.userId),
+    const filter = await playFilter(db, auth.userId, args, now);
+    const page = { limit: limit.effectiveLimit, offset: pageOffset(args.page, limit) };
+    const { rows, totalCount, also } = await playPage(db, auth.userId, filter, playSort(args.sortBy, args.sortOrder), page, groups.has("game"), [
+      ownAttributesQuery(auth.userId),
     ]);
+    const labels = attributeLabelsFrom(also[0] as OwnAttributeRow[]);
     return pageOf(rows.map((row) => toPlayRecord(row, groups, labels)), args.page, totalCount, limit);
   },
 });

@@ -51,11 +51,21 @@ export async function insertPlayLog(db: Db, userId: string, playId: string, valu
     holds: sql`EXISTS (SELECT 1 FROM play_records WHERE id = ${playId} AND user_id = ${userId})`,
     error: () => notFound(`Your play record ${playId}`),
   };
-  await runConditional(db, [recordKept], [sql`
-    INSERT INTO play_logs (id, user_id, play_id, play_date, play_time, memo, created_at, updated_at)
-    VALUES (${id}, ${userId}, ${playId}, ${values.playDate}, ${values.playTime}, ${values.memo}, ${now}, ${now})`]);
+  await runConditional(db, [recordKept], [insertPlayLogSql(userId, playId, id, values, now)]);
   return id;
 }
+
+/** The one INSERT of a play log (addPlayLog, imports); `times` keeps a restored log's timestamps. */
+export const insertPlayLogSql = (
+  userId: string,
+  playId: string,
+  id: string,
+  values: { playDate: string | null; playTime: number; memo: string | null },
+  now: string,
+  times = { createdAt: now, updatedAt: now },
+) => sql`
+  INSERT INTO play_logs (id, user_id, play_id, play_date, play_time, memo, created_at, updated_at)
+  VALUES (${id}, ${userId}, ${playId}, ${values.playDate}, ${values.playTime}, ${values.memo}, ${times.createdAt}, ${times.updatedAt})`;
 
 export async function updatePlayLogRow(db: Db, userId: string, playLogId: string, values: { playTime: number; memo: string | null }, now: string) {
   await db.run(sql`UPDATE play_logs SET play_time = ${values.playTime}, memo = ${values.memo}, updated_at = ${now} WHERE id = ${playLogId} AND user_id = ${userId}`);

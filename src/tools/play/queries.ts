@@ -2,14 +2,14 @@ import { type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import { type Db, queryBatch, rangeConditions } from "../../platform/db";
 import { rating, sharedFilterArgs } from "../../platform/filters";
-import { nullsLastSort, orderOf } from "../../platform/keyset";
+import { type SortKey, nullsLastSort, orderOf } from "../../platform/keyset";
 import { isoDate } from "../../platform/schemas";
 import { ApiError } from "../../platform/errors";
 import { utcDay } from "../../platform/quota";
 import { resolveAttributeIds } from "../attributes/queries";
 import type { GameRecord } from "../games/gameObject";
-import { GAME_JOINS, GAME_SELECT, type GameFilters, ownedGameConditions } from "../games/queries";
-import { type UserList, userListPage } from "../games/userLists";
+import { GAME_JOINS, GAME_SELECT, type GameFilters, listGameConditions } from "../games/queries";
+import { type ListFilter, type UserList, joinedConditions, userListPage } from "../games/userLists";
 import { newId, newRevision } from "../../platform/ids";
 import { PLAY_STATUSES, type PlayRow, type PlayStatus, UNFINISHED } from "./record";
 
@@ -91,7 +91,12 @@ function overdue(now: Date): SQL {
 
 /** The latest cycle of each game (or, with cycles "all", every kept cycle), filtered. */
 export async function playConditions(db: Db, userId: string, filters: PlayFilters, now: Date, cycles: "latest" | "all" = "latest"): Promise<SQL[]> {
-  const conditions = [sql`r.user_id = ${userId}`, ...(cycles === "latest" ? [sql`r.is_latest = 1`] : []), ...(await ownedGameConditions(db, userId, filters))];
+  return joinedConditions(userId, await playFilter(db, userId, filters, now, cycles));
+}
+
+/** playConditions in two parts: on the records (r) and on their games (g). */
+export async function playFilter(db: Db, userId: string, filters: PlayFilters, now: Date, cycles: "latest" | "all" = "latest"): Promise<ListFilter> {
+  const conditions = [sql`r.user_id = ${userId}`, ...(cycles === "latest" ? [sql`r.is_latest = 1`] : [])];
   if (filters.statuses?.length) conditions.push(inList("r.status", filters.statuses));
   if (filters.consoleIds?.length) conditions.push(inList("r.console_id", filters.consoleIds));
   for (const id of await resolveAttributeIds(db, userId, filters.attributes ?? [], "attributes")) {
@@ -113,7 +118,7 @@ export async function playConditions(db: Db, userId: string, filters: PlayFilter
       ["ratingTo", "r.rating", "to"],
     ]),
   );
-  return conditions;
+  return { own: conditions, games: await listGameConditions(db, filters) };
 }
 
 export const PLAY_SORTS = {
@@ -132,8 +137,15 @@ export const PLAY_DEFAULT_SORT = { sortBy: "updatedAt", sortOrder: "desc" } as c
 export const playSort = (sortBy: PlaySort, sortOrder: "asc" | "desc") => nullsLastSort(PLAY_SORTS[sortBy], sortOrder, "r.game_id");
 export const playOrder = (sortBy: PlaySort, sortOrder: "asc" | "desc") => orderOf(playSort(sortBy, sortOrder));
 
-export const playPage = (db: Db, conditions: SQL[], order: SQL, page: { limit: number; offset: number }, withGame: boolean) =>
-  userListPage<PlayRow>(db, PLAY_RECORDS, conditions, order, page, withGame);
+export const playPage = (
+  db: Db,
+  userId: string,
+  filter: ListFilter,
+  sort: readonly SortKey[],
+  page: { limit: number; offset: number },
+  withGame: boolean,
+  also: readonly SQL[] = [],
+) => userListPage<PlayRow>(db, PLAY_RECORDS, userId, filter, sort, page, withGame, also);
 
 export async function findPlay(db: Db, userId: string, playId: string): Promise<(PlayRow & GameRecord) | undefined> {
   const [row] = await db.all<PlayRow & GameRecord>(sql`
@@ -151,7 +163,11 @@ export async function latestPlay(db: Db, userId: string, gameId: number): Promis
 
 /** Every cycle of one game, newest first. */
 export async function historyPage(db: Db, userId: string, gameId: number, page: { limit: number; offset: number }) {
-  return playPage(db, [sql`r.user_id = ${userId}`, sql`r.game_id = ${gameId}`], sql.raw("r.created_at DESC, r.rowid DESC"), page, false);
+  const newestFirst: SortKey[] = [
+    { column: "r.created_at", direction: "desc" },
+    { column: "r.rowid", direction: "desc" },
+  ];
+  return playPage(db, userId, { own: [sql`r.user_id = ${userId}`, sql`r.game_id = ${gameId}`], games: [] }, newestFirst, page, false);
 }
 
 export interface PlayValues {
@@ -190,12 +206,20 @@ export function withStatusDates(values: PlayValues, previous: PlayStatus | null,
   return values;
 }
 
-export const insertPlaySql = (userId: string, gameId: number, id: string, values: PlayValues, now: string) => sql`
+/** The one INSERT of a play record; `restored` (imports) keeps a backup's timestamps and latest flag. */
+export const insertPlaySql = (
+  userId: string,
+  gameId: number,
+  id: string,
+  values: PlayValues,
+  now: string,
+  restored: { createdAt: string; updatedAt: string; isLatest: boolean } = { createdAt: now, updatedAt: now, isLatest: true },
+) => sql`
   INSERT INTO play_records (id, user_id, game_id, status, play_start_date, play_end_date, clear_target_date, rating, memo, user_links,
     attribute_ids, console_id, is_latest, created_at, updated_at, revision)
   VALUES (${id}, ${userId}, ${gameId}, ${values.status}, ${values.playStartDate}, ${values.playEndDate}, ${values.clearTargetDate},
-    ${values.rating}, ${values.memo}, ${JSON.stringify(values.userLinks)}, ${JSON.stringify(values.attributeIds)}, ${values.consoleId}, 1,
-    ${now}, ${now}, ${newRevision()})`;
+    ${values.rating}, ${values.memo}, ${JSON.stringify(values.userLinks)}, ${JSON.stringify(values.attributeIds)}, ${values.consoleId}, ${restored.isLatest ? 1 : 0},
+    ${restored.createdAt}, ${restored.updatedAt}, ${newRevision()})`;
 
 export const newPlayId = () => newId("play");
 

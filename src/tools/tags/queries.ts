@@ -78,12 +78,22 @@ export interface TagValues {
   description: string | null;
 }
 
+/** The one INSERT of a tag (addTag, imports); `times` keeps a restored tag's timestamps. */
+export const insertTagSql = (userId: string, values: TagValues, now: string, times = { createdAt: now, updatedAt: now }) =>
+  sql`INSERT INTO tags (user_id, name, name_kana, color, description, revision, created_at, updated_at)
+    VALUES (${userId}, ${values.name}, ${values.nameKana}, ${values.color}, ${values.description}, ${newRevision()}, ${times.createdAt}, ${times.updatedAt})`;
+
+/** A tag's id in SQL, by its (unique) name: what a batch that inserts the tag refers to it by. */
+export const tagIdByNameSql = (userId: string, name: string) => sql`(SELECT id FROM tags WHERE user_id = ${userId} AND name = ${name})`;
+
+/** Tags the games of the list that are in the user's library (the others are left out). */
+export const tagGamesInsertSql = (userId: string, tagId: number | SQL, gameIds: readonly number[]) =>
+  sql`INSERT OR IGNORE INTO tag_games (tag_id, game_id) SELECT ${tagId}, value FROM json_each(${JSON.stringify(gameIds)})
+    WHERE value IN (SELECT game_id FROM library_entries WHERE user_id = ${userId})`;
+
 export async function insertTag(db: Db, limit: LimitContext, values: TagValues, now: string): Promise<number> {
   try {
-    await addWithinLimit(db, limit, "tags", [
-      sql`INSERT INTO tags (user_id, name, name_kana, color, description, revision, created_at, updated_at)
-        VALUES (${limit.userId}, ${values.name}, ${values.nameKana}, ${values.color}, ${values.description}, ${newRevision()}, ${now}, ${now})`,
-    ]);
+    await addWithinLimit(db, limit, "tags", [insertTagSql(limit.userId, values, now)]);
   } catch (error) {
     if (isUniqueViolation(error)) throw nameTaken(values.name);
     throw error;
@@ -148,8 +158,7 @@ export function tagGamesStatements(userId: string, tagId: number, mode: "add" | 
       ? [sql`DELETE FROM tag_games WHERE tag_id = ${tagId} AND ${inIds}`]
       : [
           ...(mode === "replace" ? [sql`DELETE FROM tag_games WHERE tag_id = ${tagId}`] : []),
-          sql`INSERT OR IGNORE INTO tag_games (tag_id, game_id) SELECT ${tagId}, value FROM json_each(${ids})
-            WHERE value IN (SELECT game_id FROM library_entries WHERE user_id = ${userId})`,
+          tagGamesInsertSql(userId, tagId, gameIds),
         ];
   return [sql`UPDATE tags SET ${sql.join(touchIfChanged(changed, now, newRevision()), sql`, `)} WHERE id = ${tagId} AND user_id = ${userId}`, ...change];
 }

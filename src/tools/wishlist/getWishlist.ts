@@ -8,9 +8,8 @@ import {
   WISHLIST_DEFAULT_SORT,
   WISHLIST_RANGES,
   WISHLIST_SORTS,
-  wishlistConditions,
+  wishlistFilter,
   wishlistFilterArgs,
-  wishlistOrder,
   wishlistPage,
 } from "./queries";
 
@@ -45,11 +44,13 @@ export const getWishlist = defineTool({
       { cap: CAP, reason: `getWishlist returns at most ${CAP} per page` },
       ...(groups.has("game") ? [{ cap: 100, reason: "the game field group caps the page at 100" }] : []),
     ]);
-    const conditions = await wishlistConditions(db, auth.userId, args, now);
+    const filter = await wishlistFilter(db, auth.userId, args, now);
     const { rows, totalCount } = await wishlistPage(
       db,
-      conditions,
-      wishlistOrder(args.sortBy, args.sortOrder),
+      auth.userId,
+      filter,
+      args.sortBy,
+      args.sortOrder,
       { limit: limit.effectiveLimit, offset: pageOffset(args.page, limit) },
       groups.has("game"),
     );

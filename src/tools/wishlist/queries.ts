@@ -6,8 +6,8 @@ import { nullsLastSort, orderOf } from "../../platform/keyset";
 import { isoDate, text } from "../../platform/schemas";
 import { ApiError } from "../../platform/errors";
 import { utcDay } from "../../platform/quota";
-import { type GameFilters, ownedGameConditions } from "../games/queries";
-import { type UserList, userListPage, userListRow } from "../games/userLists";
+import { type GameFilters, listGameConditions } from "../games/queries";
+import { type ListFilter, type UserList, joinedConditions, userListPage, userListRow } from "../games/userLists";
 import { type LimitContext, addWithinLimit } from "../../platform/registeredLimits";
 import { newRevision } from "../../platform/ids";
 import { placeKey } from "../../platform/normalize";
@@ -66,7 +66,12 @@ function overdueCondition(which: "overdue" | "not_overdue", now: Date): SQL {
 }
 
 export async function wishlistConditions(db: Db, userId: string, filters: WishFilters, now: Date): Promise<SQL[]> {
-  const conditions = [sql`w.user_id = ${userId}`, ...(await ownedGameConditions(db, userId, filters))];
+  return joinedConditions(userId, await wishlistFilter(db, userId, filters, now));
+}
+
+/** The wishlist's filters: on the entries (w) and on their games (g). */
+export async function wishlistFilter(db: Db, userId: string, filters: WishFilters, now: Date): Promise<ListFilter> {
+  const conditions = [sql`w.user_id = ${userId}`];
   if (filters.wishPlace !== undefined) conditions.push(placeContains("w.wish_place_key", filters.wishPlace));
   if (filters.wishDateOverdue !== undefined) conditions.push(overdueCondition(filters.wishDateOverdue, now));
   conditions.push(
@@ -79,7 +84,7 @@ export async function wishlistConditions(db: Db, userId: string, filters: WishFi
       ["priorityTo", "w.priority", "to"],
     ]),
   );
-  return conditions;
+  return { own: conditions, games: await listGameConditions(db, filters) };
 }
 
 export const WISHLIST_SORTS = {
@@ -99,8 +104,8 @@ export const wishlistOrder = (sortBy: WishlistSort, sortOrder: "asc" | "desc") =
 
 export const WISHLIST: UserList = { table: "wishlist_entries", alias: "w", columns: WISH_COLUMNS };
 
-export const wishlistPage = (db: Db, conditions: SQL[], order: SQL, page: { limit: number; offset: number }, withGame: boolean) =>
-  userListPage<WishRow>(db, WISHLIST, conditions, order, page, withGame);
+export const wishlistPage = (db: Db, userId: string, filter: ListFilter, sort: WishlistSort, order: "asc" | "desc", page: { limit: number; offset: number }, withGame: boolean) =>
+  userListPage<WishRow>(db, WISHLIST, userId, filter, wishlistSort(sort, order), page, withGame);
 
 export const findWish = (db: Db, userId: string, gameId: number) => userListRow<WishRow>(db, WISHLIST, userId, gameId);
 
@@ -120,6 +125,12 @@ export const wishValuesOf = (row: WishRow): WishValues => ({
   memo: row.memo,
 });
 
+/** The one INSERT of a wishlist entry (addToWishlist, imports); `times` keeps a restored entry's timestamps. */
+export const insertWishSql = (userId: string, gameId: number, values: WishValues, now: string, times = { createdAt: now, updatedAt: now }) => sql`
+  INSERT INTO wishlist_entries (user_id, game_id, priority, wish_date, wish_price, wish_place, wish_place_key, memo, created_at, updated_at, revision)
+  VALUES (${userId}, ${gameId}, ${values.priority}, ${values.wishDate}, ${values.wishPrice}, ${values.wishPlace}, ${placeKey(values.wishPlace)}, ${values.memo},
+    ${times.createdAt}, ${times.updatedAt}, ${newRevision()})`;
+
 /** A game already owned cannot be wished for: the library is where it lives now. */
 export async function insertWish(db: Db, limit: LimitContext, gameId: number, values: WishValues, now: string) {
   const { userId } = limit;
@@ -128,12 +139,7 @@ export async function insertWish(db: Db, limit: LimitContext, gameId: number, va
   const [owned] = await db.all(sql`SELECT 1 FROM library_entries WHERE user_id = ${userId} AND game_id = ${gameId}`);
   if (owned) throw exists("library");
   try {
-    await addWithinLimit(db, limit, "wishlist", [
-      sql`
-      INSERT INTO wishlist_entries (user_id, game_id, priority, wish_date, wish_price, wish_place, wish_place_key, memo, created_at, updated_at, revision)
-      VALUES (${userId}, ${gameId}, ${values.priority}, ${values.wishDate}, ${values.wishPrice}, ${values.wishPlace}, ${placeKey(values.wishPlace)}, ${values.memo},
-        ${now}, ${now}, ${newRevision()})`,
-    ]);
+    await addWithinLimit(db, limit, "wishlist", [insertWishSql(userId, gameId, values, now)]);
   } catch (error) {
     if (isUniqueViolation(error)) throw exists("wishlist");
     throw error;

@@ -1,0 +1,69 @@
+import type { Context, Hono } from "hono";
+import { sql } from "drizzle-orm";
+import type { AppEnv } from "../env";
+import { createDb } from "../platform/db";
+import { ApiError, methodNotAllowed } from "../platform/errors";
+import type { Plan } from "../platform/plans";
+import { UPLOAD_PATH_PREFIX, verifyUploadToken } from "../platform/signedLinks";
+import { upgradeUrlOf } from "../registry/invokeTool";
+import { MAX_IMPORT_BYTES, findJob, statusOf } from "../tools/imports/jobs";
+import { advanceJob, stageUpload, tooLarge } from "../tools/imports/steps";
+
+/**
+ * The upload face: `PUT /uploads/v1/<token>` with the file as the body. The token (signed like
+ * export links, src/platform/signedLinks.ts) names the user and the import job, so the file can
+ * only land in that job of that user. The body is read as a stream (413 past MAX_IMPORT_BYTES,
+ * at once when Content-Length says so), validated row by row (400 naming row and column; nothing
+ * is kept, the link takes a corrected file) and staged in R2; a merge job then runs its first
+ * step in this request, a replace job waits for its confirmation. Answers the job's status.
+ */
+interface Uploader {
+  plan: Plan;
+  suspended: number;
+}
+
+async function upload(c: Context<AppEnv>): Promise<Response> {
+  const now = new Date();
+  const link = await verifyUploadToken(c.env, c.req.param("token") ?? "", now);
+  const db = createDb(c.env.DB);
+  const [user] = await db.all<Uploader>(sql`SELECT plan, suspended FROM users WHERE id = ${link.userId}`);
+  if (!user) throw new ApiError("not_found", "This upload link is not valid. Call importMyData again for a new link.");
+  if (user.suspended) throw new ApiError("access_suspended", "Access for this account is suspended.");
+  const job = await findJob(db, link.userId, link.jobId);
+  if (!job) throw new ApiError("not_found", "This upload link's import job no longer exists. Call importMyData again.");
+  if (job.state !== "awaiting_upload") {
+    throw new ApiError("already_exists", `Import job ${job.id} already has its file (${job.state.replace(/_/g, " ")}); start another import for another file.`);
+  }
+  const declared = Number(c.req.header("Content-Length") ?? "0");
+  if (declared > MAX_IMPORT_BYTES) throw tooLarge();
+  const body = c.req.raw.body;
+  if (!body) throw new ApiError("invalid_input", "The upload is empty: PUT the file as the request body.", { field: "file" });
+
+  const staged = await stageUpload({ db, bucket: c.env.EXPORTS, plan: user.plan, upgradeUrl: upgradeUrlOf(c.env, new URL(c.req.url).origin), now }, job, body);
+  const next = job.mode === "replace" ? "awaiting_confirmation" : "processing";
+  const claimed = await db.run(sql`UPDATE import_jobs SET state = ${next}, dataset = ${staged.dataset}, byte_size = ${staged.bytes},
+      total_rows = ${staged.rows}, staged_key = ${staged.key}, next_offset = 0, updated_at = ${now.toISOString()}
+    WHERE id = ${job.id} AND state = 'awaiting_upload'`);
+  if (claimed.meta.changes === 0) {
+    // Another upload to this job claimed it first: this one's staged file is nobody's.
+    await c.env.EXPORTS.delete(staged.key);
+    throw new ApiError("already_exists", `Import job ${job.id} already has its file (another upload to this link was accepted first).`);
+  }
+  if (next === "processing") {
+    try {
+      await advanceJob({ db, bucket: c.env.EXPORTS, userId: link.userId, plan: user.plan, now }, job.id);
+    } catch (error) {
+      // The file is accepted either way: past the daily quota the job waits for getImportStatus.
+      if (!(error instanceof ApiError && error.code === "quota_exceeded")) throw error;
+    }
+  }
+  return c.json(statusOf((await findJob(db, link.userId, job.id))!), 200);
+}
+
+/** Mounts PUT `<prefix><token>`; other methods there answer 405. */
+export function mountUploadRoutes(app: Hono<AppEnv>, prefix = UPLOAD_PATH_PREFIX): void {
+  app.put(`${prefix}:token`, (c) => upload(c));
+  app.all(`${prefix}*`, () => {
+    throw methodNotAllowed(["PUT"]);
+  });
+}

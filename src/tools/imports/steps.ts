@@ -1,0 +1,191 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "../../platform/db";
+import { ApiError } from "../../platform/errors";
+import { randomBase62 } from "../../platform/ids";
+import type { Plan } from "../../platform/plans";
+import { quotaExceeded, userDailyChargeStatement, utcDay } from "../../platform/quota";
+import { StreamedObjectWriter } from "../../platform/exportStorage";
+import { queryBatch } from "../../platform/db";
+import { MY_DATASETS, MY_DATASET_PLANS } from "../exports/myData/args";
+import { applyBatch } from "./apply";
+import {
+  BATCH_ROWS,
+  type JobRow,
+  LEASE_SEC,
+  MAX_IMPORT_BYTES,
+  MAX_REPORTED,
+  type ReportedRow,
+  STEP_ROWS,
+  UNITS_PER_BATCH,
+  findJob,
+  stagedKey,
+} from "./jobs";
+import { csvRecords, exportFileEvents, malformed, ndjsonLines } from "./readers";
+import { EXPORT_ROW_SCHEMAS, IMPORTABLE_DATASETS, type ImportableDataset, type StagedRow, validRow } from "./rows";
+import { type TrackerSource, trackerHeader, trackerRow } from "./trackers";
+
+export const tooLarge = () =>
+  new ApiError("payload_too_large", `An import file may hold at most ${MAX_IMPORT_BYTES} bytes (10 MiB); split it or import a narrower export.`);
+
+/** The request body a chunk at a time, refusing it (413) as soon as it passes the size limit. */
+async function* limited(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  let total = 0;
+  const reader = body.getReader();
+  try {
+    while (true) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      total += value.length;
+      if (total > MAX_IMPORT_BYTES) throw tooLarge();
+      yield value;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}
+
+export interface StageContext {
+  db: Db;
+  bucket: R2Bucket;
+  plan: Plan;
+  upgradeUrl: string;
+  now: Date;
+}
+
+/**
+ * Reads the uploaded file as it arrives, validates every row (a malformed file is a 400 naming
+ * the row and column, and nothing is kept), and stages the rows in R2 as NDJSON. Answers the
+ * dataset and the number of rows.
+ */
+export async function stageUpload(ctx: StageContext, job: JobRow, body: ReadableStream<Uint8Array>) {
+  const key = stagedKey(job.id, randomBase62(16));
+  const out = new StreamedObjectWriter(ctx.bucket, key, {
+    httpMetadata: { contentType: "application/x-ndjson" },
+    customMetadata: { userId: job.user_id, expiresAt: job.expires_at },
+  });
+  let rows = 0;
+  let dataset: string | null = null;
+  const stage = (line: StagedRow | { r: number; s: string }) => out.write(`${JSON.stringify(line)}\n`);
+  try {
+    if (job.source === "export") {
+      for await (const event of exportFileEvents(limited(body))) {
+        if (event.kind === "header") {
+          if (event.key !== "dataset") continue;
+          dataset = checkDataset(ctx, event.value);
+          continue;
+        }
+        if (dataset === null) throw malformed(null, "dataset", "the file must name its dataset before its rows, as exportMyData writes it.");
+        rows = event.row;
+        await stage({ r: event.row, d: validRow(EXPORT_ROW_SCHEMAS[dataset as ImportableDataset], event.value, event.row) });
+      }
+      if (dataset === null) throw malformed(null, "dataset", "the file names no dataset: upload a JSON file of exportMyData.");
+    } else {
+      dataset = "tracker";
+      let header: string[] | null = null;
+      for await (const record of csvRecords(limited(body))) {
+        if (header === null) {
+          header = trackerHeader(job.source as TrackerSource, record.cells);
+          continue;
+        }
+        rows++;
+        const row = trackerRow(job.source as TrackerSource, header, record.cells, rows);
+        await stage("skip" in row ? { r: rows, s: row.skip } : { r: rows, d: row });
+      }
+      if (header === null) throw malformed(null, "file", "the file is empty: a CSV needs a header row.");
+    }
+    const object = await out.close();
+    return { dataset, rows, bytes: object.size, key };
+  } catch (error) {
+    await out.abort();
+    throw error;
+  }
+}
+
+function checkDataset(ctx: StageContext, value: unknown): ImportableDataset {
+  if (typeof value !== "string" || !(MY_DATASETS as readonly string[]).includes(value)) {
+    throw malformed(null, "dataset", `'${String(value)}' is not a dataset of exportMyData.`);
+  }
+  if (!(IMPORTABLE_DATASETS as readonly string[]).includes(value)) {
+    throw malformed(null, "dataset", `'${value}' files cannot be restored; importable datasets: ${IMPORTABLE_DATASETS.join(", ")}.`);
+  }
+  const plans = MY_DATASET_PLANS[value as ImportableDataset] as readonly Plan[];
+  if (!plans.includes(ctx.plan)) {
+    throw new ApiError("plan_required", `The ${value} dataset needs the ${plans[0]} plan or above.`, { field: "dataset", upgradeUrl: ctx.upgradeUrl });
+  }
+  return value as ImportableDataset;
+}
+
+export interface StepContext {
+  db: Db;
+  bucket: R2Bucket;
+  userId: string;
+  plan: Plan;
+  now: Date;
+}
+
+/**
+ * Advances a processing job by at most STEP_ROWS rows, in batches of BATCH_ROWS, each batch
+ * charged UNITS_PER_BATCH daily quota units before it is written (past the quota: 429, and the
+ * job waits where it is). A lease in D1 keeps concurrent calls from running one job twice; a call
+ * that finds the job leased just reports it. Progress (the byte offset of the next staged row,
+ * the counts, the reported rows) is saved after every batch, so a step that dies mid-way resumes
+ * at the first batch it did not save.
+ */
+export async function advanceJob(ctx: StepContext, jobId: string): Promise<JobRow> {
+  const { db } = ctx;
+  const leaseId = randomBase62(16);
+  const nowIso = ctx.now.toISOString();
+  const until = new Date(ctx.now.getTime() + LEASE_SEC * 1000).toISOString();
+  const claimed = await db.run(sql`UPDATE import_jobs SET lease_id = ${leaseId}, lease_until = ${until}
+    WHERE id = ${jobId} AND user_id = ${ctx.userId} AND state = 'processing' AND (lease_until IS NULL OR lease_until <= ${nowIso})`);
+  if (claimed.meta.changes === 0) return (await findJob(db, ctx.userId, jobId))!;
+  try {
+    let job = (await findJob(db, ctx.userId, jobId))!;
+    let done = 0;
+    while (job.state === "processing" && done < STEP_ROWS) {
+      const batch = await readBatch(ctx.bucket, job);
+      if (batch.rows.length === 0 && batch.skipped.length === 0) {
+        await db.run(sql`UPDATE import_jobs SET state = 'finished', updated_at = ${nowIso} WHERE id = ${jobId} AND lease_id = ${leaseId}`);
+        if (job.staged_key) await ctx.bucket.delete(job.staged_key);
+        break;
+      }
+      const day = utcDay(ctx.now);
+      const [charged] = await queryBatch<[{ count: number }[]]>(db, [userDailyChargeStatement(ctx.userId, day, UNITS_PER_BATCH)]);
+      if (!charged || charged.length === 0) throw quotaExceeded({ plan: ctx.plan }, ctx.now);
+      const outcome = await applyBatch({ db, userId: ctx.userId, plan: ctx.plan, now: ctx.now }, job.dataset ?? "", batch.rows);
+      const reported: ReportedRow[] = [...(JSON.parse(job.problems) as ReportedRow[]), ...batch.skipped, ...outcome.reported]
+        .sort((a, b) => a.row - b.row)
+        .slice(0, MAX_REPORTED);
+      const count = batch.rows.length + batch.skipped.length;
+      await db.run(sql`UPDATE import_jobs SET next_offset = ${batch.nextOffset}, rows_done = rows_done + ${count},
+        rows_added = rows_added + ${outcome.added}, rows_existing = rows_existing + ${outcome.existing},
+        rows_failed = rows_failed + ${outcome.failed + batch.skipped.length}, problems = ${JSON.stringify(reported)},
+        units_charged = units_charged + ${UNITS_PER_BATCH}, updated_at = ${nowIso}
+        WHERE id = ${jobId} AND lease_id = ${leaseId}`);
+      done += count;
+      job = (await findJob(db, ctx.userId, jobId))!;
+    }
+  } finally {
+    await db.run(sql`UPDATE import_jobs SET lease_id = NULL, lease_until = NULL WHERE id = ${jobId} AND lease_id = ${leaseId}`);
+  }
+  return (await findJob(db, ctx.userId, jobId))!;
+}
+
+/** The next BATCH_ROWS staged rows from the job's byte offset (a ranged read: earlier rows are never read again). */
+async function readBatch(bucket: R2Bucket, job: JobRow) {
+  const rows: StagedRow[] = [];
+  const skipped: ReportedRow[] = [];
+  let nextOffset = job.next_offset;
+  if (job.byte_size !== null && job.next_offset >= job.byte_size) return { rows, skipped, nextOffset };
+  if (!job.staged_key) return { rows, skipped, nextOffset };
+  const object = await bucket.get(job.staged_key, job.next_offset > 0 ? { range: { offset: job.next_offset } } : {});
+  if (!object || !("body" in object)) return { rows, skipped, nextOffset };
+  for await (const line of ndjsonLines(object.body, job.next_offset)) {
+    const staged = line.value as StagedRow & { s?: string };
+    if (staged.s !== undefined) skipped.push({ row: staged.r, column: null, code: "skipped", message: `Skipped: ${staged.s}.` });
+    else rows.push(staged);
+    nextOffset = line.end;
+    if (rows.length + skipped.length >= BATCH_ROWS) break;
+  }
+  return { rows, skipped, nextOffset };
+}
