@@ -55,6 +55,8 @@ export function browserAccess(): MiddlewareHandler<AppEnv> {
     return handler;
   };
   return async (c: Context<AppEnv>, next: Next) => {
+    // Only browsers send Origin; scripts and assistants skip the CORS work entirely.
+    if (!c.req.header("Origin")) return next();
     if (c.req.method === "OPTIONS" && !c.req.header("Access-Control-Request-Method")) return next();
     return handlerFor(c.env.CORS_ORIGINS?.trim() || "*")(c, next);
   };
