@@ -32,10 +32,15 @@ interface Recorded {
 }
 
 // Workers' crypto.subtle has timingSafeEqual; Node's has not (the key check uses it).
-Object.assign(crypto.subtle, { timingSafeEqual: (a: ArrayBuffer, b: ArrayBuffer) => timingSafeEqual(new Uint8Array(a), new Uint8Array(b)) });
+Object.assign(crypto.subtle, {
+  timingSafeEqual: (a: ArrayBuffer, b: ArrayBuffer) => timingSafeEqual(new Uint8Array(a), new Uint8Array(b)),
+});
 
 const source = process.env.BENCH_D1_FILE!;
-const fixtures = JSON.parse(process.env.BENCH_FIXTURES!) as { users: Record<string, { userId: string; keys: string[] }>; collectionId: string };
+const fixtures = JSON.parse(process.env.BENCH_FIXTURES!) as {
+  users: Record<string, { userId: string; keys: string[] }>;
+  collectionId: string;
+};
 const copyDir = mkdtempSync(join(tmpdir(), "bench-explain-"));
 const file = join(copyDir, "d1.sqlite");
 copyFileSync(source, file);
@@ -94,17 +99,33 @@ function print(label: string, statements: Recorded[]) {
   const total = statements.reduce((sum, s) => sum + s.ms, 0);
   console.log(`\n### ${label}: ${statements.length} statement(s), ${total.toFixed(2)} ms in SQLite\n`);
   for (const s of statements) {
-    console.log(`- ${s.ms.toFixed(2)} ms, ${s.rows} row(s): \`${oneLine(s.sql).slice(0, 240)}${oneLine(s.sql).length > 240 ? " ..." : ""}\``);
+    console.log(
+      `- ${s.ms.toFixed(2)} ms, ${s.rows} row(s): \`${oneLine(s.sql).slice(0, 240)}${oneLine(s.sql).length > 240 ? " ..." : ""}\``,
+    );
     for (const line of plan(s.sql, s.params)) console.log(`    ${line}`);
   }
 }
 
 const now = new Date();
 const SCOPES: Scope[] = ["library:read", "library:write", "play:read", "play:write", "games:read"];
-const authOf = (user: string) => ({ userId: fixtures.users[user]!.userId, plan: "PREMIUM" as const, keyId: "key_explain", scopes: new Set(SCOPES) });
+const authOf = (user: string) => ({
+  userId: fixtures.users[user]!.userId,
+  plan: "PREMIUM" as const,
+  keyId: "key_explain",
+  scopes: new Set(SCOPES),
+});
 
 async function call(label: string, tool: ToolDefinition, user: string, args: Record<string, unknown>) {
-  const ctx = { env: {} as never, face: "rest" as const, origin: "http://127.0.0.1", db, auth: authOf(user), requestId: "req_explain", now, upgradeUrl: "" };
+  const ctx = {
+    env: {} as never,
+    face: "rest" as const,
+    origin: "http://127.0.0.1",
+    db,
+    auth: authOf(user),
+    requestId: "req_explain",
+    now,
+    upgradeUrl: "",
+  };
   const parsed = tool.input.parse(args);
   await tool.handler(ctx, parsed); // warms SQLite's page cache, as a running database is
   recording = [];

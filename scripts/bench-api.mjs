@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { spawnSync } from "node:child_process";
 // `npm run bench:api`: the project's tools against a bare Hono Worker (bench/baseline: GET /json,
 // GET /d1 = `SELECT 1` on a local D1), both under wrangler dev on this machine, measured in
 // alternation (kind, baseline, baseline, kind, ... over several rounds) at concurrency 1 and 8.
@@ -10,14 +11,13 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { spawnSync } from "node:child_process";
-import { applyMigrations } from "./lib/devServer.mjs";
-import { projectRoot } from "./lib/local.mjs";
-import { MASTER_DATASETS, importNdjsonFile } from "./lib/masterImport.mjs";
-import { BASELINE_CONFIG, PROJECT_CONFIG, buildSnapshot, startServer, stopServer, waitForPath } from "./lib/benchServers.mjs";
 import { createFixtures, d1File, loadFixtures, pick, resetBenchUsage } from "./lib/benchFixtures.mjs";
-import { request, runBlock, summarize } from "./lib/load.mjs";
+import { BASELINE_CONFIG, buildSnapshot, PROJECT_CONFIG, startServer, stopServer, waitForPath } from "./lib/benchServers.mjs";
 import { profileDuring, profileReport, summarizeProfile } from "./lib/cpuProfile.mjs";
+import { applyMigrations } from "./lib/devServer.mjs";
+import { request, runBlock, summarize } from "./lib/load.mjs";
+import { projectRoot } from "./lib/local.mjs";
+import { importNdjsonFile, MASTER_DATASETS } from "./lib/masterImport.mjs";
 import { cpuDelta, processTree, treeCpu } from "./lib/procCpu.mjs";
 
 const { values } = parseArgs({
@@ -60,7 +60,10 @@ if (!existsSync(join(dataDir, "games.ndjson"))) {
   console.error(`No ${values.data}/games.ndjson: run \`npm run gen:master -- --games 100000\` first.`);
   process.exit(1);
 }
-const games = readFileSync(join(dataDir, "games.ndjson"), "utf8").trim().split("\n").map((line) => JSON.parse(line));
+const games = readFileSync(join(dataDir, "games.ndjson"), "utf8")
+  .trim()
+  .split("\n")
+  .map((line) => JSON.parse(line));
 
 // ---------------------------------------------------------------------------------------------
 // What is measured.
@@ -86,11 +89,37 @@ function kindsOf(fixtures) {
   const kinds = [
     { name: "listGenres", tool: "listGenres", user: "master", args: () => ({}), target: { c: 8, ratio: 0.6 } },
     { name: "getAccount", tool: "getAccount", user: "lib5k", args: () => ({}) },
-    { name: "getLibrary 5,000, default fields, page 1", tool: "getLibrary", user: "lib5k", args: lib({}), total: 5000, target: { c: 1, ratio: 0.4, p95: 15 } },
-    { name: "getLibrary 5,000, page 40", tool: "getLibrary", user: "lib5k", args: lib({ page: 40 }), total: 5000, target: { c: 1, ratio: 0.3 } },
-    { name: "getLibrary 5,000, fields []", tool: "getLibrary", user: "lib5k", args: lib({ fields: [] }), total: 5000, target: { c: 1, ratio: 0.3 } },
+    {
+      name: "getLibrary 5,000, default fields, page 1",
+      tool: "getLibrary",
+      user: "lib5k",
+      args: lib({}),
+      total: 5000,
+      target: { c: 1, ratio: 0.4, p95: 15 },
+    },
+    {
+      name: "getLibrary 5,000, page 40",
+      tool: "getLibrary",
+      user: "lib5k",
+      args: lib({ page: 40 }),
+      total: 5000,
+      target: { c: 1, ratio: 0.3 },
+    },
+    {
+      name: "getLibrary 5,000, fields []",
+      tool: "getLibrary",
+      user: "lib5k",
+      args: lib({ fields: [] }),
+      total: 5000,
+      target: { c: 1, ratio: 0.3 },
+    },
     ...["buyDate", "buyPrice", "title", "rating", "releaseDate"].map((sortBy) => ({
-      name: `getLibrary 5,000, sortBy ${sortBy}`, tool: "getLibrary", user: "lib5k", args: lib({ sortBy }), total: 5000, target: { c: 1, ratio: 0.3 },
+      name: `getLibrary 5,000, sortBy ${sortBy}`,
+      tool: "getLibrary",
+      user: "lib5k",
+      args: lib({ sortBy }),
+      total: 5000,
+      target: { c: 1, ratio: 0.3 },
     })),
     { name: "getLibrary 500 (scaling)", tool: "getLibrary", user: "lib500", args: lib({}), total: 500, scaling: 500 },
     { name: "getLibrary 50,000 (scaling)", tool: "getLibrary", user: "lib50k", args: lib({}), total: 50000, scaling: 50000 },
@@ -98,15 +127,47 @@ function kindsOf(fixtures) {
     { name: "getPlayRecords 5,000", tool: "getPlayRecords", user: "lib5k", args: lib({}), total: 5000, target: { c: 1, ratio: 0.3 } },
     { name: "getConsoles 500", tool: "getConsoles", user: "wish", args: lib({}), total: 500, target: { c: 1, ratio: 0.3 } },
     {
-      name: "getCollectionGames 1,000 (PLATFORM)", tool: "getCollectionGames", user: "lib5k",
-      args: () => ({ collectionId: fixtures.collectionId, limit: 100 }), total: fixtures.collectionSize, target: { c: 1, ratio: 0.3 },
+      name: "getCollectionGames 1,000 (PLATFORM)",
+      tool: "getCollectionGames",
+      user: "lib5k",
+      args: () => ({ collectionId: fixtures.collectionId, limit: 100 }),
+      total: fixtures.collectionSize,
+      target: { c: 1, ratio: 0.3 },
     },
-    { name: "searchGames reading", tool: "searchGames", user: "master", args: cycle(pick(withReading, 300).map((g) => search({ query: g.titleReading }))) },
-    { name: "searchGames 2-char fragment", tool: "searchGames", user: "master", args: cycle(pick(games, 300).map((g) => search({ query: middle(g.title, 2) }))) },
-    { name: "searchGames JAN", tool: "searchGames", user: "master", args: cycle(pick(games.filter((g) => g.janCode), 300).map((g) => search({ janCode: g.janCode }))), target: { c: 8, ratio: 0.6 } },
     {
-      name: "searchGames model number", tool: "searchGames", user: "master",
-      args: cycle(pick(games.filter((g) => g.modelNumber.length), 300).map((g) => search({ modelNumber: g.modelNumber[0].slice(-5) }))),
+      name: "searchGames reading",
+      tool: "searchGames",
+      user: "master",
+      args: cycle(pick(withReading, 300).map((g) => search({ query: g.titleReading }))),
+    },
+    {
+      name: "searchGames 2-char fragment",
+      tool: "searchGames",
+      user: "master",
+      args: cycle(pick(games, 300).map((g) => search({ query: middle(g.title, 2) }))),
+    },
+    {
+      name: "searchGames JAN",
+      tool: "searchGames",
+      user: "master",
+      args: cycle(
+        pick(
+          games.filter((g) => g.janCode),
+          300,
+        ).map((g) => search({ janCode: g.janCode })),
+      ),
+      target: { c: 8, ratio: 0.6 },
+    },
+    {
+      name: "searchGames model number",
+      tool: "searchGames",
+      user: "master",
+      args: cycle(
+        pick(
+          games.filter((g) => g.modelNumber.length),
+          300,
+        ).map((g) => search({ modelNumber: g.modelNumber[0].slice(-5) })),
+      ),
     },
     { name: "browseGames", tool: "browseGames", user: "master", args: (i) => ({ fields: [], page: 1 + (i % 5) }) },
   ];
@@ -215,7 +276,8 @@ async function measure(kinds, nextKey) {
         // A B, then B A: neither side always runs first.
         const order = (round + index) % 2 === 0 ? ["api", "bare"] : ["bare", "api"];
         for (const side of order) {
-          if (side === "api") results.get(kind.name)[concurrency].push(await cpuBlock(api, toolRequest(nextKey, kind), { count, concurrency }));
+          if (side === "api")
+            results.get(kind.name)[concurrency].push(await cpuBlock(api, toolRequest(nextKey, kind), { count, concurrency }));
           else {
             const block = await cpuBlock(baseline, baselineRequest("/d1"), { count, concurrency });
             paired.get(kind.name)[concurrency].push(block);
@@ -232,13 +294,17 @@ async function measure(kinds, nextKey) {
 function report(kinds, { results, paired, bare }) {
   const failures = [];
   const targetMisses = [];
-  console.log(`\n${rounds} round(s); per round and concurrency, each kind ${calls1} calls at c=1 and ${calls8} at c=8, each beside a /d1 block of as many calls.`);
+  console.log(
+    `\n${rounds} round(s); per round and concurrency, each kind ${calls1} calls at c=1 and ${calls8} at c=8, each beside a /d1 block of as many calls.`,
+  );
   console.log("ratio = the kind's req/s / the req/s of the baseline's /d1 blocks run beside it.\n");
   console.log("| kind | c1 p50 ms | c1 p95 ms | c1 req/s | c1 ratio | c8 p50 ms | c8 p95 ms | c8 req/s | c8 ratio | target |");
   console.log("|---|---|---|---|---|---|---|---|---|---|");
   for (const path of ["/json", "/d1"]) {
     const [s1, s8] = [summarize(bare[path][1]), summarize(bare[path][8])];
-    console.log(`| baseline GET ${path} | ${fmt(s1.p50)} | ${fmt(s1.p95)} | ${fmt(s1.reqPerSec, 0)} | - | ${fmt(s8.p50)} | ${fmt(s8.p95)} | ${fmt(s8.reqPerSec, 0)} | - | |`);
+    console.log(
+      `| baseline GET ${path} | ${fmt(s1.p50)} | ${fmt(s1.p95)} | ${fmt(s1.reqPerSec, 0)} | - | ${fmt(s8.p50)} | ${fmt(s8.p95)} | ${fmt(s8.reqPerSec, 0)} | - | |`,
+    );
   }
   const p50At = {};
   for (const kind of kinds) {
@@ -268,7 +334,9 @@ function report(kinds, { results, paired, bare }) {
     console.log(`\ngetLibrary (default fields, limit 100, page 1) p50 at c=1 as the library grows:\n`);
     console.log("| entries | 500 | 5,000 | 50,000 | 50,000 / 500 |");
     console.log("|---|---|---|---|---|");
-    console.log(`| p50 ms | ${fmt(p50At[500])} | ${fmt(p50At[5000])} | ${fmt(p50At[50000])} | ${fmt(growth, 2)}x (target <= 1.5x: ${growth <= 1.5 ? "met" : "MISSED"}) |`);
+    console.log(
+      `| p50 ms | ${fmt(p50At[500])} | ${fmt(p50At[5000])} | ${fmt(p50At[50000])} | ${fmt(growth, 2)}x (target <= 1.5x: ${growth <= 1.5 ? "met" : "MISSED"}) |`,
+    );
   }
   console.log("\nCPU per call at c=8 (ms, from /proc): the runtime (workerd: isolates, local D1), wrangler's own node process");
   console.log("(the dev tool: it source-maps every console line the Worker writes; production has no such process), the bench client.\n");
@@ -276,7 +344,9 @@ function report(kinds, { results, paired, bare }) {
   console.log("|---|---|---|---|---|");
   const cpuRow = (name, blocks) => {
     const c = cpuPerCall(blocks);
-    console.log(`| ${name} | ${fmt(c.workerd, 2)} | ${fmt(c.wrangler, 2)} | ${fmt(c.client, 2)} | ${fmt(c.workerd + c.wrangler + c.client, 2)} |`);
+    console.log(
+      `| ${name} | ${fmt(c.workerd, 2)} | ${fmt(c.wrangler, 2)} | ${fmt(c.client, 2)} | ${fmt(c.workerd + c.wrangler + c.client, 2)} |`,
+    );
   };
   for (const path of ["/json", "/d1"]) cpuRow(`baseline GET ${path}`, bare[path][8]);
   for (const kind of kinds) cpuRow(kind.name, results.get(kind.name)[8]);
@@ -301,11 +371,15 @@ async function profile(kinds, nextKey) {
 }
 
 function explain(fixtures) {
-  const result = spawnSync(process.execPath, [join(projectRoot, "node_modules", "tsx", "dist", "cli.mjs"), join(projectRoot, "scripts", "bench-api-explain.ts")], {
-    cwd: projectRoot,
-    stdio: "inherit",
-    env: { ...process.env, BENCH_D1_FILE: d1File(stateDir), BENCH_FIXTURES: JSON.stringify(fixtures) },
-  });
+  const result = spawnSync(
+    process.execPath,
+    [join(projectRoot, "node_modules", "tsx", "dist", "cli.mjs"), join(projectRoot, "scripts", "bench-api-explain.ts")],
+    {
+      cwd: projectRoot,
+      stdio: "inherit",
+      env: { ...process.env, BENCH_D1_FILE: d1File(stateDir), BENCH_FIXTURES: JSON.stringify(fixtures) },
+    },
+  );
   if (result.status !== 0) throw new Error("bench-api-explain failed");
 }
 
@@ -316,7 +390,9 @@ function explain(fixtures) {
  */
 async function writeLoad() {
   console.log("\nThe per-call write on one local D1 (127.0.0.1), at rising concurrency; /d1 (SELECT 1) beside it.\n");
-  console.log("| concurrency | /d1 req/s | /charge req/s | /charge p50 ms | /charge p95 ms | D1's own ms per charge | workerd CPU ms per charge | not 2xx |");
+  console.log(
+    "| concurrency | /d1 req/s | /charge req/s | /charge p50 ms | /charge p95 ms | D1's own ms per charge | workerd CPU ms per charge | not 2xx |",
+  );
   console.log("|---|---|---|---|---|---|---|---|");
   let k = 0;
   for (const concurrency of values.quick ? [1, 8, 32] : [1, 2, 4, 8, 16, 32, 64]) {
@@ -330,7 +406,9 @@ async function writeLoad() {
     });
     const [r, w] = [summarize([read]), summarize([write])];
     const failed = Object.values(w.failures).reduce((a, b) => a + b, 0);
-    console.log(`| ${concurrency} | ${fmt(r.reqPerSec, 0)} | ${fmt(w.reqPerSec, 0)} | ${fmt(w.p50)} | ${fmt(w.p95)} | ${fmt(dbMs / count, 3)} | ${fmt(write.cpu.workerd / count, 2)} | ${failed} |`);
+    console.log(
+      `| ${concurrency} | ${fmt(r.reqPerSec, 0)} | ${fmt(w.reqPerSec, 0)} | ${fmt(w.p50)} | ${fmt(w.p95)} | ${fmt(dbMs / count, 3)} | ${fmt(write.cpu.workerd / count, 2)} | ${failed} |`,
+    );
   }
 }
 

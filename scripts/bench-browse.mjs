@@ -15,9 +15,16 @@ const workloads = {
   "everything, release date": calls(() => ({})),
   "everything, title descending": calls(() => ({ sortBy: "title", sortOrder: "desc" })),
   "one platform, release date": calls((i) => ({ platformIds: [platformIds[i % platformIds.length]] })),
-  "three platforms, title": calls((i) => ({ platformIds: [0, 1, 2].map((k) => platformIds[(i + k) % platformIds.length]), sortBy: "title" })),
+  "three platforms, title": calls((i) => ({
+    platformIds: [0, 1, 2].map((k) => platformIds[(i + k) % platformIds.length]),
+    sortBy: "title",
+  })),
   "one publisher": calls((i) => ({ publisherId: publisherIds[i % publisherIds.length] })),
-  "release date range, newest first": calls((i) => ({ releaseDateFrom: `${1985 + (i % 15)}-01-01`, releaseDateTo: `${1990 + (i % 15)}-12-31`, sortOrder: "desc" })),
+  "release date range, newest first": calls((i) => ({
+    releaseDateFrom: `${1985 + (i % 15)}-01-01`,
+    releaseDateTo: `${1990 + (i % 15)}-12-31`,
+    sortOrder: "desc",
+  })),
   "page 50 of everything": calls(() => ({ page: 50 })),
 };
 

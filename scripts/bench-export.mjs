@@ -19,12 +19,12 @@
 // runs. It holds the Worker and the local D1/R2 simulators, so compare sizes, not absolutes.
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { applyMigrations, startWrangler, waitUntilServing } from "./lib/devServer.mjs";
 import { adminFetch, projectRoot, wranglerBin } from "./lib/local.mjs";
-import { MASTER_DATASETS, importNdjsonFile } from "./lib/masterImport.mjs";
+import { importNdjsonFile, MASTER_DATASETS } from "./lib/masterImport.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -202,7 +202,11 @@ function fillLibrary(user, columns) {
 
 // ---- the run ----
 
-const games = readFileSync(join(dataDir, "games.ndjson"), "utf8").trim().split("\n").slice(0, 10).map((line) => JSON.parse(line));
+const games = readFileSync(join(dataDir, "games.ndjson"), "utf8")
+  .trim()
+  .split("\n")
+  .slice(0, 10)
+  .map((line) => JSON.parse(line));
 applyMigrations(values.state);
 try {
   await startServer();
@@ -213,7 +217,7 @@ try {
   }
   console.log(`import took ${((performance.now() - importStarted) / 1000).toFixed(1)} s (unchanged rows are skipped)`);
 
-  let users = [];
+  const users = [];
   for (const size of SIZES) users.push(await benchUser(size, games));
   const short = users.filter((user) => user.count < user.size);
   if (short.length > 0) {
@@ -250,7 +254,10 @@ try {
     if (match) platformCounts.set(Number(match[1]), (platformCounts.get(Number(match[1])) ?? 0) + 1);
   }
   const [platformId, gameCount] = [...platformCounts].sort((a, b) => b[1] - a[1])[0];
-  for (const [label, user] of [["first user (builds the part)", users[0]], ["second user (reuses it)", users[1]]]) {
+  for (const [label, user] of [
+    ["first user (builds the part)", users[0]],
+    ["second user (reuses it)", users[1]],
+  ]) {
     const issued = await call(user.apiKey, "exportMasterData", { dataset: "games", platformId });
     const first = await withPeakMemory(() => download(issued.url));
     const again = await download(issued.url);
@@ -264,7 +271,9 @@ try {
   // Keys are capped per plan: the next run issues new ones.
   for (const user of users) await adminFetch(`/keys/${user.keyId}`, { method: "DELETE", ...admin });
 
-  console.log("\n| export | rows | MiB | first download s (produce + transfer) | again s (from R2) | workerd RSS before MiB | peak MiB | peak - before MiB |");
+  console.log(
+    "\n| export | rows | MiB | first download s (produce + transfer) | again s (from R2) | workerd RSS before MiB | peak MiB | peak - before MiB |",
+  );
   console.log("|---|---|---|---|---|---|---|---|");
   for (const row of rows) console.log(row);
 } finally {

@@ -24,8 +24,14 @@ const workloads = {
   "reading prefix (4 chars)": pick(withReading, samples).map((g) => search({ query: [...g.titleReading].slice(0, 4).join("") })),
   "title fragment (3 chars)": pick(games, samples).map((g) => search({ query: middle(g.title, 3) })),
   "title fragment (2 chars)": pick(games, samples).map((g) => search({ query: middle(g.title, 2) })),
-  "JAN (exact)": pick(games.filter((g) => g.janCode), samples).map((g) => search({ janCode: g.janCode })),
-  "model number (partial)": pick(games.filter((g) => g.modelNumber.length), samples).map((g) => search({ modelNumber: g.modelNumber[0].slice(-5) })),
+  "JAN (exact)": pick(
+    games.filter((g) => g.janCode),
+    samples,
+  ).map((g) => search({ janCode: g.janCode })),
+  "model number (partial)": pick(
+    games.filter((g) => g.modelNumber.length),
+    samples,
+  ).map((g) => search({ modelNumber: g.modelNumber[0].slice(-5) })),
 };
 
 await runBenchmark(games.length, workloads, workloads["reading (full hiragana)"].slice(0, 20));

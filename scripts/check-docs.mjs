@@ -15,7 +15,16 @@ import { startWrangler, waitUntilServing } from "./lib/devServer.mjs";
 import { projectRoot } from "./lib/local.mjs";
 
 /** Tools the rendered reference must list (by title and link), one or more per family. */
-const EXPECTED_TOOLS = ["getAccount", "searchGames", "addToLibrary", "getWishlist", "getPlayRecords", "addConsole", "getTags", "exportMyData"];
+const EXPECTED_TOOLS = [
+  "getAccount",
+  "searchGames",
+  "addToLibrary",
+  "getWishlist",
+  "getPlayRecords",
+  "addConsole",
+  "getTags",
+  "exportMyData",
+];
 const CHROMIUM_CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
@@ -87,10 +96,16 @@ async function check(baseUrl) {
 
     const response = await page.goto(`${baseUrl}/docs`, { waitUntil: "networkidle0", timeout });
     if (response?.status() !== 200) throw new Error(`/docs answered ${response?.status()}`);
-    const settled = (promise) => promise.then(() => true, () => false);
+    const settled = (promise) =>
+      promise.then(
+        () => true,
+        () => false,
+      );
     const rendered = await settled(page.waitForSelector("li[data-sidebar-id] button[aria-expanded]", { timeout }));
     // Open every group of the sidebar: each family (tag) then lists its tools.
-    await page.$$eval("li[data-sidebar-id] button[aria-expanded='false']", (buttons) => buttons.forEach((b) => b.click()));
+    await page.$$eval("li[data-sidebar-id] button[aria-expanded='false']", (buttons) => {
+      for (const button of buttons) button.click();
+    });
     const { tools } = await (await fetch(`${baseUrl}/rest/v1/tools`)).json();
     const expected = tools.filter((tool) => EXPECTED_TOOLS.includes(tool.name));
     const listed = (wanted) =>

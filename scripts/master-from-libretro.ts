@@ -48,9 +48,7 @@ if (!existsSync(datFolder)) fail(`no dat folder at ${datFolder}: expected a libr
 const dats = readDatFolder(datFolder);
 if (Object.keys(dats).length === 0) fail(`no .dat files in ${datFolder}`);
 const platformFiles = new Set(Object.keys(dats));
-const metadat = Object.fromEntries(
-  METADAT_FIELDS.map((field) => [field, readDatFolder(join(dir, "metadat", field), platformFiles)]),
-);
+const metadat = Object.fromEntries(METADAT_FIELDS.map((field) => [field, readDatFolder(join(dir, "metadat", field), platformFiles)]));
 const master = convertLibretro(
   { dats, metadat },
   { firstPlatformId: firstId("first-platform-id"), firstCompanyId: firstId("first-company-id"), firstGameId: firstId("first-game-id") },

@@ -1,16 +1,16 @@
 import { Hono } from "hono";
 import { createAdminRouter } from "./admin/adminRoutes";
 import type { AppEnv } from "./env";
+import { docsPage } from "./faces/docs";
+import { mountDownloadRoutes } from "./faces/downloads";
+import { browserAccess, jsonWithCharset, rateLimitState, requestIds } from "./faces/httpHeaders";
+import { MCP_PATH, mountMcpEndpoint } from "./faces/mcp";
+import { mountToolRoutes } from "./faces/rest";
+import { mountUploadRoutes } from "./faces/uploads";
 import { ApiError, asApiError } from "./platform/errors";
 import { randomBase62 } from "./platform/ids";
 import { mountCatalogRoutes } from "./registry/catalogRoutes";
 import type { ToolDefinition } from "./registry/defineTool";
-import { docsPage } from "./faces/docs";
-import { mountDownloadRoutes } from "./faces/downloads";
-import { mountUploadRoutes } from "./faces/uploads";
-import { browserAccess, jsonWithCharset, rateLimitState, requestIds } from "./faces/httpHeaders";
-import { MCP_PATH, mountMcpEndpoint } from "./faces/mcp";
-import { mountToolRoutes } from "./faces/rest";
 import { TOOL_PATH_PREFIX } from "./registry/defineTool";
 import { tools as registeredTools } from "./tools";
 
@@ -52,10 +52,7 @@ export function createApp(tools: readonly ToolDefinition[] = registeredTools) {
   app.get("/", (c) => c.redirect("/docs"));
 
   app.notFound((c) =>
-    errorResponse(
-      new ApiError("not_found", `Nothing is served at ${new URL(c.req.url).pathname}.`, { entry: true }),
-      c.get("requestId"),
-    ),
+    errorResponse(new ApiError("not_found", `Nothing is served at ${new URL(c.req.url).pathname}.`, { entry: true }), c.get("requestId")),
   );
 
   app.onError((error, c) => {

@@ -20,16 +20,17 @@ describe("addAttribute", () => {
     expect(await labelsOf(account)).toEqual([...SYSTEM_ATTRIBUTES.map((a) => a.label), "帯あり"]);
   });
 
-  it.each([["a label of yours", "帯あり"], ["a system label", SYSTEM_ATTRIBUTES[0].label], ["a system id", "box"]])(
-    "answers 409 already_exists for %s",
-    async (_case, label) => {
-      const account = await newAccount();
-      await add(account, "帯あり");
-      const reply = await add(account, label);
-      expect(reply.status).toBe(409);
-      expect(reply.body).toMatchObject({ code: "already_exists", field: "label" });
-    },
-  );
+  it.each([
+    ["a label of yours", "帯あり"],
+    ["a system label", SYSTEM_ATTRIBUTES[0].label],
+    ["a system id", "box"],
+  ])("answers 409 already_exists for %s", async (_case, label) => {
+    const account = await newAccount();
+    await add(account, "帯あり");
+    const reply = await add(account, label);
+    expect(reply.status).toBe(409);
+    expect(reply.body).toMatchObject({ code: "already_exists", field: "label" });
+  });
 
   it("holds the plan's limit against concurrent adds: count and insert are one batch", async () => {
     const free = await newAccount({ plan: "FREE" });
@@ -151,7 +152,10 @@ describe("removeAttribute (two-step)", () => {
     expect(reply.body).toMatchObject({ confirmRequired: true, targetChanged: true });
     expect(reply.body.confirmToken).not.toBe(confirmToken);
     expect(await labelsOf(account)).toContain("帯あり");
-    expect((await remove(account, { attribute: "帯あり", confirmToken: reply.body.confirmToken })).body).toEqual({ id: newId, removed: true });
+    expect((await remove(account, { attribute: "帯あり", confirmToken: reply.body.confirmToken })).body).toEqual({
+      id: newId,
+      removed: true,
+    });
   });
 
   it("refuses a malformed token, system labels, unknown and other users' attributes", async () => {

@@ -27,10 +27,25 @@ describe("the per-call log line", () => {
     await client.close();
     expect(lines).toHaveLength(4);
     const [search, refused, unauthenticated, mcp] = lines;
-    expect(search).toMatchObject({ tool: "searchGames", face: "rest", userId: account.userId, status: 200, code: null, cost: 1, refunded: false });
+    expect(search).toMatchObject({
+      tool: "searchGames",
+      face: "rest",
+      userId: account.userId,
+      status: 200,
+      code: null,
+      cost: 1,
+      refunded: false,
+    });
     expect(search!.ms).toEqual(expect.any(Number));
     expect(refused).toMatchObject({ tool: "getConsoles", status: 403, code: "plan_required", cost: 1, refunded: true });
-    expect(unauthenticated).toMatchObject({ tool: "getAccount", requestId: "trace-1", userId: null, status: 401, code: "unauthorized", cost: 0 });
+    expect(unauthenticated).toMatchObject({
+      tool: "getAccount",
+      requestId: "trace-1",
+      userId: null,
+      status: 401,
+      code: "unauthorized",
+      cost: 0,
+    });
     expect(mcp).toMatchObject({ tool: "listGenres", face: "mcp", userId: account.userId, status: 200 });
     const text = JSON.stringify(lines);
     expect(text).not.toContain(account.apiKey);

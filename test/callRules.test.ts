@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { coerceQuery } from "../src/platform/queryCoercion";
 import { resolveLimit } from "../src/platform/paging";
+import { coerceQuery } from "../src/platform/queryCoercion";
 import { type Account, authHeader, newAccount, send, sendTo, testApp, toQuery } from "./support/harness";
 import { testTools } from "./support/testTools";
 

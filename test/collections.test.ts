@@ -64,7 +64,11 @@ describe("collections", () => {
     });
     for (const gameId of [A, D]) await account.call("addToLibrary", { gameId });
     await account.call("updateTagGames", { tagId, mode: "add", gameIds: [A, D] });
-    expect((await games(account, { collectionId: item.collectionId })).body.summary).toMatchObject({ totalGames: 2, achievedGames: 2, isCompleted: true });
+    expect((await games(account, { collectionId: item.collectionId })).body.summary).toMatchObject({
+      totalGames: 2,
+      achievedGames: 2,
+      isCompleted: true,
+    });
   });
 
   it("validates each type's shape and the 1,000-game limit", async () => {
@@ -122,7 +126,11 @@ describe("no-op writes (issue 13)", () => {
     expect(same.status, JSON.stringify(same.body)).toBe(200);
     expect(same.body.item).toEqual(item);
     const platform = (await add(account, { type: "PLATFORM", platformId: P1, excludeGameIds: [C] })).body.item;
-    const kept = await account.call("updateCollection", { collectionId: platform.collectionId, excludeGameIds: [C], revision: platform.revision });
+    const kept = await account.call("updateCollection", {
+      collectionId: platform.collectionId,
+      excludeGameIds: [C],
+      revision: platform.revision,
+    });
     expect(kept.body.item).toEqual(platform);
     const changed = await account.call("updateCollection", { collectionId: item.collectionId, gameIds: [A], revision: item.revision });
     expect(changed.body.item.revision).not.toBe(item.revision);

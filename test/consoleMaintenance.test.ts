@@ -4,7 +4,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { utcDay } from "../src/platform/quota";
-import { type Account, type Reply, callWith, newAccount, player } from "./support/harness";
+import { type Account, callWith, newAccount, player, type Reply } from "./support/harness";
 import { headStartOf, race } from "./support/race";
 
 /** A pause so consecutive writes get distinct createdAt / updatedAt values. */
@@ -85,7 +85,13 @@ describe("addConsoleMaintenanceLog", () => {
     const nulled = await aroundToday(() => addLog(account, { consoleId, title: "端子清掃2", status: "DONE", completedDate: null }));
     expect(nulled.days).toContain(nulled.result.body.item.completedDate);
 
-    const given = await addLog(account, { consoleId, title: "ファン交換", status: "DONE", completedDate: "2020-05-05", scheduledDate: "2020-05-01" });
+    const given = await addLog(account, {
+      consoleId,
+      title: "ファン交換",
+      status: "DONE",
+      completedDate: "2020-05-05",
+      scheduledDate: "2020-05-01",
+    });
     expect(given.body.item).toMatchObject({ status: "DONE", completedDate: "2020-05-05", scheduledDate: "2020-05-01" });
 
     const scheduled = await addLog(account, { consoleId, title: "予定", status: "SCHEDULED" });
@@ -159,7 +165,11 @@ describe("updateConsoleMaintenanceLog", () => {
     expect(reply.body.item.updatedAt > before.updatedAt).toBe(true);
     const cleared = await updateLog(account, { maintenanceLogId: before.maintenanceLogId, scheduledDate: null, memo: "後で" });
     expect(cleared.body.item).toMatchObject({ scheduledDate: null, memo: "後で", title: "電池とパッキン交換" });
-    expect((await logs(account, { consoleId })).body.items[0]).toMatchObject({ scheduledDate: null, memo: "後で", title: "電池とパッキン交換" });
+    expect((await logs(account, { consoleId })).body.items[0]).toMatchObject({
+      scheduledDate: null,
+      memo: "後で",
+      title: "電池とパッキン交換",
+    });
   });
 
   it("sets completedDate to today when a log moves to DONE without one", async () => {
@@ -267,7 +277,13 @@ describe("getConsoleMaintenanceLogs", () => {
   async function seeded() {
     const { account, consoleId } = await owner();
     // key 2021-03-01 (the later scheduledDate must not count)
-    const L1 = await loggedId(account, { consoleId, title: "L1", status: "DONE", scheduledDate: "2021-08-01", completedDate: "2021-03-01" });
+    const L1 = await loggedId(account, {
+      consoleId,
+      title: "L1",
+      status: "DONE",
+      scheduledDate: "2021-08-01",
+      completedDate: "2021-03-01",
+    });
     await tick();
     const L2 = await loggedId(account, { consoleId, title: "L2", scheduledDate: "2021-06-01" }); // key 2021-06-01
     await tick();
@@ -288,7 +304,17 @@ describe("getConsoleMaintenanceLogs", () => {
     expect(reply.body).toMatchObject({ page: 1, returnedCount: 6, totalCount: 6, hasMore: false, limitReduced: false });
     for (const item of reply.body.items) {
       expect(item.consoleId).toBe(consoleId);
-      for (const key of ["maintenanceLogId", "consoleId", "title", "memo", "status", "scheduledDate", "completedDate", "createdAt", "updatedAt"]) {
+      for (const key of [
+        "maintenanceLogId",
+        "consoleId",
+        "title",
+        "memo",
+        "status",
+        "scheduledDate",
+        "completedDate",
+        "createdAt",
+        "updatedAt",
+      ]) {
         expect(item, key).toHaveProperty(key);
       }
     }
@@ -514,7 +540,9 @@ describe("under concurrency (issue 13)", () => {
       if (removed.body.removed !== true) {
         expect((await p.call("removeConsole", { consoleId, confirmToken: removed.body.confirmToken })).body.removed).toBe(true);
       }
-      const left = await env.DB.prepare("SELECT COUNT(*) AS n FROM maintenance_logs WHERE console_id = ?").bind(consoleId).first<number>("n");
+      const left = await env.DB.prepare("SELECT COUNT(*) AS n FROM maintenance_logs WHERE console_id = ?")
+        .bind(consoleId)
+        .first<number>("n");
       expect(left).toBe(0);
     }
     expect(statuses).not.toContain(500);

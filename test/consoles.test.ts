@@ -1,7 +1,7 @@
 // Owned consoles (addConsole, updateConsole, getConsoles, removeConsole) over a tiny fictional
 // platform master (ids 780000+, marker word ネビュラ). Each test seeds its own accounts.
 import { beforeAll, describe, expect, it } from "vitest";
-import { type Account, type Reply, callWith, newAccount, send, authHeader } from "./support/harness";
+import { type Account, authHeader, callWith, newAccount, type Reply, send } from "./support/harness";
 import { importFixture, insertCustomPlatform, toNdjson } from "./support/master";
 
 const P1 = 780001;
@@ -197,7 +197,16 @@ describe("addConsole", () => {
     [{ name: "n", publisherName: "" }, "publisherName"],
     [{ name: "n", publisherName: "q".repeat(101) }, "publisherName"],
     [{ name: "n", platformPriorities: [{ platformId: P1, priority: 0 }] }, "platformPriorities[0].priority"],
-    [{ name: "n", platformPriorities: [{ platformId: P1, priority: 2 }, { platformId: P2, priority: 6 }] }, "platformPriorities[1].priority"],
+    [
+      {
+        name: "n",
+        platformPriorities: [
+          { platformId: P1, priority: 2 },
+          { platformId: P2, priority: 6 },
+        ],
+      },
+      "platformPriorities[1].priority",
+    ],
     [{ name: "n", platformPriorities: [{ platformId: P1 }] }, "platformPriorities[0].priority"],
     [{ name: "n", platformPriorities: [{ priority: 3 }] }, "platformPriorities[0].platformId"],
     [{ name: "n", platformPriorities: [{ platformId: 0, priority: 3 }] }, "platformPriorities[0].platformId"],
@@ -264,7 +273,11 @@ describe("addConsole", () => {
   it("counts consoles in getAccount and stops LIGHT at 50 with 403 plan_required", async () => {
     const light = await newAccount({ plan: "LIGHT" });
     // Spread the calls over three keys so no single key meets its burst limit.
-    const keys = [light.apiKey, (await light.newKey(["play:read", "play:write"])).apiKey, (await light.newKey(["play:read", "play:write"])).apiKey];
+    const keys = [
+      light.apiKey,
+      (await light.newKey(["play:read", "play:write"])).apiKey,
+      (await light.newKey(["play:read", "play:write"])).apiKey,
+    ];
     for (let i = 0; i < 50; i++) {
       const reply = await callWith(keys[i % 3]!, "addConsole", { name: `ネビュラ ${i}` });
       expect(reply.status, JSON.stringify(reply.body)).toBe(200);
@@ -279,7 +292,11 @@ describe("addConsole", () => {
 
   it("holds the plan limit against concurrent adds", async () => {
     const light = await newAccount({ plan: "LIGHT" });
-    const keys = [light.apiKey, (await light.newKey(["play:read", "play:write"])).apiKey, (await light.newKey(["play:read", "play:write"])).apiKey];
+    const keys = [
+      light.apiKey,
+      (await light.newKey(["play:read", "play:write"])).apiKey,
+      (await light.newKey(["play:read", "play:write"])).apiKey,
+    ];
     for (let i = 0; i < 48; i++) {
       const reply = await callWith(keys[i % 3]!, "addConsole", { name: `ネビュラ ${i}` });
       expect(reply.status, JSON.stringify(reply.body)).toBe(200);
@@ -295,7 +312,14 @@ describe("updateConsole", () => {
     const { account, A } = await seeded();
     const before = (await list(account, { fields: ["purchase", "memo", "platforms", "timestamps"], name: "alpha" })).body.items[0];
     await tick();
-    const reply = await update(account, { consoleId: A, rating: null, buyPlace: null, memo: "基板交換", publisherName: null, nameKana: "ねびゅら" });
+    const reply = await update(account, {
+      consoleId: A,
+      rating: null,
+      buyPlace: null,
+      memo: "基板交換",
+      publisherName: null,
+      nameKana: "ねびゅら",
+    });
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
     expect(reply.body.item).toMatchObject({
       consoleId: A,
@@ -314,7 +338,9 @@ describe("updateConsole", () => {
 
     const cleared = await update(account, { consoleId: A, nameKana: null, memo: null, buyDate: null, buyPrice: null });
     expect(cleared.body.item).toMatchObject({ nameKana: null, memo: null, buyDate: null, buyPrice: null, name: "Nebula Alpha" });
-    const listed = (await list(account, { fields: ["purchase", "memo"], unrated: true })).body.items.map((i: { consoleId: string }) => i.consoleId);
+    const listed = (await list(account, { fields: ["purchase", "memo"], unrated: true })).body.items.map(
+      (i: { consoleId: string }) => i.consoleId,
+    );
     expect(listed).toContain(A);
   });
 
@@ -552,7 +578,10 @@ describe("getConsoles", () => {
   it("combines filters (AND) and reads GET arguments", async () => {
     const { account, A, B, E } = await seeded();
     expect(ids(await list(account, { ratingFrom: 3, buyPriceTo: 9999 }))).toEqual([B]);
-    expect(ids(await list(account, { ratingFrom: 3, buyDateFrom: "2020-01-02", sortBy: "buyDate", sortOrder: "asc" }, "GET"))).toEqual([B, E]);
+    expect(ids(await list(account, { ratingFrom: 3, buyDateFrom: "2020-01-02", sortBy: "buyDate", sortOrder: "asc" }, "GET"))).toEqual([
+      B,
+      E,
+    ]);
     expect(ids(await list(account, { unrated: false, name: "ネビュラ" }, "GET"))).toEqual([A, B]);
     expect(ids(await list(account, { unrated: true, ratingFrom: 1 }))).toEqual([]);
   });
@@ -780,7 +809,10 @@ describe("removeConsole (two-step)", () => {
     expect(reused.body.field).toBe("confirmToken");
 
     const log = await account.call("addConsoleMaintenanceLog", { consoleId: B, title: "清掃" });
-    const logPreview = await account.call("removeConsoleMaintenanceLog", { consoleId: B, maintenanceLogId: log.body.item.maintenanceLogId });
+    const logPreview = await account.call("removeConsoleMaintenanceLog", {
+      consoleId: B,
+      maintenanceLogId: log.body.item.maintenanceLogId,
+    });
     expect(logPreview.status, JSON.stringify(logPreview.body)).toBe(200);
     const otherTool = await remove(account, { consoleId: B, confirmToken: logPreview.body.confirmToken });
     expect(otherTool.status).toBe(400);

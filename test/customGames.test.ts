@@ -39,13 +39,21 @@ describe("addCustomGame", () => {
     expect(reply.status).toBe(200);
     const { item, revision } = reply.body;
     expect(item.gameId).toBeGreaterThanOrEqual(1_000_000_000);
-    expect(item).toMatchObject({ title: "ヴェルダの試作版", custom: true, dbSlug: null, platform: { platformId: PLATFORM, name: "ヴェルダ機" } });
+    expect(item).toMatchObject({
+      title: "ヴェルダの試作版",
+      custom: true,
+      dbSlug: null,
+      platform: { platformId: PLATFORM, name: "ヴェルダ機" },
+    });
     expect(item.specs).toEqual({ modelNumber: ["VRD-001"], price: 4800, janCode: ean13("274000000001") });
     expect(revision).toMatch(/^[0-9a-f]{16}$/);
 
     const found = await search(owner, "ヴェルダの試作");
     expect(found.body.items.map((g: { gameId: number }) => g.gameId)).toContain(item.gameId);
-    expect((await owner.call("searchGames", { janCode: ean13("274000000001") })).body.items[0]).toMatchObject({ gameId: item.gameId, matchedBy: "janCode" });
+    expect((await owner.call("searchGames", { janCode: ean13("274000000001") })).body.items[0]).toMatchObject({
+      gameId: item.gameId,
+      matchedBy: "janCode",
+    });
     expect((await owner.call("searchGames", { query: "ヴェル試" })).body.items[0]).toMatchObject({ matchedBy: "alias", exact: true });
     expect((await search(other, "ヴェルダの試作")).body.items).toEqual([]);
     expect((await other.call("getGamesBatch", { gameIds: [item.gameId] })).body.notFoundGameIds).toEqual([item.gameId]);
@@ -99,7 +107,9 @@ describe("addCustomGame", () => {
     }
     expect((await first.call("getAccount")).body.registered.customGames.count).toBe(20);
     const batch = await first.call("getGamesBatch", { gameIds: ids.slice(0, 20) });
-    expect(batch.body.items.map((g: { title: string }) => g.title).sort()).toEqual(Array.from({ length: 20 }, (_, i) => `ヴェルダ並行${i}`).sort());
+    expect(batch.body.items.map((g: { title: string }) => g.title).sort()).toEqual(
+      Array.from({ length: 20 }, (_, i) => `ヴェルダ並行${i}`).sort(),
+    );
   });
 
   it("numbers custom games so that an id does not count the service's custom games", async () => {

@@ -8,7 +8,7 @@ import { createDb } from "../src/platform/db";
 import { ApiError } from "../src/platform/errors";
 import { REGISTERED_LIMITS } from "../src/platform/plans";
 import { runConditional } from "../src/platform/registeredLimits";
-import { type Account, type Reply, callWith, newAccount } from "./support/harness";
+import { type Account, callWith, newAccount, type Reply } from "./support/harness";
 import { importFixture, importMaster, insertCustomCompany, insertCustomPlatform, toNdjson } from "./support/master";
 
 const OFFICIAL_PLATFORM = 830001;
@@ -16,7 +16,9 @@ const OFFICIAL_COMPANY = 830001;
 
 beforeAll(async () => {
   await importFixture({
-    platforms: toNdjson([{ platformId: OFFICIAL_PLATFORM, name: "オルビナ公式機", nameEn: "Orbina", shortName: null, maker: null, releaseDate: null }]),
+    platforms: toNdjson([
+      { platformId: OFFICIAL_PLATFORM, name: "オルビナ公式機", nameEn: "Orbina", shortName: null, maker: null, releaseDate: null },
+    ]),
     companies: toNdjson([{ companyId: OFFICIAL_COMPANY, name: "オルビナ公式社", nameKana: "おるびなこうしきしゃ", nameEn: null }]),
   });
 });
@@ -58,7 +60,13 @@ const statuses = (replies: Reply[]) => replies.map((r) => r.status).sort();
 describe("addCustomPlatform", () => {
   it("registers a platform only its owner sees, with a random id in the custom range", async () => {
     const [owner, other] = await Promise.all([newAccount(), newAccount()]);
-    const reply = await addPlatform(owner, { name: "オルビナ自作機", nameEn: "Orbina DIY", shortName: "ODIY", maker: "自宅工房", releaseDate: "2001-02-03" });
+    const reply = await addPlatform(owner, {
+      name: "オルビナ自作機",
+      nameEn: "Orbina DIY",
+      shortName: "ODIY",
+      maker: "自宅工房",
+      releaseDate: "2001-02-03",
+    });
     expect(reply.status).toBe(200);
     const { item, revision } = reply.body;
     expect(item).toEqual({
@@ -151,14 +159,20 @@ describe("updateCustomPlatform", () => {
     expect(reply.status).toBe(200);
     expect(reply.body.item).toEqual({ ...item, name: "オルビナ新名", maker: null });
     expect(reply.body.revision).not.toBe(revision);
-    expect((await listed(account, "listPlatforms")).find((p) => p.platformId === item.platformId)).toMatchObject({ name: "オルビナ新名", nameEn: "Old", maker: null });
+    expect((await listed(account, "listPlatforms")).find((p) => p.platformId === item.platformId)).toMatchObject({
+      name: "オルビナ新名",
+      nameEn: "Old",
+      maker: null,
+    });
   });
 
   it("answers 409 revision_conflict for a stale revision, and lets one of parallel updates with it win", async () => {
     const account = await newAccount();
     const { item, revision } = (await addPlatform(account, { name: "オルビナ改" })).body;
     const replies = await Promise.all(
-      Array.from({ length: 4 }, (_, i) => account.call("updateCustomPlatform", { platformId: item.platformId, nameEn: `Rev ${i}`, revision })),
+      Array.from({ length: 4 }, (_, i) =>
+        account.call("updateCustomPlatform", { platformId: item.platformId, nameEn: `Rev ${i}`, revision }),
+      ),
     );
     expect(statuses(replies)).toEqual([200, 409, 409, 409]);
     expect(replies.find((r) => r.status === 409)!.body).toMatchObject({ code: "revision_conflict", field: "revision" });
@@ -187,8 +201,14 @@ describe("updateCustomPlatform", () => {
     const [owner, other] = await Promise.all([newAccount(), newAccount()]);
     const first = await newPlatform(owner, "オルビナ一号");
     await newPlatform(owner, "オルビナ二号");
-    expect((await owner.call("updateCustomPlatform", { platformId: first, name: "オルビナ二号" })).body).toMatchObject({ code: "already_exists", field: "name" });
-    expect((await owner.call("updateCustomPlatform", { platformId: first, name: null })).body).toMatchObject({ code: "invalid_input", field: "name" });
+    expect((await owner.call("updateCustomPlatform", { platformId: first, name: "オルビナ二号" })).body).toMatchObject({
+      code: "already_exists",
+      field: "name",
+    });
+    expect((await owner.call("updateCustomPlatform", { platformId: first, name: null })).body).toMatchObject({
+      code: "invalid_input",
+      field: "name",
+    });
     expect((await other.call("updateCustomPlatform", { platformId: first, name: "x" })).body.code).toBe("not_found");
     expect((await owner.call("updateCustomPlatform", { platformId: OFFICIAL_PLATFORM, name: "x" })).status).toBe(404);
     expect((await owner.call("updateCustomPlatform", { platformId: 2 ** 53, name: "x" })).body.field).toBe("platformId");
@@ -199,7 +219,9 @@ describe("updateCustomPlatform", () => {
     const platformId = await newPlatform(owner, "オルビナ権限");
     const reader = await owner.newKey(["games:read", "library:read"]);
     expect((await callWith(reader.apiKey, "updateCustomPlatform", { platformId, name: "x" })).body.code).toBe("insufficient_scope");
-    expect((await (await newAccount({ plan: "LIGHT" })).call("updateCustomPlatform", { platformId, name: "x" })).body.code).toBe("plan_required");
+    expect((await (await newAccount({ plan: "LIGHT" })).call("updateCustomPlatform", { platformId, name: "x" })).body.code).toBe(
+      "plan_required",
+    );
   });
 });
 
@@ -229,7 +251,10 @@ describe("removeCustomPlatform (two-step)", () => {
     const item = consoles.body.items.find((c: { consoleId: string }) => c.consoleId === consoleId);
     expect(item.platforms).toEqual([{ platformId: OFFICIAL_PLATFORM, name: "オルビナ公式機", priority: 1 }]);
     expect((await account.call("getAccount")).body.registered.customPlatforms.count).toBe(0);
-    expect((await account.call("addCustomGame", { title: "オルビナ", platformId })).body).toMatchObject({ code: "not_found", field: "platformId" });
+    expect((await account.call("addCustomGame", { title: "オルビナ", platformId })).body).toMatchObject({
+      code: "not_found",
+      field: "platformId",
+    });
   });
 
   it("refuses a platform that custom games or a PLATFORM collection use (400 naming platformId)", async () => {
@@ -245,7 +270,11 @@ describe("removeCustomPlatform (two-step)", () => {
     expect((await account.call("updateCustomGame", { gameId: game.gameId, platformId: OFFICIAL_PLATFORM })).status).toBe(200);
     const collection = await account.call("addCollection", { name: "オルビナ全部", type: "PLATFORM", platformId });
     expect(collection.status).toBe(200);
-    expect((await account.call("removeCustomPlatform", { platformId })).body).toMatchObject({ field: "platformId", customGameCount: 0, collectionCount: 1 });
+    expect((await account.call("removeCustomPlatform", { platformId })).body).toMatchObject({
+      field: "platformId",
+      customGameCount: 0,
+      collectionCount: 1,
+    });
     expect((await removeConfirmed(account, "removeCollection", { collectionId: collection.body.item.collectionId })).status).toBe(200);
     expect((await removeConfirmed(account, "removeCustomPlatform", { platformId })).body).toEqual({ platformId, removed: true });
   });
@@ -299,11 +328,20 @@ describe("custom publishers", () => {
     const reply = await addPublisher(owner, { name: "オルビナ同人会", nameKana: "オルビナドウジンカイ", nameEn: "Orbina Circle" });
     expect(reply.status).toBe(200);
     const { item, revision } = reply.body;
-    expect(item).toEqual({ companyId: item.companyId, name: "オルビナ同人会", nameKana: "オルビナドウジンカイ", nameEn: "Orbina Circle", custom: true });
+    expect(item).toEqual({
+      companyId: item.companyId,
+      name: "オルビナ同人会",
+      nameKana: "オルビナドウジンカイ",
+      nameEn: "Orbina Circle",
+      custom: true,
+    });
     expect(item.companyId).toBeGreaterThanOrEqual(1_000_000_000);
     expect(revision).toMatch(/^[0-9a-f]{16}$/);
     for (const query of ["どうじんかい", "orbina circle", "オルビナ同人"]) {
-      expect((await owner.call("listPublishers", { query })).body.items.map((c: { companyId: number }) => c.companyId), query).toContain(item.companyId);
+      expect(
+        (await owner.call("listPublishers", { query })).body.items.map((c: { companyId: number }) => c.companyId),
+        query,
+      ).toContain(item.companyId);
     }
     expect((await owner.call("listPublishers", { query: "オルビナ" })).body.items).toEqual([
       { companyId: OFFICIAL_COMPANY, name: "オルビナ公式社", nameKana: "おるびなこうしきしゃ", nameEn: null, custom: false },
@@ -335,9 +373,16 @@ describe("custom publishers", () => {
   it("updateCustomPublisher patches, keeps the search text current, and checks the revision", async () => {
     const [owner, other] = await Promise.all([newAccount(), newAccount()]);
     const { item, revision } = (await addPublisher(owner, { name: "オルビナ旧社", nameKana: "おるびなきゅうしゃ" })).body;
-    const reply = await owner.call("updateCustomPublisher", { companyId: item.companyId, nameKana: "おるびなしんしゃ", nameEn: "Orbina New", revision });
+    const reply = await owner.call("updateCustomPublisher", {
+      companyId: item.companyId,
+      nameKana: "おるびなしんしゃ",
+      nameEn: "Orbina New",
+      revision,
+    });
     expect(reply.body.item).toEqual({ ...item, nameKana: "おるびなしんしゃ", nameEn: "Orbina New" });
-    expect((await owner.call("listPublishers", { query: "しんしゃ" })).body.items.map((c: { companyId: number }) => c.companyId)).toEqual([item.companyId]);
+    expect((await owner.call("listPublishers", { query: "しんしゃ" })).body.items.map((c: { companyId: number }) => c.companyId)).toEqual([
+      item.companyId,
+    ]);
     expect((await owner.call("listPublishers", { query: "きゅうしゃ" })).body.items).toEqual([]);
     const stale = await owner.call("updateCustomPublisher", { companyId: item.companyId, nameEn: null, revision });
     expect(stale.body).toMatchObject({ code: "revision_conflict" });
@@ -345,17 +390,25 @@ describe("custom publishers", () => {
     expect((await other.call("updateCustomPublisher", { companyId: item.companyId, nameEn: "x" })).status).toBe(404);
     expect((await owner.call("updateCustomPublisher", { companyId: OFFICIAL_COMPANY, nameEn: "x" })).status).toBe(404);
     const reader = await owner.newKey(["games:read"]);
-    expect((await callWith(reader.apiKey, "updateCustomPublisher", { companyId: item.companyId, nameEn: "x" })).body.code).toBe("insufficient_scope");
+    expect((await callWith(reader.apiKey, "updateCustomPublisher", { companyId: item.companyId, nameEn: "x" })).body.code).toBe(
+      "insufficient_scope",
+    );
   });
 
   it("removeCustomPublisher previews how many custom games lose it, then clears it from them", async () => {
     const account = await newAccount();
     const companyId = await newPublisher(account, "オルビナ解散社");
     const games = await Promise.all(
-      [1, 2].map(async (i) => (await account.call("addCustomGame", { title: `オルビナ解散作${i}`, platformId: OFFICIAL_PLATFORM, publisherId: companyId })).body.item.gameId as number),
+      [1, 2].map(
+        async (i) =>
+          (await account.call("addCustomGame", { title: `オルビナ解散作${i}`, platformId: OFFICIAL_PLATFORM, publisherId: companyId })).body
+            .item.gameId as number,
+      ),
     );
     const preview = await account.call("removeCustomPublisher", { companyId });
-    expect(preview.body.summary).toBe("Removes your custom publisher 'オルビナ解散社'. 2 of your custom games keep existing without a publisher.");
+    expect(preview.body.summary).toBe(
+      "Removes your custom publisher 'オルビナ解散社'. 2 of your custom games keep existing without a publisher.",
+    );
     expect((await account.call("getGamesBatch", { gameIds: games })).body.items.map((g: { publisher: unknown }) => g.publisher)).toEqual([
       { companyId, name: "オルビナ解散社" },
       { companyId, name: "オルビナ解散社" },
@@ -412,23 +465,40 @@ describe("custom games on custom platforms and publishers", () => {
     const [owner, other] = await Promise.all([newAccount(), newAccount()]);
     const platformId = await newPlatform(owner, "オルビナ私家機");
     const companyId = await newPublisher(owner, "オルビナ私家社");
-    const added = await owner.call("addCustomGame", { title: "オルビナ私家版ソフト", titleReading: "おるびなしかばんそふと", platformId, publisherId: companyId, releaseDate: "2003-03-03" });
+    const added = await owner.call("addCustomGame", {
+      title: "オルビナ私家版ソフト",
+      titleReading: "おるびなしかばんそふと",
+      platformId,
+      publisherId: companyId,
+      releaseDate: "2003-03-03",
+    });
     expect(added.status).toBe(200);
     const { gameId } = added.body.item;
-    expect(added.body.item).toMatchObject({ custom: true, platform: { platformId, name: "オルビナ私家機" }, publisher: { companyId, name: "オルビナ私家社" } });
+    expect(added.body.item).toMatchObject({
+      custom: true,
+      platform: { platformId, name: "オルビナ私家機" },
+      publisher: { companyId, name: "オルビナ私家社" },
+    });
 
     const found = await owner.call("searchGames", { query: "オルビナ私家版", platformIds: [platformId], fields: [] });
     expect(found.body.items.map((g: { gameId: number }) => g.gameId)).toEqual([gameId]);
-    expect((await owner.call("searchGames", { query: "私家", fields: [] })).body.items.map((g: { gameId: number }) => g.gameId)).toEqual([gameId]);
+    expect((await owner.call("searchGames", { query: "私家", fields: [] })).body.items.map((g: { gameId: number }) => g.gameId)).toEqual([
+      gameId,
+    ]);
     const browsed = await owner.call("browseGames", { platformIds: [platformId], fields: [] });
     expect(browsed.body).toMatchObject({ totalCount: 1 });
     expect(browsed.body.items.map((g: { gameId: number }) => g.gameId)).toEqual([gameId]);
-    expect((await owner.call("browseGames", { publisherId: companyId, fields: [] })).body.items.map((g: { gameId: number }) => g.gameId)).toEqual([gameId]);
+    expect(
+      (await owner.call("browseGames", { publisherId: companyId, fields: [] })).body.items.map((g: { gameId: number }) => g.gameId),
+    ).toEqual([gameId]);
     expect((await listed(owner, "listPlatforms")).find((p) => p.platformId === platformId)).toMatchObject({ custom: true, gameCount: 1 });
 
     // Renaming the platform shows in the game; the other user sees none of it.
     await owner.call("updateCustomPlatform", { platformId, name: "オルビナ私家機改" });
-    expect((await owner.call("getGamesBatch", { gameIds: [gameId] })).body.items[0].platform).toEqual({ platformId, name: "オルビナ私家機改" });
+    expect((await owner.call("getGamesBatch", { gameIds: [gameId] })).body.items[0].platform).toEqual({
+      platformId,
+      name: "オルビナ私家機改",
+    });
     expect((await other.call("searchGames", { query: "オルビナ私家版", fields: [] })).body.items).toEqual([]);
     expect((await other.call("browseGames", { platformIds: [platformId], fields: [] })).body.totalCount).toBe(0);
   });
@@ -437,14 +507,27 @@ describe("custom games on custom platforms and publishers", () => {
     const [owner, other] = await Promise.all([newAccount(), newAccount()]);
     const theirPlatform = await newPlatform(other, "オルビナ他人機");
     const theirPublisher = await newPublisher(other, "オルビナ他人社");
-    expect((await owner.call("addCustomGame", { title: "オルビナ", platformId: theirPlatform })).body).toMatchObject({ code: "not_found", field: "platformId" });
-    expect((await owner.call("addCustomGame", { title: "オルビナ", platformId: OFFICIAL_PLATFORM, publisherId: theirPublisher })).body).toMatchObject({
+    expect((await owner.call("addCustomGame", { title: "オルビナ", platformId: theirPlatform })).body).toMatchObject({
+      code: "not_found",
+      field: "platformId",
+    });
+    expect(
+      (await owner.call("addCustomGame", { title: "オルビナ", platformId: OFFICIAL_PLATFORM, publisherId: theirPublisher })).body,
+    ).toMatchObject({
       code: "not_found",
       field: "publisherId",
     });
-    const { gameId } = (await owner.call("addCustomGame", { title: "オルビナ自分", platformId: OFFICIAL_PLATFORM, publisherId: OFFICIAL_COMPANY })).body.item;
-    expect((await owner.call("updateCustomGame", { gameId, platformId: theirPlatform })).body).toMatchObject({ code: "not_found", field: "platformId" });
-    expect((await owner.call("updateCustomGame", { gameId, publisherId: theirPublisher })).body).toMatchObject({ code: "not_found", field: "publisherId" });
+    const { gameId } = (
+      await owner.call("addCustomGame", { title: "オルビナ自分", platformId: OFFICIAL_PLATFORM, publisherId: OFFICIAL_COMPANY })
+    ).body.item;
+    expect((await owner.call("updateCustomGame", { gameId, platformId: theirPlatform })).body).toMatchObject({
+      code: "not_found",
+      field: "platformId",
+    });
+    expect((await owner.call("updateCustomGame", { gameId, publisherId: theirPublisher })).body).toMatchObject({
+      code: "not_found",
+      field: "publisherId",
+    });
   });
 });
 
@@ -453,13 +536,21 @@ describe("master import and custom records", () => {
     const account = await newAccount();
     const platformId = await newPlatform(account, "オルビナ守備機");
     const companyId = await newPublisher(account, "オルビナ守備社");
-    const platform = await importMaster("platforms", toNdjson([{ platformId, name: "上書き", nameEn: null, shortName: null, maker: null, releaseDate: null }]));
+    const platform = await importMaster(
+      "platforms",
+      toNdjson([{ platformId, name: "上書き", nameEn: null, shortName: null, maker: null, releaseDate: null }]),
+    );
     expect(platform.status).toBe(400);
     expect(platform.body).toMatchObject({ code: "invalid_input", field: "platformId", line: 1 });
     const company = await importMaster("companies", toNdjson([{ companyId, name: "上書き", nameKana: null, nameEn: null }]));
     expect(company.body).toMatchObject({ code: "invalid_input", field: "companyId" });
-    expect((await listed(account, "listPlatforms")).find((p) => p.platformId === platformId)).toMatchObject({ name: "オルビナ守備機", custom: true });
-    expect((await account.call("listPublishers", { query: "オルビナ守備" })).body.items).toMatchObject([{ companyId, name: "オルビナ守備社", custom: true }]);
+    expect((await listed(account, "listPlatforms")).find((p) => p.platformId === platformId)).toMatchObject({
+      name: "オルビナ守備機",
+      custom: true,
+    });
+    expect((await account.call("listPublishers", { query: "オルビナ守備" })).body.items).toMatchObject([
+      { companyId, name: "オルビナ守備社", custom: true },
+    ]);
   });
 });
 

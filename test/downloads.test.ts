@@ -4,21 +4,27 @@
 // app built for the test (the real face, mounted under a test prefix).
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import companies from "./fixtures/master/exports.companies.ndjson?raw";
-import games from "./fixtures/master/exports.games.ndjson?raw";
-import genres from "./fixtures/master/exports.genres.ndjson?raw";
-import platforms from "./fixtures/master/exports.platforms.ndjson?raw";
 import { createApp } from "../src/app";
 import { mountDownloadRoutes } from "../src/faces/downloads";
 import { ApiError } from "../src/platform/errors";
 import { csvCell, formatWriter } from "../src/platform/exportFormats";
-import { PART_BYTES, StreamedObjectWriter, linkFileKey, removeExpiredLinkFiles } from "../src/platform/exportStorage";
+import { linkFileKey, PART_BYTES, removeExpiredLinkFiles, StreamedObjectWriter } from "../src/platform/exportStorage";
 import { PLAN_LIMITS } from "../src/platform/plans";
-import { type ExportLinkPayload, EXPORT_LINK_TTL_SEC, issueExportLink, signExportToken, verifyExportToken } from "../src/platform/signedLinks";
+import {
+  EXPORT_LINK_TTL_SEC,
+  type ExportLinkPayload,
+  issueExportLink,
+  signExportToken,
+  verifyExportToken,
+} from "../src/platform/signedLinks";
 import { DOWNLOAD_COSTS, EXPORT_OPENERS, type ExportOpener } from "../src/tools/exports/downloads";
 import type { ExportRequest, ExportRow } from "../src/tools/exports/exportSource";
+import companies from "./fixtures/master/exports.companies.ndjson?raw";
+import games from "./fixtures/master/exports.games.ndjson?raw";
+import genres from "./fixtures/master/exports.genres.ndjson?raw";
+import platforms from "./fixtures/master/exports.platforms.ndjson?raw";
 import { fetchLink, fetchLinkFrom, ndjsonOf, tokenOf, usedUnits } from "./support/downloads";
-import { ORIGIN, admin, newAccount, textOf } from "./support/harness";
+import { admin, newAccount, ORIGIN, textOf } from "./support/harness";
 import { importFixture, insertCustomPlatform } from "./support/master";
 
 beforeAll(async () => {
@@ -37,7 +43,11 @@ async function platformsLink() {
   return { account, url: reply.body.url as string };
 }
 
-const b64url = (text: string) => btoa(String.fromCharCode(...new TextEncoder().encode(text))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+const b64url = (text: string) =>
+  btoa(String.fromCharCode(...new TextEncoder().encode(text)))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 const payloadOf = (url: string) => {
   const body = tokenOf(url).split(".")[0]!.replace(/-/g, "+").replace(/_/g, "/");
   return JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(body), (c) => c.charCodeAt(0)))) as ExportLinkPayload;
@@ -129,7 +139,10 @@ describe("signed links", () => {
     const [first, second] = [await issueFor(account.userId, MY_LIBRARY, now), await issueFor(account.userId, MY_LIBRARY, now)];
     expect(first.url.startsWith(`${ORIGIN}/downloads/v1/`)).toBe(true);
     expect(first.url).not.toBe(second.url);
-    expect(first).toMatchObject({ expiresInSec: EXPORT_LINK_TTL_SEC, expiresAt: new Date(Math.floor(now.getTime() / 1000) * 1000 + 900_000).toISOString() });
+    expect(first).toMatchObject({
+      expiresInSec: EXPORT_LINK_TTL_SEC,
+      expiresAt: new Date(Math.floor(now.getTime() / 1000) * 1000 + 900_000).toISOString(),
+    });
     const verified = await verifyExportToken(env, tokenOf(first.url), now);
     expect(verified).toMatchObject({ userId: account.userId, request: MY_LIBRARY });
   });
@@ -294,7 +307,9 @@ describe("downloading", () => {
     expect(await usedUnits(account.userId)).toBe(before);
     await admin("PATCH", `/users/${account.userId}`, { suspended: false });
 
-    await env.DB.prepare("UPDATE usage_daily SET count = ? WHERE user_id = ?").bind(PLAN_LIMITS.PREMIUM.dailyQuota - 1, account.userId).run();
+    await env.DB.prepare("UPDATE usage_daily SET count = ? WHERE user_id = ?")
+      .bind(PLAN_LIMITS.PREMIUM.dailyQuota - 1, account.userId)
+      .run();
     const over = await fetchLink(url);
     expect(over.status).toBe(429);
     expect(over.headers.get("Retry-After")).toMatch(/^\d+$/);
@@ -367,7 +382,8 @@ describe("R2 storage", () => {
     const stored = new Uint8Array(await (await env.EXPORTS.get(key))!.arrayBuffer());
     expect(stored.length).toBe(total);
     const expectedAt = (position: number) => (position % chunk.length) % 251;
-    for (const position of [0, PART_BYTES - 1, PART_BYTES, 2 * PART_BYTES + 7, total - 1]) expect(stored[position]).toBe(expectedAt(position));
+    for (const position of [0, PART_BYTES - 1, PART_BYTES, 2 * PART_BYTES + 7, total - 1])
+      expect(stored[position]).toBe(expectedAt(position));
     await env.EXPORTS.delete(key);
   });
 

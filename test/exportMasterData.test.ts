@@ -3,19 +3,28 @@
 // platform and generation, custom records merged for their owner only, and the tool's gating.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { createDb } from "../src/platform/db";
+import { linkFileKey } from "../src/platform/exportStorage";
+import { cleanUpExports } from "../src/tools/exports/cleanup";
+import { DOWNLOAD_COSTS } from "../src/tools/exports/downloads";
+import { officialPartKey, readMasterState } from "../src/tools/exports/masterData/officialGames";
+import { gameRow } from "../src/tools/games/masterRows";
 import companies from "./fixtures/master/exports.companies.ndjson?raw";
 import games from "./fixtures/master/exports.games.ndjson?raw";
 import genres from "./fixtures/master/exports.genres.ndjson?raw";
 import platforms from "./fixtures/master/exports.platforms.ndjson?raw";
-import { createDb } from "../src/platform/db";
-import { linkFileKey } from "../src/platform/exportStorage";
-import { gameRow } from "../src/tools/games/masterRows";
-import { cleanUpExports } from "../src/tools/exports/cleanup";
-import { DOWNLOAD_COSTS } from "../src/tools/exports/downloads";
-import { officialPartKey, readMasterState } from "../src/tools/exports/masterData/officialGames";
 import { fetchLink, ndjsonOf, tokenOf, usedUnits } from "./support/downloads";
-import { type Account, ORIGIN, admin, newAccount, send, textOf } from "./support/harness";
-import { importFixture, importMaster, importOk, insertCustomCompany, insertCustomGame, insertCustomPlatform, storedGeneration, toNdjson } from "./support/master";
+import { type Account, admin, newAccount, ORIGIN, send, textOf } from "./support/harness";
+import {
+  importFixture,
+  importMaster,
+  importOk,
+  insertCustomCompany,
+  insertCustomGame,
+  insertCustomPlatform,
+  storedGeneration,
+  toNdjson,
+} from "./support/master";
 
 const HOME = 860001; // five official games
 const PORTABLE = 860002; // one official game
@@ -94,7 +103,14 @@ describe("exportMasterData: games", () => {
       dbSlug: "expo-quest",
       dbCoverId: "ecov1",
       editions: [
-        { gameEditionId: 860001, title: "エクスポ クエスト 限定版", modelNumber: ["EXP-001L"], releaseDate: "1990-03-01", price: 9800, janCode: "2860001000021" },
+        {
+          gameEditionId: 860001,
+          title: "エクスポ クエスト 限定版",
+          modelNumber: ["EXP-001L"],
+          releaseDate: "1990-03-01",
+          price: 9800,
+          janCode: "2860001000021",
+        },
       ],
     });
     expect(rows[0]).toMatchObject({ publisherName: '"引用",カンマ社', genreKey: "expo_puzzle", genreSubId: null, editions: [] });
@@ -115,7 +131,12 @@ describe("exportMasterData: games", () => {
   it("merges the caller's custom games on the platform in order, flagged custom, for the caller only", async () => {
     const owner = await newAccount();
     const other = await newAccount();
-    const dated = await insertCustomGame(owner.userId, { title: "自作 エクスポ", platformId: HOME, releaseDate: "1990-01-15", publisherId: 860001 });
+    const dated = await insertCustomGame(owner.userId, {
+      title: "自作 エクスポ",
+      platformId: HOME,
+      releaseDate: "1990-01-15",
+      publisherId: 860001,
+    });
     const undated = await insertCustomGame(owner.userId, { title: "自作 日付なし", platformId: HOME });
     await insertCustomGame(owner.userId, { title: "自作 別機種", platformId: PORTABLE, releaseDate: "1990-01-15" });
 
@@ -123,7 +144,13 @@ describe("exportMasterData: games", () => {
     expect(mine.totalCount).toBe(7);
     const { rows } = await downloadRows(mine.url);
     expect(ids(rows, "gameId")).toEqual([860002, dated, 860001, 860003, 860004, 860005, undated]);
-    expect(rows[1]).toMatchObject({ gameId: dated, custom: true, platformName: "エクスポ据置機", publisherName: "エクスポソフト", dbSlug: null });
+    expect(rows[1]).toMatchObject({
+      gameId: dated,
+      custom: true,
+      platformName: "エクスポ据置機",
+      publisherName: "エクスポソフト",
+      dbSlug: null,
+    });
     expect(rows.filter((row) => row.custom === true)).toHaveLength(2);
 
     const theirs = await exportOk(other, { dataset: "games", platformId: HOME });
@@ -174,7 +201,10 @@ describe("exportMasterData: games", () => {
     const state = await readMasterState(createDb(env.DB));
     await env.EXPORTS.delete(officialPartKey(HOME, state));
     const [a, b] = await Promise.all([newAccount(), newAccount()]);
-    const [linkA, linkB] = await Promise.all([exportOk(a, { dataset: "games", platformId: HOME }), exportOk(b, { dataset: "games", platformId: HOME })]);
+    const [linkA, linkB] = await Promise.all([
+      exportOk(a, { dataset: "games", platformId: HOME }),
+      exportOk(b, { dataset: "games", platformId: HOME }),
+    ]);
     const [rowsA, rowsB] = await Promise.all([downloadRows(linkA.url), downloadRows(linkB.url)]);
     expect(rowsA.text).toBe(rowsB.text);
     expect(ids(rowsA.rows, "gameId")).toEqual([860002, 860001, 860003, 860004, 860005]);
@@ -188,7 +218,10 @@ describe("exportMasterData: platforms, companies, genres", () => {
     const mine = await insertCustomPlatform(owner.userId, "エクスポ自作機");
     const theirs = await insertCustomPlatform(other.userId, "よその自作機");
     const body = await exportOk(owner, { dataset: "platforms" });
-    expect(body).toMatchObject({ dataset: "platforms", columns: ["platformId", "name", "nameEn", "shortName", "maker", "releaseDate", "custom"] });
+    expect(body).toMatchObject({
+      dataset: "platforms",
+      columns: ["platformId", "name", "nameEn", "shortName", "maker", "releaseDate", "custom"],
+    });
     expect(body).not.toHaveProperty("platformId");
     expect(body.generation).toBe(await storedGeneration("platforms"));
     const { response, rows } = await downloadRows(body.url);
@@ -217,7 +250,13 @@ describe("exportMasterData: platforms, companies, genres", () => {
     const { rows } = await downloadRows(body.url);
     const companyIds = ids(rows, "companyId");
     expect(companyIds).toEqual([...companyIds].sort((a, b) => a - b));
-    expect(rows.find((row) => row.companyId === 860002)).toEqual({ companyId: 860002, name: '"引用",カンマ社', nameKana: null, nameEn: null, custom: false });
+    expect(rows.find((row) => row.companyId === 860002)).toEqual({
+      companyId: 860002,
+      name: '"引用",カンマ社',
+      nameKana: null,
+      nameEn: null,
+      custom: false,
+    });
     expect(rows.find((row) => row.companyId === mine)).toMatchObject({ name: "自作パブリッシャー", nameKana: "じさく", custom: true });
   });
 
@@ -226,19 +265,27 @@ describe("exportMasterData: platforms, companies, genres", () => {
     expect(body.columns).toEqual(["genreId", "name", "parentId", "taxonomyKey"]);
     const { rows } = await downloadRows(body.url);
     expect(rows.every((row) => row.parentId === null)).toBe(true);
-    expect(rows.find((row) => row.genreId === 860001)).toEqual({ genreId: 860001, name: "エクスポRPG", parentId: null, taxonomyKey: "expo_rpg" });
+    expect(rows.find((row) => row.genreId === 860001)).toEqual({
+      genreId: 860001,
+      name: "エクスポRPG",
+      parentId: null,
+      taxonomyKey: "expo_rpg",
+    });
     expect(ids(rows, "genreId")).not.toContain(860002);
     expect(ids(rows, "genreId")).toEqual([...ids(rows, "genreId")].sort((a, b) => a - b));
     expect(body.totalCount).toBe(rows.length);
   });
 
-  it.each(["platforms", "companies", "genres"] as const)("%s files re-import unchanged when the caller has no custom records", async (dataset) => {
-    const body = await exportOk(await newAccount(), { dataset });
-    const { text, rows } = await downloadRows(body.url);
-    const reply = await importMaster(dataset, text);
-    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-    expect(reply.body).toMatchObject({ received: rows.length, upserted: 0 });
-  });
+  it.each(["platforms", "companies", "genres"] as const)(
+    "%s files re-import unchanged when the caller has no custom records",
+    async (dataset) => {
+      const body = await exportOk(await newAccount(), { dataset });
+      const { text, rows } = await downloadRows(body.url);
+      const reply = await importMaster(dataset, text);
+      expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+      expect(reply.body).toMatchObject({ received: rows.length, upserted: 0 });
+    },
+  );
 });
 
 describe("exportMasterData: arguments and access", () => {

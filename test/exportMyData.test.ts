@@ -12,7 +12,7 @@ import { exportMyData } from "../src/tools/exports/exportMyData";
 import type { ExportRow } from "../src/tools/exports/exportSource";
 import { openMyDataSource } from "../src/tools/exports/myData/index";
 import { fetchLink } from "./support/downloads";
-import { type Account, ORIGIN, type Player, admin, callWith, newAccount, player, send } from "./support/harness";
+import { type Account, admin, callWith, newAccount, ORIGIN, type Player, player, send } from "./support/harness";
 import { fictionalGame, importFixture, toNdjson } from "./support/master";
 import { expectError, ok } from "./support/replies";
 
@@ -48,8 +48,24 @@ const TITLES: Record<number, [string, string]> = {
   [W3]: ["ヘリオス夢", "へりおすゆめ"],
 };
 
-const g = (gameId: number, platformId: number, genreId: number | null, genreSubId: number | null, releaseDate: string | null, publisherId: number | null = null) =>
-  fictionalGame({ gameId, title: TITLES[gameId]![0], titleReading: TITLES[gameId]![1], platformId, genreId, genreSubId, releaseDate, publisherId });
+const g = (
+  gameId: number,
+  platformId: number,
+  genreId: number | null,
+  genreSubId: number | null,
+  releaseDate: string | null,
+  publisherId: number | null = null,
+) =>
+  fictionalGame({
+    gameId,
+    title: TITLES[gameId]![0],
+    titleReading: TITLES[gameId]![1],
+    platformId,
+    genreId,
+    genreSubId,
+    releaseDate,
+    publisherId,
+  });
 
 beforeAll(async () => {
   const bulk = Array.from({ length: BULK_COUNT }, (_, i) =>
@@ -179,7 +195,16 @@ async function seedMain(): Promise<Main> {
   const call = p.call;
   ok(await call("addAttribute", { label: OWN }));
   const library: Args[] = [
-    { gameId: A, rating: 5, buyDate: "2024-05-01", buyPrice: 3000, buyPlace: "ヘリオス書店", attributes: ["box", OWN], memo: "最高", userLinks: [{ name: "攻略", url: "https://example.com/a" }] },
+    {
+      gameId: A,
+      rating: 5,
+      buyDate: "2024-05-01",
+      buyPrice: 3000,
+      buyPlace: "ヘリオス書店",
+      attributes: ["box", OWN],
+      memo: "最高",
+      userLinks: [{ name: "攻略", url: "https://example.com/a" }],
+    },
     { gameId: B, rating: 3, buyDate: "2023-01-15", buyPrice: 1500, buyPlace: "Akihabara Shop", attributes: ["manual"] },
     { gameId: C },
     { gameId: D, rating: 3, buyDate: "2015-06-01", buyPrice: 60000, buyPlace: "通販", attributes: ["box", "manual"] },
@@ -212,14 +237,34 @@ async function seedMain(): Promise<Main> {
   const start = async (gameId: number, changes: Args, logs: number[]) => {
     const { playId } = ok(await call("addPlayRecord", { gameId }), `addPlayRecord ${gameId}`);
     if (Object.keys(changes).length) ok(await call("updatePlayRecord", { playId, ...changes }), `updatePlayRecord ${gameId}`);
-    for (const [i, playTime] of logs.entries()) ok(await call("addPlayLog", { playId, playTime, playDate: `2024-03-0${i + 1}`, memo: `ログ${i + 1}` }));
+    for (const [i, playTime] of logs.entries())
+      ok(await call("addPlayLog", { playId, playTime, playDate: `2024-03-0${i + 1}`, memo: `ログ${i + 1}` }));
     await tick();
     return playId as string;
   };
-  const Aold = await start(A, { status: "COMPLETED", playStartDate: "2024-01-10", playEndDate: "2024-02-10", rating: 5, consoleId: C1, attributes: ["box"] }, [60, 40]);
-  const B_ = await start(B, { status: "PLAYING", playStartDate: "2024-01-11", clearTargetDate: daysFromToday(-1), rating: 3, consoleId: C2, attributes: ["manual"] }, [30]);
+  const Aold = await start(
+    A,
+    { status: "COMPLETED", playStartDate: "2024-01-10", playEndDate: "2024-02-10", rating: 5, consoleId: C1, attributes: ["box"] },
+    [60, 40],
+  );
+  const B_ = await start(
+    B,
+    {
+      status: "PLAYING",
+      playStartDate: "2024-01-11",
+      clearTargetDate: daysFromToday(-1),
+      rating: 3,
+      consoleId: C2,
+      attributes: ["manual"],
+    },
+    [30],
+  );
   const C_ = await start(C, {}, []);
-  const D_ = await start(D, { status: "PAUSED", playStartDate: "2024-01-09", clearTargetDate: daysFromToday(10), rating: 4, attributes: [OWN] }, [120]);
+  const D_ = await start(
+    D,
+    { status: "PAUSED", playStartDate: "2024-01-09", clearTargetDate: daysFromToday(10), rating: 4, attributes: [OWN] },
+    [120],
+  );
   const replay = ok(await call("addPlayRecord", { gameId: A, replay: true }), "replay A");
   const Anew = replay.playId as string;
   ok(await call("addPlayLog", { playId: Anew, playTime: 15, playDate: "2024-04-01" }));
@@ -240,7 +285,14 @@ async function seedMain(): Promise<Main> {
   const K3 = await collectionId({ name: "Other list", type: "TAG", purpose: "PLAY", tagId: T1 });
 
   const customId = async (args: Args) => ok(await call("addCustomGame", args), "addCustomGame").item.gameId as number;
-  const X1 = await customId({ title: "ヘリオス自作RPG", titleReading: "へりおすじさくあーるぴーじー", platformId: P1, genreId: G_RPG, releaseDate: "2000-01-01", publisherId: PUB });
+  const X1 = await customId({
+    title: "ヘリオス自作RPG",
+    titleReading: "へりおすじさくあーるぴーじー",
+    platformId: P1,
+    genreId: G_RPG,
+    releaseDate: "2000-01-01",
+    publisherId: PUB,
+  });
   const X2 = await customId({ title: "ヘリオス同人", platformId: P2 });
 
   // F is updated last, so it leads the default order (updatedAt desc).
@@ -293,7 +345,14 @@ describe("exportMyData: the answer", () => {
   });
 
   it("stores the validated filters in the link (not dataset or format), to be reapplied at download", async () => {
-    const { body } = await exportOf(main, { dataset: "library", format: "csv", platformIds: [P1], title: "ヘリオス", sortBy: "buyPrice", ratingFrom: 1 });
+    const { body } = await exportOf(main, {
+      dataset: "library",
+      format: "csv",
+      platformIds: [P1],
+      title: "ヘリオス",
+      sortBy: "buyPrice",
+      ratingFrom: 1,
+    });
     expect(body.format).toBe("csv");
     expect(linkPayload(body.url).args).toEqual({ platformIds: [P1], title: "ヘリオス", sortBy: "buyPrice", ratingFrom: 1 });
   });
@@ -304,14 +363,145 @@ describe("exportMyData: the answer", () => {
 
   it("has fixed columns per dataset", async () => {
     const expected: Record<string, string[]> = {
-      library: ["gameId", "gameTitle", "platformId", "platformName", "publisherId", "publisherName", "genreId", "genreName", "releaseDate", "custom", "rating", "buyDate", "buyPrice", "buyPlace", "attributes", "userLinks", "memo", "latestPlayId", "latestPlayStatus", "createdAt", "updatedAt"],
-      wishlist: ["gameId", "gameTitle", "platformId", "platformName", "publisherId", "publisherName", "genreId", "genreName", "releaseDate", "custom", "priority", "wishDate", "wishPrice", "wishPlace", "memo", "createdAt", "updatedAt"],
-      playRecords: ["playId", "gameId", "gameTitle", "platformId", "platformName", "publisherId", "publisherName", "genreId", "genreName", "releaseDate", "custom", "status", "playStartDate", "playEndDate", "clearTargetDate", "totalPlayTime", "rating", "consoleId", "consoleName", "attributes", "userLinks", "memo", "isLatest", "hasHistory", "createdAt", "updatedAt"],
-      playLogs: ["playLogId", "playId", "gameId", "gameTitle", "platformId", "platformName", "publisherId", "publisherName", "genreId", "genreName", "releaseDate", "custom", "playDate", "playTime", "memo", "createdAt", "updatedAt"],
+      library: [
+        "gameId",
+        "gameTitle",
+        "platformId",
+        "platformName",
+        "publisherId",
+        "publisherName",
+        "genreId",
+        "genreName",
+        "releaseDate",
+        "custom",
+        "rating",
+        "buyDate",
+        "buyPrice",
+        "buyPlace",
+        "attributes",
+        "userLinks",
+        "memo",
+        "latestPlayId",
+        "latestPlayStatus",
+        "createdAt",
+        "updatedAt",
+      ],
+      wishlist: [
+        "gameId",
+        "gameTitle",
+        "platformId",
+        "platformName",
+        "publisherId",
+        "publisherName",
+        "genreId",
+        "genreName",
+        "releaseDate",
+        "custom",
+        "priority",
+        "wishDate",
+        "wishPrice",
+        "wishPlace",
+        "memo",
+        "createdAt",
+        "updatedAt",
+      ],
+      playRecords: [
+        "playId",
+        "gameId",
+        "gameTitle",
+        "platformId",
+        "platformName",
+        "publisherId",
+        "publisherName",
+        "genreId",
+        "genreName",
+        "releaseDate",
+        "custom",
+        "status",
+        "playStartDate",
+        "playEndDate",
+        "clearTargetDate",
+        "totalPlayTime",
+        "rating",
+        "consoleId",
+        "consoleName",
+        "attributes",
+        "userLinks",
+        "memo",
+        "isLatest",
+        "hasHistory",
+        "createdAt",
+        "updatedAt",
+      ],
+      playLogs: [
+        "playLogId",
+        "playId",
+        "gameId",
+        "gameTitle",
+        "platformId",
+        "platformName",
+        "publisherId",
+        "publisherName",
+        "genreId",
+        "genreName",
+        "releaseDate",
+        "custom",
+        "playDate",
+        "playTime",
+        "memo",
+        "createdAt",
+        "updatedAt",
+      ],
       tags: ["tagId", "name", "nameKana", "color", "description", "gameCount", "gameIds", "createdAt", "updatedAt"],
-      collections: ["collectionId", "name", "description", "type", "purpose", "tagId", "platformId", "genreId", "releaseDateFrom", "releaseDateTo", "gameIds", "excludeGameIds", "createdAt", "updatedAt"],
-      consoles: ["consoleId", "name", "nameKana", "publisherName", "rating", "buyDate", "buyPrice", "buyPlace", "memo", "platforms", "createdAt", "updatedAt"],
-      customGames: ["gameId", "title", "titleReading", "titleEn", "aliases", "platformId", "platformName", "publisherId", "publisherName", "genreId", "genreName", "genreSubId", "genreSubName", "releaseDate", "janCode", "modelNumber", "price"],
+      collections: [
+        "collectionId",
+        "name",
+        "description",
+        "type",
+        "purpose",
+        "tagId",
+        "platformId",
+        "genreId",
+        "releaseDateFrom",
+        "releaseDateTo",
+        "gameIds",
+        "excludeGameIds",
+        "createdAt",
+        "updatedAt",
+      ],
+      consoles: [
+        "consoleId",
+        "name",
+        "nameKana",
+        "publisherName",
+        "rating",
+        "buyDate",
+        "buyPrice",
+        "buyPlace",
+        "memo",
+        "platforms",
+        "createdAt",
+        "updatedAt",
+      ],
+      customGames: [
+        "gameId",
+        "title",
+        "titleReading",
+        "titleEn",
+        "aliases",
+        "platformId",
+        "platformName",
+        "publisherId",
+        "publisherName",
+        "genreId",
+        "genreName",
+        "genreSubId",
+        "genreSubName",
+        "releaseDate",
+        "janCode",
+        "modelNumber",
+        "price",
+      ],
     };
     for (const [dataset, columns] of Object.entries(expected)) {
       const { body } = await exportOf(main, { dataset });
@@ -347,13 +537,28 @@ describe("exportMyData: library", () => {
     });
     expect(typeof a.createdAt).toBe("string");
     const c = rows.find((row) => row.gameId === C)!;
-    expect(c).toMatchObject({ publisherId: null, publisherName: null, releaseDate: null, rating: null, buyDate: null, buyPrice: null, buyPlace: null, attributes: [], userLinks: [], memo: null, latestPlayStatus: "PLANNED" });
+    expect(c).toMatchObject({
+      publisherId: null,
+      publisherName: null,
+      releaseDate: null,
+      rating: null,
+      buyDate: null,
+      buyPrice: null,
+      buyPlace: null,
+      attributes: [],
+      userLinks: [],
+      memo: null,
+      latestPlayStatus: "PLANNED",
+    });
     const e = rows.find((row) => row.gameId === E)!;
     expect(e).toMatchObject({ latestPlayId: null, latestPlayStatus: null });
   });
 
   it("the attribute labels are the same as getLibrary's", async () => {
-    const listed = ok(await main.call("getLibrary", { fields: ["attributes"], limit: 200 })).items as { gameId: number; attributes: { label: string }[] }[];
+    const listed = ok(await main.call("getLibrary", { fields: ["attributes"], limit: 200 })).items as {
+      gameId: number;
+      attributes: { label: string }[];
+    }[];
     const { rows } = await exportOf(main, { dataset: "library" });
     for (const item of listed) {
       expect(rows.find((row) => row.gameId === item.gameId)!.attributes).toEqual(item.attributes.map((a) => a.label));
@@ -402,7 +607,12 @@ describe("exportMyData: library", () => {
   });
 
   it("an unknown attribute is a 400 naming it, as in getLibrary", async () => {
-    expectError(await main.call("exportMyData", { dataset: "library", attributes: ["box", "ない"] }), 400, "invalid_input", "attributes[1]");
+    expectError(
+      await main.call("exportMyData", { dataset: "library", attributes: ["box", "ない"] }),
+      400,
+      "invalid_input",
+      "attributes[1]",
+    );
   });
 });
 
@@ -410,7 +620,15 @@ describe("exportMyData: wishlist", () => {
   it("one row per wished-for game, with getWishlist's filters and sorts", async () => {
     const { rows } = await exportOf(main, { dataset: "wishlist" });
     expect(column(rows, "gameId")).toEqual([W1, W2, W3]);
-    expect(rows[0]).toMatchObject({ gameTitle: "ヘリオス願望", platformName: "ヘリオス機", priority: 5, wishDate: "2020-01-01", wishPrice: 5000, wishPlace: "ヘリオス書店", memo: null });
+    expect(rows[0]).toMatchObject({
+      gameTitle: "ヘリオス願望",
+      platformName: "ヘリオス機",
+      priority: 5,
+      wishDate: "2020-01-01",
+      wishPrice: 5000,
+      wishPlace: "ヘリオス書店",
+      memo: null,
+    });
     expect(rows[2]).toMatchObject({ priority: null, memo: "誕生日に" });
     await expectSameAsList(
       "wishlist",
@@ -432,7 +650,8 @@ describe("exportMyData: wishlist", () => {
       { fields: [] },
     );
     for (const sortBy of ["priority", "createdAt", "wishDate", "wishPrice", "title", "releaseDate"]) {
-      for (const sortOrder of ["asc", "desc"]) await expectSameAsList("wishlist", "getWishlist", "gameId", [{ sortBy, sortOrder }], { fields: [] });
+      for (const sortOrder of ["asc", "desc"])
+        await expectSameAsList("wishlist", "getWishlist", "gameId", [{ sortBy, sortOrder }], { fields: [] });
     }
   });
 });
@@ -459,7 +678,12 @@ describe("exportMyData: playRecords and playLogs", () => {
       isLatest: true,
       hasHistory: false,
     });
-    expect(rows.find((row) => row.gameId === A)).toMatchObject({ playId: main.play.Anew, hasHistory: true, isLatest: true, totalPlayTime: 15 });
+    expect(rows.find((row) => row.gameId === A)).toMatchObject({
+      playId: main.play.Anew,
+      hasHistory: true,
+      isLatest: true,
+      totalPlayTime: 15,
+    });
     expect(rows.find((row) => row.gameId === D)).toMatchObject({ attributes: [OWN], consoleId: null, consoleName: null });
   });
 
@@ -493,7 +717,8 @@ describe("exportMyData: playRecords and playLogs", () => {
 
   it("every getPlayRecords sort, both orders, gives getPlayRecords' order", async () => {
     for (const sortBy of ["playStartDate", "playEndDate", "clearTargetDate", "title", "totalPlayTime", "rating", "updatedAt"]) {
-      for (const sortOrder of ["asc", "desc"]) await expectSameAsList("playRecords", "getPlayRecords", "playId", [{ sortBy, sortOrder }], { fields: [] });
+      for (const sortOrder of ["asc", "desc"])
+        await expectSameAsList("playRecords", "getPlayRecords", "playId", [{ sortBy, sortOrder }], { fields: [] });
     }
   });
 
@@ -502,7 +727,14 @@ describe("exportMyData: playRecords and playLogs", () => {
     expect(rows).toHaveLength(5);
     const cycles = rows.filter((row) => row.gameId === A);
     expect(column(cycles, "playId")).toEqual([main.play.Aold, main.play.Anew]);
-    expect(cycles[0]).toMatchObject({ status: "COMPLETED", isLatest: false, hasHistory: true, totalPlayTime: 100, consoleName: "ヘリオス本体一号", attributes: ["箱あり"] });
+    expect(cycles[0]).toMatchObject({
+      status: "COMPLETED",
+      isLatest: false,
+      hasHistory: true,
+      totalPlayTime: 100,
+      consoleName: "ヘリオス本体一号",
+      attributes: ["箱あり"],
+    });
     const history = ok(await main.call("getGamePlayHistory", { gameId: A })).items as { playId: string }[];
     expect(sorted(column(cycles, "playId"))).toEqual(sorted(history.map((item) => item.playId)));
     const completed = await exportOf(main, { dataset: "playRecords", includeHistory: true, statuses: ["COMPLETED"] });
@@ -520,10 +752,23 @@ describe("exportMyData: playRecords and playLogs", () => {
       [A, 40],
       [A, 15],
     ]);
-    expect(rows[0]).toMatchObject({ playId: main.play.Aold, gameTitle: "ヘリオスの冒険", platformName: "ヘリオス機", playDate: "2024-03-01", memo: "ログ1" });
+    expect(rows[0]).toMatchObject({
+      playId: main.play.Aold,
+      gameTitle: "ヘリオスの冒険",
+      platformName: "ヘリオス機",
+      playDate: "2024-03-01",
+      memo: "ログ1",
+    });
     expect(rows[4]).toMatchObject({ playId: main.play.Anew, memo: null });
     const logs = ok(await main.call("getPlayLogs", { playId: main.play.Aold })).items as { playLogId: string }[];
-    expect(sorted(column(rows.filter((row) => row.playId === main.play.Aold), "playLogId"))).toEqual(sorted(logs.map((l) => l.playLogId)));
+    expect(
+      sorted(
+        column(
+          rows.filter((row) => row.playId === main.play.Aold),
+          "playLogId",
+        ),
+      ),
+    ).toEqual(sorted(logs.map((l) => l.playLogId)));
     const playing = await exportOf(main, { dataset: "playLogs", statuses: ["PLAYING"] });
     expect(playing.rows.map((row) => [row.gameId, row.playTime])).toEqual([
       [B, 30],
@@ -547,7 +792,15 @@ describe("exportMyData: tags, collections, consoles, customGames", () => {
   it("collections: one row per collection; name, purposeTypes and collectionTypes as getCollections filters them", async () => {
     const { rows } = await exportOf(main, { dataset: "collections" });
     expect(rows).toMatchObject([
-      { collectionId: main.collections.K1, name: "ヘリオス全集", type: "INDIVIDUAL", purpose: "LIBRARY", gameIds: [A, B, W1], excludeGameIds: [], tagId: null },
+      {
+        collectionId: main.collections.K1,
+        name: "ヘリオス全集",
+        type: "INDIVIDUAL",
+        purpose: "LIBRARY",
+        gameIds: [A, B, W1],
+        excludeGameIds: [],
+        tagId: null,
+      },
       { collectionId: main.collections.K2, type: "PLATFORM", purpose: "PLAY", platformId: P2, gameIds: [] },
       { collectionId: main.collections.K3, type: "TAG", tagId: main.tags.T1 },
     ]);
@@ -557,11 +810,16 @@ describe("exportMyData: tags, collections, consoles, customGames", () => {
       [{ name: "OTHER" }, { name: "OTHER" }],
       [{ purposeTypes: ["PLAY"] }, { purposeTypes: ["PLAY"] }],
       [{ collectionTypes: ["INDIVIDUAL", "TAG"] }, { types: ["INDIVIDUAL", "TAG"] }],
-      [{ collectionTypes: ["TAG"], purposeTypes: ["LIBRARY"] }, { types: ["TAG"], purposeTypes: ["LIBRARY"] }],
+      [
+        { collectionTypes: ["TAG"], purposeTypes: ["LIBRARY"] },
+        { types: ["TAG"], purposeTypes: ["LIBRARY"] },
+      ],
     ];
     for (const [filter, listFilter] of cases) {
       const listed = await listIds("getCollections", "collectionId", listFilter, 100);
-      expect(column((await exportOf(main, { dataset: "collections", ...filter })).rows, "collectionId"), JSON.stringify(filter)).toEqual(listed);
+      expect(column((await exportOf(main, { dataset: "collections", ...filter })).rows, "collectionId"), JSON.stringify(filter)).toEqual(
+        listed,
+      );
     }
   });
 
@@ -585,11 +843,22 @@ describe("exportMyData: tags, collections, consoles, customGames", () => {
       "consoles",
       "getConsoles",
       "consoleId",
-      [{}, { name: "ヘリオス" }, { name: "電機" }, { ratingFrom: 2 }, { ratingTo: 2 }, { unrated: true }, { unrated: false }, { buyDateFrom: "2015-01-01" }, { buyPriceFrom: 10000 }],
+      [
+        {},
+        { name: "ヘリオス" },
+        { name: "電機" },
+        { ratingFrom: 2 },
+        { ratingTo: 2 },
+        { unrated: true },
+        { unrated: false },
+        { buyDateFrom: "2015-01-01" },
+        { buyPriceFrom: 10000 },
+      ],
       { fields: [] },
     );
     for (const sortBy of ["name", "rating", "buyDate", "buyPrice", "createdAt", "updatedAt"]) {
-      for (const sortOrder of ["asc", "desc"]) await expectSameAsList("consoles", "getConsoles", "consoleId", [{ sortBy, sortOrder }], { fields: [] });
+      for (const sortOrder of ["asc", "desc"])
+        await expectSameAsList("consoles", "getConsoles", "consoleId", [{ sortBy, sortOrder }], { fields: [] });
     }
   });
 
@@ -615,7 +884,9 @@ describe("exportMyData: tags, collections, consoles, customGames", () => {
     });
     expect(column((await exportOf(main, { dataset: "customGames", platformIds: [P2] })).rows, "gameId")).toEqual([main.custom.X2]);
     expect(column((await exportOf(main, { dataset: "customGames", title: "じさく" })).rows, "gameId")).toEqual([main.custom.X1]);
-    expect(column((await exportOf(main, { dataset: "customGames", genreId: G_RPG, releaseDateFrom: "1999-01-01" })).rows, "gameId")).toEqual([main.custom.X1]);
+    expect(
+      column((await exportOf(main, { dataset: "customGames", genreId: G_RPG, releaseDateFrom: "1999-01-01" })).rows, "gameId"),
+    ).toEqual([main.custom.X1]);
   });
 });
 
@@ -652,8 +923,18 @@ describe("exportMyData: arguments that do not apply", () => {
     expectError(await main.call("exportMyData", { dataset: "games" }), 400, "invalid_input", "dataset");
     expectError(await main.call("exportMyData", { dataset: "library", format: "ndjson" }), 400, "invalid_input", "format");
     expectError(await main.call("exportMyData", { dataset: "library", fields: [] }), 400, "invalid_input", "fields");
-    expectError(await main.call("exportMyData", { dataset: "library", buyDateFrom: "2024-02-01", buyDateTo: "2024-01-01" }), 400, "invalid_input", "buyDateTo");
-    expectError(await main.call("exportMyData", { dataset: "wishlist", priorityFrom: 4, priorityTo: 2 }), 400, "invalid_input", "priorityTo");
+    expectError(
+      await main.call("exportMyData", { dataset: "library", buyDateFrom: "2024-02-01", buyDateTo: "2024-01-01" }),
+      400,
+      "invalid_input",
+      "buyDateTo",
+    );
+    expectError(
+      await main.call("exportMyData", { dataset: "wishlist", priorityFrom: 4, priorityTo: 2 }),
+      400,
+      "invalid_input",
+      "priorityTo",
+    );
     expectError(await main.call("exportMyData", { dataset: "library", title: "x".repeat(31) }), 400, "invalid_input", "title");
   });
 });
@@ -671,8 +952,10 @@ describe("exportMyData: plans and scopes", () => {
 
   it("LIGHT: adds tags and consoles; collections and customGames are 403 naming dataset", async () => {
     const light = await newAccount({ plan: "LIGHT" });
-    for (const dataset of ["library", "wishlist", "playRecords", "playLogs", "tags", "consoles"]) ok(await light.call("exportMyData", { dataset }), dataset);
-    for (const dataset of ["collections", "customGames"]) expectError(await light.call("exportMyData", { dataset }), 403, "plan_required", "dataset");
+    for (const dataset of ["library", "wishlist", "playRecords", "playLogs", "tags", "consoles"])
+      ok(await light.call("exportMyData", { dataset }), dataset);
+    for (const dataset of ["collections", "customGames"])
+      expectError(await light.call("exportMyData", { dataset }), 403, "plan_required", "dataset");
   });
 
   it("FREE: removed arguments are 403 naming them; narrowed purchase dates and prices too", async () => {
@@ -691,7 +974,15 @@ describe("exportMyData: plans and scopes", () => {
       [{ dataset: "library", buyPriceTo: 100_000 }, "buyPriceTo"],
     ];
     for (const [args, field] of removed) expectError(await free.call("exportMyData", args), 403, "plan_required", field);
-    ok(await free.call("exportMyData", { dataset: "library", buyDateFrom: yearsAgo(4), buyDateTo: daysFromToday(0), buyPriceFrom: 0, buyPriceTo: 50_000 }));
+    ok(
+      await free.call("exportMyData", {
+        dataset: "library",
+        buyDateFrom: yearsAgo(4),
+        buyDateTo: daysFromToday(0),
+        buyPriceFrom: 0,
+        buyPriceTo: 50_000,
+      }),
+    );
     ok(await free.call("exportMyData", { dataset: "playRecords", statuses: ["PLAYING"] }));
   });
 
@@ -699,7 +990,12 @@ describe("exportMyData: plans and scopes", () => {
     const light = await newAccount({ plan: "LIGHT" });
     expectError(await light.call("exportMyData", { dataset: "playRecords", includeHistory: true }), 403, "plan_required", "includeHistory");
     expectError(await light.call("exportMyData", { dataset: "consoles", purposeTypes: ["PLAY"] }), 403, "plan_required", "purposeTypes");
-    expectError(await light.call("exportMyData", { dataset: "consoles", collectionTypes: ["TAG"] }), 403, "plan_required", "collectionTypes");
+    expectError(
+      await light.call("exportMyData", { dataset: "consoles", collectionTypes: ["TAG"] }),
+      403,
+      "plan_required",
+      "collectionTypes",
+    );
     expectError(await light.call("exportMyData", { dataset: "consoles", name: "12345678901" }), 403, "plan_required", "name");
     ok(await light.call("exportMyData", { dataset: "consoles", name: "1234567890", unrated: true }));
     ok(await light.call("exportMyData", { dataset: "playRecords", consoleIds: ["con_x"] }));
@@ -709,14 +1005,39 @@ describe("exportMyData: plans and scopes", () => {
   it("the catalog publishes the plan differences that are enforced", async () => {
     const { tools } = ok(await send("/rest/v1/tools"));
     const tool = tools.find((t: { name: string }) => t.name === "exportMyData");
-    expect(tool).toMatchObject({ methods: ["POST"], restOnly: true, scopes: ["library:read", "play:read", "games:read"], plans: ["FREE", "LIGHT", "PREMIUM"] });
-    expect(tool.planDifferences.FREE.removedProperties).toEqual(["includeHistory", "consoleIds", "name", "unrated", "purposeTypes", "collectionTypes"]);
-    expect(Object.keys(tool.planDifferences.FREE.changedProperties)).toEqual(["dataset", "buyDateFrom", "buyDateTo", "buyPriceFrom", "buyPriceTo"]);
+    expect(tool).toMatchObject({
+      methods: ["POST"],
+      restOnly: true,
+      scopes: ["library:read", "play:read", "games:read"],
+      plans: ["FREE", "LIGHT", "PREMIUM"],
+    });
+    expect(tool.planDifferences.FREE.removedProperties).toEqual([
+      "includeHistory",
+      "consoleIds",
+      "name",
+      "unrated",
+      "purposeTypes",
+      "collectionTypes",
+    ]);
+    expect(Object.keys(tool.planDifferences.FREE.changedProperties)).toEqual([
+      "dataset",
+      "buyDateFrom",
+      "buyDateTo",
+      "buyPriceFrom",
+      "buyPriceTo",
+    ]);
     expect(tool.planDifferences.FREE.changedProperties.buyPriceTo.maximum).toBe(50_000);
     expect(tool.planDifferences.FREE.changedProperties.buyDateFrom.description).toMatch(/5 years/);
     expect(tool.planDifferences.LIGHT.removedProperties).toEqual(["includeHistory", "purposeTypes", "collectionTypes"]);
     expect(tool.planDifferences.LIGHT.changedProperties.name.maxLength).toBe(10);
-    expect(tool.planDifferences.LIGHT.changedProperties.dataset.enum).toEqual(["library", "wishlist", "playRecords", "playLogs", "tags", "consoles"]);
+    expect(tool.planDifferences.LIGHT.changedProperties.dataset.enum).toEqual([
+      "library",
+      "wishlist",
+      "playRecords",
+      "playLogs",
+      "tags",
+      "consoles",
+    ]);
   });
 
   it("at download, the plan held then decides: a lowered plan refuses what it no longer allows", async () => {
@@ -757,7 +1078,8 @@ describe("exportMyData: isolation", () => {
     ok(await other.call("addPlayLog", { playId, playTime: 5 }));
     const consoleId = ok(await other.call("addConsole", { name: "ヘリオス本体一号" })).item.consoleId;
     const tagId = ok(await other.call("addTag", { name: "名作" })).item.tagId;
-    const collectionId = ok(await other.call("addCollection", { name: "ヘリオス全集", type: "INDIVIDUAL", gameIds: [A] })).item.collectionId;
+    const collectionId = ok(await other.call("addCollection", { name: "ヘリオス全集", type: "INDIVIDUAL", gameIds: [A] })).item
+      .collectionId;
     const customId = ok(await other.call("addCustomGame", { title: "ヘリオス他人作", platformId: P1 })).item.gameId;
     const otherWho = { call: other.call, userId: other.account.userId, plan: "PREMIUM" as Plan };
 
@@ -809,7 +1131,8 @@ describe("exportMyData: a large library in keyset pages", () => {
 
     const byPrice = (a: (typeof entries)[number], b: (typeof entries)[number]) =>
       a.price === b.price ? a.g - b.g : a.price === null ? 1 : b.price === null ? -1 : a.price - b.price;
-    const byUpdatedDesc = (a: (typeof entries)[number], b: (typeof entries)[number]) => (a.updated === b.updated ? a.g - b.g : a.updated < b.updated ? 1 : -1);
+    const byUpdatedDesc = (a: (typeof entries)[number], b: (typeof entries)[number]) =>
+      a.updated === b.updated ? a.g - b.g : a.updated < b.updated ? 1 : -1;
 
     const cases: [Args, number[]][] = [
       [{ sortBy: "buyPrice", sortOrder: "asc" }, [...entries].sort(byPrice).map((e) => e.g)],
@@ -826,13 +1149,21 @@ describe("exportMyData: a large library in keyset pages", () => {
       expect(ids, JSON.stringify(args)).toEqual(expected);
       const listed: number[] = [];
       for (let page = 1; page <= 6; page++) {
-        listed.push(...ok(await big.call("getLibrary", { ...args, fields: [], limit: 200, page })).items.map((item: { gameId: number }) => item.gameId));
+        listed.push(
+          ...ok(await big.call("getLibrary", { ...args, fields: [], limit: 200, page })).items.map(
+            (item: { gameId: number }) => item.gameId,
+          ),
+        );
       }
       expect(ids, `same order as getLibrary ${JSON.stringify(args)}`).toEqual(listed);
     }
     const { rows } = await exportOf(who, { dataset: "library", buyPriceFrom: 1200 });
     expect(rows).toHaveLength(entries.filter((e) => e.price !== null && e.price >= 1200).length);
-    expect(rows[0]).toMatchObject({ gameTitle: expect.stringMatching(/^ヘリオス大全\d{4}$/), attributes: ["箱あり"], memo: expect.stringMatching(/^メモ/) });
+    expect(rows[0]).toMatchObject({
+      gameTitle: expect.stringMatching(/^ヘリオス大全\d{4}$/),
+      attributes: ["箱あり"],
+      memo: expect.stringMatching(/^メモ/),
+    });
   }, 120_000);
 });
 
@@ -847,7 +1178,10 @@ describe("exportMyData: downloading the file (end to end)", () => {
     expect(response.headers.get("Content-Type")).toMatch(/^text\/csv/);
     const bytes = await bytesOf(response);
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-    const lines = utf8(bytes).slice(1).split("\r\n").filter((line) => line !== "");
+    const lines = utf8(bytes)
+      .slice(1)
+      .split("\r\n")
+      .filter((line) => line !== "");
     expect(lines[0]).toBe(body.columns.join(","));
     expect(lines).toHaveLength(1 + body.rowCount);
     const titleAt = body.columns.indexOf("gameTitle");
@@ -866,7 +1200,10 @@ describe("exportMyData: downloading the file (end to end)", () => {
     const file = JSON.parse(utf8(await bytesOf(response)));
     expect(file).toMatchObject({ dataset: "playRecords", format: "json", columns: body.columns });
     expect(file.rows).toEqual(rows);
-    expect(file.rows.find((row: ExportRow) => row.playId === main.play.Aold)).toMatchObject({ gameTitle: "ヘリオスの冒険", consoleName: "ヘリオス本体一号" });
+    expect(file.rows.find((row: ExportRow) => row.playId === main.play.Aold)).toMatchObject({
+      gameTitle: "ヘリオスの冒険",
+      consoleName: "ヘリオス本体一号",
+    });
   });
 
   it("a link of a lowered plan's dataset is refused at download (403 plan_required naming dataset)", async () => {

@@ -9,14 +9,14 @@ import type { Plan } from "../src/platform/plans";
 import { toJsonSchema } from "../src/registry/catalog";
 import type { ToolDefinition } from "../src/registry/defineTool";
 import { tools } from "../src/tools";
-import { type Reply, authHeader, send } from "./support/harness";
-import { type KeyPool, keyPool } from "./support/keyPool";
-import { importFixture } from "./support/master";
-import { type Hints, type JsonSchema, ODD_TEXT, branchesOf, objectArbitrary, typeOf } from "./support/schemaExamples";
 import companies from "./fixtures/master/search.companies.ndjson?raw";
 import games from "./fixtures/master/search.games.ndjson?raw";
 import genres from "./fixtures/master/search.genres.ndjson?raw";
 import platforms from "./fixtures/master/search.platforms.ndjson?raw";
+import { authHeader, type Reply, send } from "./support/harness";
+import { type KeyPool, keyPool } from "./support/keyPool";
+import { importFixture } from "./support/master";
+import { branchesOf, type Hints, type JsonSchema, ODD_TEXT, objectArbitrary, typeOf } from "./support/schemaExamples";
 
 const SEED = 20_261_113;
 const INVALID_RUNS = 12;
@@ -45,7 +45,8 @@ interface FuzzCase {
 function queryOf(args: Record<string, unknown>): string {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(args)) {
-    if (Array.isArray(value)) params.append(name, value.map((item) => (typeof item === "object" ? JSON.stringify(item) : String(item))).join(","));
+    if (Array.isArray(value))
+      params.append(name, value.map((item) => (typeof item === "object" ? JSON.stringify(item) : String(item))).join(","));
     else if (typeof value === "object" && value !== null) params.append(name, JSON.stringify(value));
     else params.append(name, String(value));
   }
@@ -61,7 +62,9 @@ function describeRequest(request: FuzzRequest): string {
       : typeof request.body === "string"
         ? ` ${request.body.length > 160 ? `${request.body.slice(0, 160)}…(${request.body.length} chars)` : request.body}`
         : ` bytes[${[...request.body.slice(0, 12)].join(",")}${request.body.length > 12 ? ",…" : ""}]`;
-  const query = request.query ? `?${request.query.length > 160 ? `${request.query.slice(0, 160)}…(${request.query.length} chars)` : request.query}` : "";
+  const query = request.query
+    ? `?${request.query.length > 160 ? `${request.query.slice(0, 160)}…(${request.query.length} chars)` : request.query}`
+    : "";
   const type = request.contentType === undefined ? "" : ` [Content-Type: ${request.contentType}]`;
   return `${request.method}${query}${body}${type}`;
 }
@@ -83,16 +86,60 @@ function sendCase(tool: ToolDefinition, apiKey: string, request: FuzzRequest): P
 
 const LONE_SURROGATES = ["\uD800", "a\uDFFFb", "\uDBFF", "x\uD83D"];
 const HUGE = 10_000;
-const hugeStrings = fc.constantFrom("x".repeat(HUGE), "😀".repeat(HUGE / 2), "%".repeat(HUGE), "a ".repeat(HUGE / 2), "ー".repeat(HUGE), '" OR *'.repeat(HUGE / 6));
+const hugeStrings = fc.constantFrom(
+  "x".repeat(HUGE),
+  "😀".repeat(HUGE / 2),
+  "%".repeat(HUGE),
+  "a ".repeat(HUGE / 2),
+  "ー".repeat(HUGE),
+  '" OR *'.repeat(HUGE / 6),
+);
 const oddStrings = fc.constantFrom(...ODD_TEXT, ...LONE_SURROGATES, "", "x".repeat(HUGE));
 const oddNumbers = fc.constantFrom(-0, 1e308, -1e308, -1, 0, 2 ** 53 + 1, 2 ** 53, 2 ** 63, 1.5, 5e-324, 1e21, 2 ** 31, -(2 ** 31) - 1);
 /** Numbers as GET text: what a number must be read from, and what it must not. */
-const oddNumberTexts = fc.constantFrom("NaN", "-0", "1e308", "1e309", "-1", "9007199254740993", "Infinity", "-Infinity", "0x10", "1e-400", " 1", "1 ", "+1", "1.0", "1.5", ".5", "5.", "١٢", "1_000", "");
+const oddNumberTexts = fc.constantFrom(
+  "NaN",
+  "-0",
+  "1e308",
+  "1e309",
+  "-1",
+  "9007199254740993",
+  "Infinity",
+  "-Infinity",
+  "0x10",
+  "1e-400",
+  " 1",
+  "1 ",
+  "+1",
+  "1.0",
+  "1.5",
+  ".5",
+  "5.",
+  "١٢",
+  "1_000",
+  "",
+);
 const anything = fc.oneof(
   fc.constantFrom<unknown>(null, true, false, 0, -1, 1.5, "", "x", [], {}, [1], ["x"], [null], { a: 1 }, [[]], { dbId: "x" }),
   fc.jsonValue({ maxDepth: 3 }),
 );
-const ODD_KEYS = ["zzUnknown", "constructor", "__proto__", "toString", "hasOwnProperty", "valueOf", "", " ", "GAMEID", "a.b", "[0]", "prototype", "then", "limit ", "fields[]"];
+const ODD_KEYS = [
+  "zzUnknown",
+  "constructor",
+  "__proto__",
+  "toString",
+  "hasOwnProperty",
+  "valueOf",
+  "",
+  " ",
+  "GAMEID",
+  "a.b",
+  "[0]",
+  "prototype",
+  "then",
+  "limit ",
+  "fields[]",
+];
 
 /** Nested JSON far deeper than any argument: the body stays under 1 MiB but recursion would not. */
 const DEEP = 200_000;
@@ -146,7 +193,9 @@ function shapeOf(tool: ToolDefinition): ToolShape {
 /** Names of arguments whose values (or whose items) are of a given JSON type. */
 function propertiesOfType(shape: ToolShape, type: string): string[] {
   return shape.properties
-    .filter(([, schema]) => branchesOf(schema).some((branch) => branch.type === type || (branch.type === "array" && typeOf(branch.items ?? {}) === type)))
+    .filter(([, schema]) =>
+      branchesOf(schema).some((branch) => branch.type === type || (branch.type === "array" && typeOf(branch.items ?? {}) === type)),
+    )
     .map(([name]) => name);
 }
 
@@ -162,7 +211,13 @@ function invalidCases(shape: ToolShape, base: fc.Arbitrary<Record<string, unknow
   const strings = propertiesOfType(shape, "string");
   const numbers = [...new Set([...propertiesOfType(shape, "integer"), ...propertiesOfType(shape, "number")])];
   const transport = (args: Record<string, unknown>, label: string): fc.Arbitrary<FuzzCase> =>
-    fc.constantFrom<FuzzRequest>(...(shape.isRead ? [jsonRequest(args), { method: "GET" as const, query: queryOf(args) }] : [jsonRequest(args), jsonRequest(args, "PUT")])).map((request) => ({ label, request }));
+    fc
+      .constantFrom<FuzzRequest>(
+        ...(shape.isRead
+          ? [jsonRequest(args), { method: "GET" as const, query: queryOf(args) }]
+          : [jsonRequest(args), jsonRequest(args, "PUT")]),
+      )
+      .map((request) => ({ label, request }));
 
   const mutations: fc.Arbitrary<FuzzCase>[] = [
     fc.tuple(base, fc.constantFrom(...ODD_KEYS), anything).chain(([args, key, value]) => {
@@ -170,14 +225,22 @@ function invalidCases(shape: ToolShape, base: fc.Arbitrary<Record<string, unknow
       Object.defineProperty(withKey, key, { value, enumerable: true, configurable: true, writable: true });
       return transport(withKey, `unknown key ${JSON.stringify(key)}`);
     }),
-    fc.constantFrom(...RAW_BODIES).chain((body) =>
-      fc.constantFrom<string | null>("application/json", "text/plain", null).map((contentType) => ({ label: "raw body", request: { method: "POST" as const, body, contentType } })),
-    ),
+    fc
+      .constantFrom(...RAW_BODIES)
+      .chain((body) =>
+        fc
+          .constantFrom<string | null>("application/json", "text/plain", null)
+          .map((contentType) => ({ label: "raw body", request: { method: "POST" as const, body, contentType } })),
+      ),
   ];
   if (names.length > 0) {
     mutations.push(
-      fc.tuple(base, fc.constantFrom(...names), anything).chain(([args, name, value]) => transport({ ...args, [name]: value }, `wrong type for ${name}`)),
-      fc.tuple(base, fc.constantFrom(...names), hugeStrings, fc.boolean()).chain(([args, name, value, asItem]) => transport(withValue(shape, args, name, value, asItem), `huge string for ${name}`)),
+      fc
+        .tuple(base, fc.constantFrom(...names), anything)
+        .chain(([args, name, value]) => transport({ ...args, [name]: value }, `wrong type for ${name}`)),
+      fc
+        .tuple(base, fc.constantFrom(...names), hugeStrings, fc.boolean())
+        .chain(([args, name, value, asItem]) => transport(withValue(shape, args, name, value, asItem), `huge string for ${name}`)),
     );
   }
   if (shape.required.length > 0) {
@@ -190,12 +253,16 @@ function invalidCases(shape: ToolShape, base: fc.Arbitrary<Record<string, unknow
   }
   if (strings.length > 0) {
     mutations.push(
-      fc.tuple(base, fc.constantFrom(...strings), oddStrings, fc.boolean()).chain(([args, name, value, asItem]) => transport(withValue(shape, args, name, value, asItem), `odd string for ${name}`)),
+      fc
+        .tuple(base, fc.constantFrom(...strings), oddStrings, fc.boolean())
+        .chain(([args, name, value, asItem]) => transport(withValue(shape, args, name, value, asItem), `odd string for ${name}`)),
     );
   }
   if (numbers.length > 0) {
     mutations.push(
-      fc.tuple(base, fc.constantFrom(...numbers), oddNumbers, fc.boolean()).chain(([args, name, value, asItem]) => transport(withValue(shape, args, name, value, asItem), `odd number for ${name}`)),
+      fc
+        .tuple(base, fc.constantFrom(...numbers), oddNumbers, fc.boolean())
+        .chain(([args, name, value, asItem]) => transport(withValue(shape, args, name, value, asItem), `odd number for ${name}`)),
     );
   }
   if (shape.isRead) {
@@ -242,7 +309,9 @@ function invalidCases(shape: ToolShape, base: fc.Arbitrary<Record<string, unknow
             `hasOwnProperty=1`,
             `${name}=${"x".repeat(HUGE)}`,
           ];
-          return fc.constantFrom(...forms).map((form) => ({ label: "query string", request: { method: "GET" as const, query: `${prefix}${form}` } }));
+          return fc
+            .constantFrom(...forms)
+            .map((form) => ({ label: "query string", request: { method: "GET" as const, query: `${prefix}${form}` } }));
         }),
       fc.constant({ label: "GET with no arguments", request: { method: "GET" as const, query: "" } }),
     );
@@ -319,7 +388,10 @@ async function seed(premium: KeyPool): Promise<Hints> {
   for (const gameId of [700101, 700102, 700103, 700104]) await ok("addToLibrary", { gameId, rating: 4, buyPlace: "ゾルバ堂" });
   await ok("addToWishlist", { gameId: 700105, wishPlace: "shop" });
   const attribute = found(await ok("addAttribute", { label: "mine" }), "id");
-  const consoleId = found(await ok("addConsole", { name: "ゾルバ機", platformPriorities: [{ platformId: 700001, priority: 1 }] }), "consoleId");
+  const consoleId = found(
+    await ok("addConsole", { name: "ゾルバ機", platformPriorities: [{ platformId: 700001, priority: 1 }] }),
+    "consoleId",
+  );
   const maintenanceLogId = found(await ok("addConsoleMaintenanceLog", { consoleId, title: "clean" }), "maintenanceLogId");
   const playId = found(await ok("addPlayRecord", { gameId: 700101, status: "PLAYING", consoleId }), "playId");
   const playLogId = found(await ok("addPlayLog", { playId, playTime: 30 }), "playLogId");
@@ -328,7 +400,10 @@ async function seed(premium: KeyPool): Promise<Hints> {
   const collectionId = found(await ok("addCollection", { name: "mine", type: "INDIVIDUAL", gameIds: [700101, 700103] }), "collectionId");
   const customPlatformId = found(await ok("addCustomPlatform", { name: "自作機" }), "platformId");
   const customCompanyId = found(await ok("addCustomPublisher", { name: "自作社" }), "companyId");
-  const customGameId = found(await ok("addCustomGame", { title: "自作ゲーム", platformId: customPlatformId, publisherId: customCompanyId }), "gameId");
+  const customGameId = found(
+    await ok("addCustomGame", { title: "自作ゲーム", platformId: customPlatformId, publisherId: customCompanyId }),
+    "gameId",
+  );
   const revision = found(await ok("getPhysicalCopies", { gameId: 700102 }), "revision");
   const physicalId = found(await ok("addPhysicalCopy", { gameId: 700102, mode: "materialize", revision }), "physicalId");
   const gameIds = [700101, 700102, 700105, 700206, customGameId];
@@ -377,7 +452,9 @@ async function check(tool: ToolDefinition, cases: { pool: KeyPool; fuzz: FuzzCas
     const reply = await sendCase(tool, pool.nextKey(), fuzz.request);
     const problem = problemOf(reply);
     if (problem) {
-      problems.push(`${tool.name} [${pool.plan}] ${fuzz.label}: ${problem}: ${describeRequest(fuzz.request)} -> ${reply.status} ${JSON.stringify(reply.body).slice(0, 300)}`);
+      problems.push(
+        `${tool.name} [${pool.plan}] ${fuzz.label}: ${problem}: ${describeRequest(fuzz.request)} -> ${reply.status} ${JSON.stringify(reply.body).slice(0, 300)}`,
+      );
     }
   });
   return problems;
@@ -411,15 +488,21 @@ describe("inputs this guard once found answering 5xx or a blank field", () => {
   });
 
   it("answers a body nested far deeper than any argument with 400, not a stack overflow", async () => {
-    for (const body of [`{"x":${"[".repeat(DEEP)}${"]".repeat(DEEP)}}`, `{"x":${'{"a":'.repeat(DEEP / 5)}"\\ud800"${"}".repeat(DEEP / 5)}}`]) {
+    for (const body of [
+      `{"x":${"[".repeat(DEEP)}${"]".repeat(DEEP)}}`,
+      `{"x":${'{"a":'.repeat(DEEP / 5)}"\\ud800"${"}".repeat(DEEP / 5)}}`,
+    ]) {
       const reply = await sendCase(getLibrary, pools.PREMIUM.nextKey(), { method: "POST", body });
       expect(reply.status, JSON.stringify(reply.body)).toBe(400);
       expect(reply.body.field).toMatch(/^x/);
     }
   });
 
-  it("names an argument whose name is empty as \"\"", async () => {
-    for (const request of [{ method: "POST" as const, body: '{"":1}' }, { method: "GET" as const, query: "=1" }]) {
+  it('names an argument whose name is empty as ""', async () => {
+    for (const request of [
+      { method: "POST" as const, body: '{"":1}' },
+      { method: "GET" as const, query: "=1" },
+    ]) {
       const reply = await sendCase(getLibrary, pools.PREMIUM.nextKey(), request);
       expect(reply.status).toBe(400);
       expect(reply.body.field).toBe('""');

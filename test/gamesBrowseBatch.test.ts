@@ -31,8 +31,10 @@ beforeAll(async () => {
   await importFixture({ platforms, companies, genres, games });
 });
 
-const browse = (account: Account, args: Record<string, unknown>, method: "GET" | "POST" = "POST") => account.call("browseGames", args, method);
-const batch = (account: Account, args: Record<string, unknown>, method: "GET" | "POST" = "POST") => account.call("getGamesBatch", args, method);
+const browse = (account: Account, args: Record<string, unknown>, method: "GET" | "POST" = "POST") =>
+  account.call("browseGames", args, method);
+const batch = (account: Account, args: Record<string, unknown>, method: "GET" | "POST" = "POST") =>
+  account.call("getGamesBatch", args, method);
 
 describe("browseGames: plans and scopes", () => {
   it.each(["FREE", "LIGHT"] as const)("refuses the %s plan with 403 plan_required and an upgradeUrl", async (plan) => {
@@ -63,7 +65,15 @@ describe("browseGames: paging and caps", () => {
     const account = await newAccount();
     const reply = await browse(account, { platformIds: [PA] });
     expect(reply.status).toBe(200);
-    expect(reply.body).toMatchObject({ page: 1, returnedCount: 20, totalCount: 120, hasMore: true, effectiveLimit: 20, limitReduced: false, limitReason: null });
+    expect(reply.body).toMatchObject({
+      page: 1,
+      returnedCount: 20,
+      totalCount: 120,
+      hasMore: true,
+      effectiveLimit: 20,
+      limitReduced: false,
+      limitReason: null,
+    });
     expect(gameIdsOf(reply)).toEqual(chronicles(1, 20));
     expect(typeof reply.body.generation).toBe("string");
     expect(reply.body.generation).not.toBe("empty");
@@ -134,7 +144,9 @@ describe("browseGames: paging and caps", () => {
 
   it("reads `fields=` in GET as core rows", async () => {
     const account = await newAccount();
-    const reply = await send(`/rest/v1/browseGames?platformIds=${PA}&limit=100&fields=`, { headers: { Authorization: `Bearer ${account.apiKey}` } });
+    const reply = await send(`/rest/v1/browseGames?platformIds=${PA}&limit=100&fields=`, {
+      headers: { Authorization: `Bearer ${account.apiKey}` },
+    });
     expect(reply.status).toBe(200);
     expect(reply.body).toMatchObject({ effectiveLimit: 100, returnedCount: 100 });
     expect(reply.body.items[0]).not.toHaveProperty("editions");
@@ -194,7 +206,13 @@ describe("browseGames: sorting and filters", () => {
     const newest = await browse(account, { platformIds: [PA], sortOrder: "desc", limit: 3, fields: [] });
     expect(gameIdsOf(newest)).toEqual([chronicle(120), chronicle(119), chronicle(118)]);
     // Undated games come last in either direction.
-    expect(gameIdsOf(await browse(account, { platformIds: [PB], sortOrder: "desc" }))).toEqual([AKATSUKI, ENISHI, OBORO, IKAZUCHI, UZUSHIO]);
+    expect(gameIdsOf(await browse(account, { platformIds: [PB], sortOrder: "desc" }))).toEqual([
+      AKATSUKI,
+      ENISHI,
+      OBORO,
+      IKAZUCHI,
+      UZUSHIO,
+    ]);
   });
 
   it.each([
@@ -202,7 +220,11 @@ describe("browseGames: sorting and filters", () => {
     ["a root genre as main or support genre", { genreId: G_RPG }, [ENISHI, AKATSUKI, UZUSHIO]],
     ["another root genre", { genreId: G_ACT }, [IKAZUCHI, OBORO, UZUSHIO]],
     ["a support genre through its taxonomy key", { genreId: G_DUNGEON }, [AKATSUKI]],
-    ["an inclusive release date range, dropping undated", { releaseDateFrom: "1993-03-03", releaseDateTo: "1994-04-04" }, [IKAZUCHI, OBORO, ENISHI]],
+    [
+      "an inclusive release date range, dropping undated",
+      { releaseDateFrom: "1993-03-03", releaseDateTo: "1994-04-04" },
+      [IKAZUCHI, OBORO, ENISHI],
+    ],
     ["a lower bound only", { releaseDateFrom: "1995-05-05" }, [AKATSUKI]],
     ["a query on the reading", { query: "いかずち" }, [IKAZUCHI]],
     ["a query of two terms", { query: "クロノピア　おぼろ" }, [OBORO]],
@@ -226,7 +248,11 @@ describe("browseGames: sorting and filters", () => {
 
   it("combines filters (AND) and reads them from GET", async () => {
     const account = await newAccount();
-    const reply = await browse(account, { platformIds: [PA, PB], publisherId: C1, genreId: G_ACT, sortBy: "title", sortOrder: "desc" }, "GET");
+    const reply = await browse(
+      account,
+      { platformIds: [PA, PB], publisherId: C1, genreId: G_ACT, sortBy: "title", sortOrder: "desc" },
+      "GET",
+    );
     expect(reply.status).toBe(200);
     expect(gameIdsOf(reply)).toEqual([OBORO, UZUSHIO]);
   });
@@ -234,7 +260,13 @@ describe("browseGames: sorting and filters", () => {
   it("shows the caller's own custom games, and nobody else's", async () => {
     const owner = await newAccount();
     const other = await newAccount();
-    const id = await insertCustomGame(owner.userId, { title: "クロノピア 自作ゲーム", titleReading: "くろのぴあじさくげーむ", platformId: PB, releaseDate: "1996-06-06", dbSlug: "leak" });
+    const id = await insertCustomGame(owner.userId, {
+      title: "クロノピア 自作ゲーム",
+      titleReading: "くろのぴあじさくげーむ",
+      platformId: PB,
+      releaseDate: "1996-06-06",
+      dbSlug: "leak",
+    });
     const mine = await browse(owner, { platformIds: [PB] });
     expect(gameIdsOf(mine)).toEqual([IKAZUCHI, OBORO, ENISHI, AKATSUKI, id, UZUSHIO]);
     expect(mine.body.items[4]).toMatchObject({ custom: true, dbSlug: null });
@@ -258,7 +290,12 @@ describe("getGamesBatch", () => {
     expect(gameIdsOf(reply)).toEqual([UZUSHIO, AKATSUKI, chronicle(7), IKAZUCHI]);
     expect(reply.body).toMatchObject({ totalCount: 4, limitReduced: false, notFoundGameIds: [], omittedGameIds: [] });
     const item = reply.body.items[1];
-    expect(item).toMatchObject({ gameId: AKATSUKI, dbSlug: "kuronopia-akatsuki-test", dbCoverId: "kcov1", genreSub: { genreId: G_DUNGEON } });
+    expect(item).toMatchObject({
+      gameId: AKATSUKI,
+      dbSlug: "kuronopia-akatsuki-test",
+      dbCoverId: "kcov1",
+      genreSub: { genreId: G_DUNGEON },
+    });
     expect(item.editions).toHaveLength(1);
     expect(item.specs).toEqual({ modelNumber: ["TST-KB1"], price: null, janCode: null });
   });
@@ -301,13 +338,20 @@ describe("getGamesBatch", () => {
 
   it("gives core fields for fields [] (and `fields=` in GET) and only the asked groups otherwise", async () => {
     const account = await newAccount();
-    const core = await send(`/rest/v1/getGamesBatch?gameIds=${AKATSUKI},${IKAZUCHI}&fields=`, { headers: { Authorization: `Bearer ${account.apiKey}` } });
+    const core = await send(`/rest/v1/getGamesBatch?gameIds=${AKATSUKI},${IKAZUCHI}&fields=`, {
+      headers: { Authorization: `Bearer ${account.apiKey}` },
+    });
     expect(core.status).toBe(200);
     expect(gameIdsOf(core)).toEqual([AKATSUKI, IKAZUCHI]);
     for (const group of ["editions", "specs", "genreSub", "externalLinks"]) expect(core.body.items[0]).not.toHaveProperty(group);
     expect(core.body.items[0]).toMatchObject({ dbSlug: "kuronopia-akatsuki-test", dbCoverId: "kcov1" });
     const links = await batch(account, { gameIds: [AKATSUKI], fields: ["externalLinks"] });
-    expect(links.body.items[0].externalLinks).toEqual(expect.arrayContaining([{ source: "db", id: "7100001" }, { source: "media", id: "kmedia-1" }]));
+    expect(links.body.items[0].externalLinks).toEqual(
+      expect.arrayContaining([
+        { source: "db", id: "7100001" },
+        { source: "media", id: "kmedia-1" },
+      ]),
+    );
     expect(links.body.items[0]).not.toHaveProperty("editions");
     expect(JSON.stringify(links.body)).not.toMatch(/https?:\/\//);
   });
@@ -349,7 +393,12 @@ describe("one genre rule in every tool", () => {
   it("matches a non-root genre as the main or the support genre, in browse, search and the library", async () => {
     const account = await newAccount();
     const asMain = await insertCustomGame(account.userId, { title: "クロノピア 迷宮主", platformId: PB, genreId: G_DUNGEON });
-    const asSupport = await insertCustomGame(account.userId, { title: "クロノピア 迷宮副", platformId: PB, genreId: G_RPG, genreSubId: G_DUNGEON });
+    const asSupport = await insertCustomGame(account.userId, {
+      title: "クロノピア 迷宮副",
+      platformId: PB,
+      genreId: G_RPG,
+      genreSubId: G_DUNGEON,
+    });
     const elsewhere = await insertCustomGame(account.userId, { title: "クロノピア 迷宮外", platformId: PB, genreId: G_ACT });
     const browsed = await browse(account, { platformIds: [PB], genreId: G_DUNGEON, fields: [] });
     expect(gameIdsOf(browsed)).toEqual(expect.arrayContaining([AKATSUKI, asMain, asSupport]));

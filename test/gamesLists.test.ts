@@ -2,13 +2,21 @@
 // (ids 720000+, every name carries the marker ミルフェア). Other files may add masters to the same
 // database, so these tests look at their own rows inside the full lists.
 import { beforeAll, describe, expect, it } from "vitest";
+import { SYSTEM_ATTRIBUTES } from "../src/tools/attributes/systemAttributes";
 import companies from "./fixtures/master/lists.companies.ndjson?raw";
 import games from "./fixtures/master/lists.games.ndjson?raw";
 import genres from "./fixtures/master/lists.genres.ndjson?raw";
 import platforms from "./fixtures/master/lists.platforms.ndjson?raw";
-import { SYSTEM_ATTRIBUTES } from "../src/tools/attributes/systemAttributes";
-import { type Account, type Reply, newAccount, send } from "./support/harness";
-import { importFixture, importOk, insertAttribute, insertCustomCompany, insertCustomGame, insertCustomPlatform, toNdjson } from "./support/master";
+import { type Account, newAccount, type Reply, send } from "./support/harness";
+import {
+  importFixture,
+  importOk,
+  insertAttribute,
+  insertCustomCompany,
+  insertCustomGame,
+  insertCustomPlatform,
+  toNdjson,
+} from "./support/master";
 
 const HOME = 720001; // 3 official games
 const PORTABLE = 720002; // no games
@@ -82,9 +90,13 @@ describe("listPlatforms", () => {
 
   it("counts the official games of the current import: a new game moves the count", async () => {
     const account = await newAccount();
-    const homeCount = async () => (await allItems<PlatformItem>(account, "listPlatforms")).items.find((p) => p.platformId === HOME)?.gameCount;
+    const homeCount = async () =>
+      (await allItems<PlatformItem>(account, "listPlatforms")).items.find((p) => p.platformId === HOME)?.gameCount;
     expect(await homeCount()).toBe(3);
-    const [first] = games.trim().split("\n").map((line) => JSON.parse(line));
+    const [first] = games
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     await importOk("games", toNdjson([{ ...first, gameId: 720099, title: "ミルフェア物語 追加" }]));
     expect(await homeCount()).toBe(4);
   });
@@ -186,7 +198,9 @@ describe("listPublishers", () => {
   it("returns the publisher fields", async () => {
     const account = await newAccount();
     const reply = await account.call("listPublishers", { query: "ミルフェア工房" });
-    expect(reply.body.items).toEqual([{ companyId: 720001, name: "ミルフェア工房", nameKana: "ミルフェアコウボウ", nameEn: "Mirufea Works", custom: false }]);
+    expect(reply.body.items).toEqual([
+      { companyId: 720001, name: "ミルフェア工房", nameKana: "ミルフェアコウボウ", nameEn: "Mirufea Works", custom: false },
+    ]);
     expect(reply.body).toMatchObject({ page: 1, returnedCount: 1, totalCount: 1, hasMore: false });
   });
 
@@ -281,7 +295,11 @@ describe("listAttributes", () => {
 
     // Pages run across the system labels into the own ones.
     const page2 = await owner.call("listAttributes", { limit: 5, page: 2 });
-    expect(page2.body.items).toEqual([...system.slice(5, 8), { id: first, label: "ミルフェア特典付き", custom: true }, { id: second, label: "サイン入り", custom: true }]);
+    expect(page2.body.items).toEqual([
+      ...system.slice(5, 8),
+      { id: first, label: "ミルフェア特典付き", custom: true },
+      { id: second, label: "サイン入り", custom: true },
+    ]);
     expect(page2.body.hasMore).toBe(true);
     const page3 = await owner.call("listAttributes", { limit: 5, page: 3 });
     expect(page3.body.items).toEqual([{ id: third, label: "帯あり", custom: true }]);

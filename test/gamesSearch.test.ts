@@ -28,7 +28,9 @@ const JAN_QUEST3 = ean13("270030100000");
 const JAN_QUEST3_LIMITED = ean13("270030100001");
 
 /** The 15 "ゾルバ量産計画" games, release date ascending with the undated one last. */
-const MASS_IN_ORDER = [700104, 700101, 700102, 700103, 700106, 700107, 700108, 700109, 700110, 700111, 700112, 700113, 700114, 700115, 700105];
+const MASS_IN_ORDER = [
+  700104, 700101, 700102, 700103, 700106, 700107, 700108, 700109, 700110, 700111, 700112, 700113, 700114, 700115, 700105,
+];
 const MASS_QUERY = "ゾルバ量産";
 
 beforeAll(async () => {
@@ -36,13 +38,16 @@ beforeAll(async () => {
   await importFixture({ platforms, companies, genres, games });
 });
 
-const search = (account: Account, args: Record<string, unknown>, method: "GET" | "POST" = "POST") => account.call("searchGames", args, method);
+const search = (account: Account, args: Record<string, unknown>, method: "GET" | "POST" = "POST") =>
+  account.call("searchGames", args, method);
 
 describe("searchGames: kana, width and numerals", () => {
   it("finds ドラゴンクエストIII = ドラゴンクエスト3 = どらごんくえすと3 = ﾄﾞﾗｺﾞﾝｸｴｽﾄⅢ on the seed titles", async () => {
     const account = await newAccount({ plan: "FREE" });
     const replies = await Promise.all(
-      ["ドラゴンクエストIII", "ドラゴンクエスト3", "どらごんくえすと3", "ﾄﾞﾗｺﾞﾝｸｴｽﾄⅢ", "ドラゴンクエスト３"].map((query) => search(account, { query })),
+      ["ドラゴンクエストIII", "ドラゴンクエスト3", "どらごんくえすと3", "ﾄﾞﾗｺﾞﾝｸｴｽﾄⅢ", "ドラゴンクエスト３"].map((query) =>
+        search(account, { query }),
+      ),
     );
     for (const reply of replies) expect(reply.status).toBe(200);
     const first = gameIdsOf(replies[0]!);
@@ -101,9 +106,21 @@ describe("searchGames: terms, fields and matchedBy", () => {
 
   it("reports matchedBy title, titleEn and alias (reading or nickname) with exact", async () => {
     const account = await newAccount();
-    expect((await search(account, { query: "ゾルバ伝説" })).body.items[0]).toMatchObject({ gameId: 700201, matchedBy: "title", exact: true });
-    expect((await search(account, { query: "Zolba Legend" })).body.items[0]).toMatchObject({ gameId: 700201, matchedBy: "titleEn", exact: true });
-    expect((await search(account, { query: "ぞるばでんせつ" })).body.items[0]).toMatchObject({ gameId: 700201, matchedBy: "alias", exact: true });
+    expect((await search(account, { query: "ゾルバ伝説" })).body.items[0]).toMatchObject({
+      gameId: 700201,
+      matchedBy: "title",
+      exact: true,
+    });
+    expect((await search(account, { query: "Zolba Legend" })).body.items[0]).toMatchObject({
+      gameId: 700201,
+      matchedBy: "titleEn",
+      exact: true,
+    });
+    expect((await search(account, { query: "ぞるばでんせつ" })).body.items[0]).toMatchObject({
+      gameId: 700201,
+      matchedBy: "alias",
+      exact: true,
+    });
     expect((await search(account, { query: "ゾル伝" })).body.items[0]).toMatchObject({ gameId: 700201, matchedBy: "alias", exact: true });
     const partial = await search(account, { query: "継承者" });
     expect(partial.body.items[0]).toMatchObject({ gameId: QUEST3, matchedBy: "title", exact: false, edition: false });
@@ -164,13 +181,35 @@ describe("searchGames: terms, fields and matchedBy", () => {
       specs: { modelNumber: ["TST-ZQ301"], price: 9800, janCode: JAN_QUEST3 },
     });
     expect(item.editions).toEqual([
-      { gameEditionId: 700301, title: "ゾルバクエストIII 星の継承者 限定版", modelNumber: ["TST-ZQ391"], releaseDate: "1991-02-10", price: 12800, janCode: JAN_QUEST3_LIMITED },
-      { gameEditionId: 700302, title: "ゾルバクエストIII 星の継承者 廉価版", modelNumber: ["TST-ZQ392"], releaseDate: "1993-07-01", price: 4800, janCode: ean13("270030100002") },
+      {
+        gameEditionId: 700301,
+        title: "ゾルバクエストIII 星の継承者 限定版",
+        modelNumber: ["TST-ZQ391"],
+        releaseDate: "1991-02-10",
+        price: 12800,
+        janCode: JAN_QUEST3_LIMITED,
+      },
+      {
+        gameEditionId: 700302,
+        title: "ゾルバクエストIII 星の継承者 廉価版",
+        modelNumber: ["TST-ZQ392"],
+        releaseDate: "1993-07-01",
+        price: 4800,
+        janCode: ean13("270030100002"),
+      },
     ]);
     expect(item).not.toHaveProperty("externalLinks");
     // A game without those values still carries the keys, as null.
     const gaiden = (await search(account, { query: "ゾルバクエスト外伝" })).body.items[0];
-    expect(gaiden).toMatchObject({ gameId: QUEST_GAIDEN, dbId: null, dbSlug: null, dbCoverId: null, genreSub: null, specs: { modelNumber: [], price: null, janCode: null }, editions: [] });
+    expect(gaiden).toMatchObject({
+      gameId: QUEST_GAIDEN,
+      dbId: null,
+      dbSlug: null,
+      dbCoverId: null,
+      genreSub: null,
+      specs: { modelNumber: [], price: null, janCode: null },
+      editions: [],
+    });
   });
 
   it("gives core fields only for `fields=` in GET, still with dbSlug and dbCoverId", async () => {
@@ -363,7 +402,14 @@ describe("searchGames: limit, totals and narrowing hints", () => {
     const account = await newAccount();
     const reply = await search(account, { query: MASS_QUERY });
     expect(reply.status).toBe(200);
-    expect(reply.body).toMatchObject({ page: 1, returnedCount: 10, totalCount: 15, hasMore: true, effectiveLimit: 10, limitReduced: false });
+    expect(reply.body).toMatchObject({
+      page: 1,
+      returnedCount: 10,
+      totalCount: 15,
+      hasMore: true,
+      effectiveLimit: 10,
+      limitReduced: false,
+    });
     expect(gameIdsOf(reply)).toEqual(MASS_IN_ORDER.slice(0, 10));
     const counts = reply.body.platformCounts as { platformId: number; name: string; count: number }[];
     expect(counts).toHaveLength(10); // 12 platforms match; at most 10 are listed

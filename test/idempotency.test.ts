@@ -75,9 +75,14 @@ describe("Idempotency-Key", () => {
   it("runs one of many concurrent duplicates; the others replay it or are told to retry", async () => {
     const account = await newAccount();
     const keys = [account, ...(await Promise.all(Array.from({ length: 3 }, () => account.newKey(["library:read", "library:write"]))))];
-    const replies = await Promise.all(Array.from({ length: 12 }, (_, i) => post(keys[i % keys.length]!, "addToLibrary", { gameId: A }, "burst-key")));
+    const replies = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => post(keys[i % keys.length]!, "addToLibrary", { gameId: A }, "burst-key")),
+    );
     const statuses = replies.map((reply) => reply.status);
-    expect(statuses.every((status) => status === 200 || status === 409), JSON.stringify(statuses)).toBe(true);
+    expect(
+      statuses.every((status) => status === 200 || status === 409),
+      JSON.stringify(statuses),
+    ).toBe(true);
     const fresh = replies.filter((reply) => reply.status === 200 && reply.headers.get("Idempotent-Replayed") === null);
     expect(fresh).toHaveLength(1);
     for (const reply of replies.filter((r) => r.status === 409)) {

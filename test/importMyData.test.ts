@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { cleanUpExports } from "../src/tools/exports/cleanup";
 import { MAX_IMPORT_BYTES, STAGED_PREFIX } from "../src/tools/imports/jobs";
 import { fetchLink } from "./support/downloads";
-import { type Account, ORIGIN, newAccount, send, textOf } from "./support/harness";
+import { type Account, newAccount, ORIGIN, send, textOf } from "./support/harness";
 import { fictionalGame, importFixture, toNdjson } from "./support/master";
 
 const P1 = 870001;
@@ -17,7 +17,9 @@ const gameIds = Array.from({ length: COUNT }, (_, i) => FIRST + i);
 beforeAll(async () => {
   await importFixture({
     platforms: toNdjson([{ platformId: P1, name: "ミネルバ機", nameEn: null, shortName: null, maker: null, releaseDate: null }]),
-    games: toNdjson(gameIds.map((id, i) => fictionalGame({ gameId: id, title: `ミネルバ物語${String(i).padStart(3, "0")}`, platformId: P1 }))),
+    games: toNdjson(
+      gameIds.map((id, i) => fictionalGame({ gameId: id, title: `ミネルバ物語${String(i).padStart(3, "0")}`, platformId: P1 })),
+    ),
   });
 }, 120_000);
 
@@ -74,7 +76,8 @@ async function seeded(): Promise<Account> {
     });
     expect(added.status, JSON.stringify(added.body)).toBe(200);
   }
-  for (const gameId of gameIds.slice(6, 9)) expect((await a.call("addToWishlist", { gameId, priority: 3, wishPrice: 500, memo: "ほしい" })).status).toBe(200);
+  for (const gameId of gameIds.slice(6, 9))
+    expect((await a.call("addToWishlist", { gameId, priority: 3, wishPrice: 500, memo: "ほしい" })).status).toBe(200);
   const play = await a.call("addPlayRecord", { gameId: gameIds[0], status: "PLAYING", memo: "一周目" });
   expect(play.status).toBe(200);
   expect((await a.call("addPlayLog", { playId: play.body.playId, playTime: 90, playDate: "2024-01-02", memo: "序盤" })).status).toBe(200);
@@ -115,10 +118,12 @@ describe("importMyData: restore of exportMyData files", () => {
     expect(comparable(rowsOf(again.library), ["latestPlayId"])).toEqual(comparable(rowsOf(files.library), ["latestPlayId"]));
     expect(rowsOf(again.wishlist)).toEqual(rowsOf(files.wishlist));
     expect(comparable(rowsOf(again.playRecords), ["playId"])).toEqual(comparable(rowsOf(files.playRecords), ["playId"]));
-    expect(comparable(rowsOf(again.playLogs), ["playId", "playLogId"])).toEqual(comparable(rowsOf(files.playLogs), ["playId", "playLogId"]));
+    expect(comparable(rowsOf(again.playLogs), ["playId", "playLogId"])).toEqual(
+      comparable(rowsOf(files.playLogs), ["playId", "playLogId"]),
+    );
     // References follow the re-issued ids: each log hangs off the record that replaced its own.
     const playIdOf = new Map(rowsOf(files.playRecords).map((row, i) => [row.playId, rowsOf(again.playRecords)[i]!.playId]));
-    rowsOf(again.playLogs).forEach((row, i) => expect(row.playId).toBe(playIdOf.get(rowsOf(files.playLogs)[i]!.playId)));
+    for (const [i, row] of rowsOf(again.playLogs).entries()) expect(row.playId).toBe(playIdOf.get(rowsOf(files.playLogs)[i]!.playId));
     const latestOf = new Map(rowsOf(again.library).map((row) => [row.gameId, row.latestPlayId]));
     for (const row of rowsOf(files.library)) expect(latestOf.get(row.gameId) === null).toBe(row.latestPlayId === null);
   });
@@ -171,7 +176,12 @@ describe("importMyData: restore of exportMyData files", () => {
 
   it("plan limits: rows past the limit are reported, not dropped silently", async () => {
     // A wishlist file of 105 rows, in the export's format (only the columns the import reads).
-    const file = JSON.stringify({ dataset: "wishlist", format: "json", columns: ["gameId", "priority"], rows: gameIds.slice(0, 105).map((gameId) => ({ gameId, priority: 2 })) });
+    const file = JSON.stringify({
+      dataset: "wishlist",
+      format: "json",
+      columns: ["gameId", "priority"],
+      rows: gameIds.slice(0, 105).map((gameId) => ({ gameId, priority: 2 })),
+    });
     const free = await newAccount({ plan: "FREE" });
     const { status } = await importFile(free, file);
     expect(status).toMatchObject({ finished: true, rowsAdded: 100, rowsFailed: 5, totalRows: 105 });
@@ -189,7 +199,15 @@ describe("importMyData: restore of exportMyData files", () => {
   it("malformed files are a 400 naming the row and column, and the link takes a corrected file", async () => {
     const a = await newAccount({ plan: "LIGHT" });
     const started = await a.call("importMyData", {});
-    const bad = JSON.stringify({ dataset: "library", format: "json", columns: ["gameId", "rating"], rows: [{ gameId: gameIds[0], rating: 3 }, { gameId: gameIds[1], rating: 7 }] });
+    const bad = JSON.stringify({
+      dataset: "library",
+      format: "json",
+      columns: ["gameId", "rating"],
+      rows: [
+        { gameId: gameIds[0], rating: 3 },
+        { gameId: gameIds[1], rating: 7 },
+      ],
+    });
     const refused = await put(started.body.uploadUrl, bad);
     expect(refused.status).toBe(400);
     expect(refused.body).toMatchObject({ code: "invalid_input", field: "rows[2].rating" });
@@ -199,7 +217,15 @@ describe("importMyData: restore of exportMyData files", () => {
     expect(broken.body.field).toBe("rows[2]");
     const notJson = await put(started.body.uploadUrl, "gameId,rating\n1,2\n");
     expect(notJson.status).toBe(400);
-    const fixed = JSON.stringify({ dataset: "library", format: "json", columns: ["gameId", "rating"], rows: [{ gameId: gameIds[0], rating: 3 }, { gameId: 999_999, rating: 2 }] });
+    const fixed = JSON.stringify({
+      dataset: "library",
+      format: "json",
+      columns: ["gameId", "rating"],
+      rows: [
+        { gameId: gameIds[0], rating: 3 },
+        { gameId: 999_999, rating: 2 },
+      ],
+    });
     const ok = await put(started.body.uploadUrl, fixed);
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ finished: true, rowsAdded: 1, rowsFailed: 1 });
@@ -228,12 +254,17 @@ describe("importMyData: restore of exportMyData files", () => {
     const url = new URL(started.body.uploadUrl);
     const [body, signature] = url.pathname.slice("/uploads/v1/".length).split(".");
     const payload = JSON.parse(atob(body!.replace(/-/g, "+").replace(/_/g, "/")));
-    const swapped = btoa(JSON.stringify({ ...payload, uid: b.userId })).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    const swapped = btoa(JSON.stringify({ ...payload, uid: b.userId }))
+      .replace(/\+/g, "-")
+      .replace(/\//g, "_")
+      .replace(/=+$/, "");
     const forged = await send(`/uploads/v1/${swapped}.${signature}`, { method: "PUT", body: "{}" });
     expect(forged.status).toBe(404);
     // A download link is no upload link, and the other way round.
     const exported = await a.call("exportMyData", { dataset: "library" });
-    expect((await send(new URL(exported.body.url).pathname.replace("/downloads/v1/", "/uploads/v1/"), { method: "PUT", body: "{}" })).status).toBe(404);
+    expect(
+      (await send(new URL(exported.body.url).pathname.replace("/downloads/v1/", "/uploads/v1/"), { method: "PUT", body: "{}" })).status,
+    ).toBe(404);
     expect((await fetchLink(started.body.uploadUrl.replace("/uploads/v1/", "/downloads/v1/"))).status).toBe(404);
     expect((await send(url.pathname, { method: "GET" })).status).toBe(405);
     // the file lands in the link's job, never in the uploader's account
@@ -330,19 +361,34 @@ async function ok(reply: Promise<{ status: number; body: any }>) {
  */
 async function demoAccount() {
   const a = await seeded();
-  const customId = (await ok(a.call("addCustomGame", { title: "ミネルバ自作ソフト", platformId: P1, titleEn: ["Minerva Homebrew"], aliases: ["自作"], releaseDate: "2024-05-01", price: 1200 }))).item.gameId as number;
+  const customId = (
+    await ok(
+      a.call("addCustomGame", {
+        title: "ミネルバ自作ソフト",
+        platformId: P1,
+        titleEn: ["Minerva Homebrew"],
+        aliases: ["自作"],
+        releaseDate: "2024-05-01",
+        price: 1200,
+      }),
+    )
+  ).item.gameId as number;
   await ok(a.call("addToLibrary", { gameId: customId, rating: 5, memo: "自作", attributes: ["マイラベル"] }));
-  const consoleId = (await ok(a.call("addConsole", {
-    name: "ミネルバ本体",
-    nameKana: "みねるばほんたい",
-    publisherName: "ミネルバ社",
-    rating: 4,
-    buyDate: "2019-03-01",
-    buyPrice: 20000,
-    buyPlace: "秋葉原",
-    memo: "初期型",
-    platformPriorities: [{ platformId: P1, priority: 5 }],
-  }))).item.consoleId as string;
+  const consoleId = (
+    await ok(
+      a.call("addConsole", {
+        name: "ミネルバ本体",
+        nameKana: "みねるばほんたい",
+        publisherName: "ミネルバ社",
+        rating: 4,
+        buyDate: "2019-03-01",
+        buyPrice: 20000,
+        buyPlace: "秋葉原",
+        memo: "初期型",
+        platformPriorities: [{ platformId: P1, priority: 5 }],
+      }),
+    )
+  ).item.consoleId as string;
   await ok(a.call("addConsole", { name: "予備機" }));
   const first = await ok(a.call("addPlayRecord", { gameId: customId, status: "PLAYING", consoleId }));
   await ok(a.call("addPlayLog", { playId: first.playId, playTime: 45, playDate: "2024-06-01", memo: "自作を遊ぶ" }));
@@ -355,14 +401,23 @@ async function demoAccount() {
   await ok(a.call("updateTagGames", { tagId, mode: "add", gameIds: [customId, gameIds[0], gameIds[2]] }));
   await ok(a.call("addCollection", { name: "自作コンプ", type: "INDIVIDUAL", description: "自作と一本", gameIds: [customId, gameIds[1]] }));
   await ok(a.call("addCollection", { name: "タグ目標", type: "TAG", purpose: "PLAY", tagId, excludeGameIds: [gameIds[2]] }));
-  await ok(a.call("addCollection", { name: "ミネルバ全部", type: "PLATFORM", platformId: P1, releaseDateFrom: "1990-01-01", excludeGameIds: [customId] }));
+  await ok(
+    a.call("addCollection", {
+      name: "ミネルバ全部",
+      type: "PLATFORM",
+      platformId: P1,
+      releaseDateFrom: "1990-01-01",
+      excludeGameIds: [customId],
+    }),
+  );
   return { a, customId, consoleId, tagId };
 }
 
 /** Every dataset's JSON file (play records with history), in the restore order. */
 async function exportAll(account: Account): Promise<Record<Dataset, string>> {
   const files = {} as Record<Dataset, string>;
-  for (const dataset of RESTORE_ORDER) files[dataset] = await exportFile(account, dataset, dataset === "playRecords" ? { includeHistory: true } : {});
+  for (const dataset of RESTORE_ORDER)
+    files[dataset] = await exportFile(account, dataset, dataset === "playRecords" ? { includeHistory: true } : {});
   return files;
 }
 
@@ -373,7 +428,13 @@ describe("importMyData: custom games, consoles, tags and collections", () => {
     const b = await newAccount({ plan: "PREMIUM" });
     for (const dataset of ["customGames", "consoles", "library", "tags", "collections"] as const) {
       const { status } = await importFile(b, files[dataset]);
-      expect(status, dataset).toMatchObject({ state: "finished", dataset, rowsFailed: 0, rowsExisting: 0, rowsAdded: rowsOf(files[dataset]).length });
+      expect(status, dataset).toMatchObject({
+        state: "finished",
+        dataset,
+        rowsFailed: 0,
+        rowsExisting: 0,
+        rowsAdded: rowsOf(files[dataset]).length,
+      });
     }
     const maps = await idMapsOf(b);
     // One file per job: the customGames job recorded the custom game's new id, and the library, tag and collection files found it.
@@ -394,7 +455,10 @@ describe("importMyData: custom games, consoles, tags and collections", () => {
     for (const dataset of ["customGames", "consoles", "tags", "collections"] as const) {
       const { status } = await importFile(b, files[dataset]);
       expect(status, dataset).toMatchObject({ rowsAdded: 0, rowsExisting: rowsOf(files[dataset]).length, rowsFailed: 0 });
-      expect(status.reported.every((r: any) => r.code === "already_exists"), dataset).toBe(true);
+      expect(
+        status.reported.every((r: any) => r.code === "already_exists"),
+        dataset,
+      ).toBe(true);
     }
   });
 
@@ -447,7 +511,13 @@ describe("importMyData: a whole PREMIUM account", () => {
     const b = await newAccount({ plan: "PREMIUM" });
     for (const dataset of RESTORE_ORDER) {
       const { status } = await importFile(b, files[dataset]);
-      expect(status, dataset).toMatchObject({ finished: true, dataset, rowsFailed: 0, rowsExisting: 0, rowsAdded: rowsOf(files[dataset]).length });
+      expect(status, dataset).toMatchObject({
+        finished: true,
+        dataset,
+        rowsFailed: 0,
+        rowsExisting: 0,
+        rowsAdded: rowsOf(files[dataset]).length,
+      });
     }
     const maps = await idMapsOf(b);
     const again = await exportAll(b);
@@ -470,10 +540,18 @@ describe("importMyData: plans, concurrent uploads and cleanup", () => {
       const b = await newAccount({ plan });
       await importFile(b, library);
       const { status } = await importFile(b, plays);
-      expect(status, plan).toMatchObject({ finished: true, totalRows: rowsOf(plays).length, rowsAdded: rowsOf(plays).length - history.length, rowsFailed: history.length });
+      expect(status, plan).toMatchObject({
+        finished: true,
+        totalRows: rowsOf(plays).length,
+        rowsAdded: rowsOf(plays).length - history.length,
+        rowsFailed: history.length,
+      });
       expect(status.rowsAdded + status.rowsExisting + status.rowsFailed).toBe(status.totalRows);
       const refused = status.reported.filter((r: any) => r.code === "plan_limit");
-      expect(refused.map((r: any) => r.row), plan).toEqual(history.map((h) => h.number));
+      expect(
+        refused.map((r: any) => r.row),
+        plan,
+      ).toEqual(history.map((h) => h.number));
       for (const r of refused) expect(r).toMatchObject({ column: "isLatest", message: expect.stringContaining("PREMIUM") });
     }
   });

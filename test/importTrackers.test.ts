@@ -33,7 +33,9 @@ beforeAll(async () => {
       fictionalGame({ gameId: MAZE, title: "ヴェスタ迷宮", platformId: P2 }),
       fictionalGame({ gameId: TAIZEN_A, title: "ヴェスタ大全", platformId: P1 }),
       fictionalGame({ gameId: TAIZEN_B, title: "ヴェスタ大全", platformId: P2 }),
-      ...Array.from({ length: 1000 }, (_, i) => fictionalGame({ gameId: BULK + i, title: `ヴェスタ全集${String(i).padStart(4, "0")}`, platformId: P2 })),
+      ...Array.from({ length: 1000 }, (_, i) =>
+        fictionalGame({ gameId: BULK + i, title: `ヴェスタ全集${String(i).padStart(4, "0")}`, platformId: P2 }),
+      ),
     ]),
   });
 }, 180_000);
@@ -41,7 +43,11 @@ beforeAll(async () => {
 async function importCsv(account: Account, source: string, csv: string) {
   const started = await account.call("importMyData", { source });
   expect(started.status, JSON.stringify(started.body)).toBe(200);
-  const uploaded = await send(new URL(started.body.uploadUrl).pathname, { method: "PUT", body: csv, headers: { "Content-Type": "text/csv" } });
+  const uploaded = await send(new URL(started.body.uploadUrl).pathname, {
+    method: "PUT",
+    body: csv,
+    headers: { "Content-Type": "text/csv" },
+  });
   expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(200);
   const seen = [uploaded.body];
   let status = uploaded.body;
@@ -126,8 +132,12 @@ describe("importMyData from other trackers", () => {
 
   it("a Grouvee file of 1,000 rows imports in bounded steps, with progress and quota per batch", async () => {
     const a = await newAccount({ plan: "PREMIUM" });
-    const header = "id,name,shelves,platforms,rating,review,dates,statuses,genres,franchises,series,developers,publishers,release_date,url,giantbomb_id,giantbomb_url";
-    const lines = Array.from({ length: 1000 }, (_, i) => `${i + 1},ヴェスタ全集${String(i).padStart(4, "0")},"{""Played"": {}}",{},${(i % 5) + 1},,[],,,,,,,,,,`);
+    const header =
+      "id,name,shelves,platforms,rating,review,dates,statuses,genres,franchises,series,developers,publishers,release_date,url,giantbomb_id,giantbomb_url";
+    const lines = Array.from(
+      { length: 1000 },
+      (_, i) => `${i + 1},ヴェスタ全集${String(i).padStart(4, "0")},"{""Played"": {}}",{},${(i % 5) + 1},,[],,,,,,,,,,`,
+    );
     const { status, seen } = await importCsv(a, "grouvee", `${header}\n${lines.join("\n")}\n`);
     expect(status).toMatchObject({ finished: true, totalRows: 1000, rowsDone: 1000, rowsAdded: 1000, rowsFailed: 0, unitsCharged: 10 });
     const progress = seen.map((s) => s.rowsDone);

@@ -6,7 +6,7 @@ import companies from "./fixtures/master/library.companies.ndjson?raw";
 import games from "./fixtures/master/library.games.ndjson?raw";
 import genres from "./fixtures/master/library.genres.ndjson?raw";
 import platforms from "./fixtures/master/library.platforms.ndjson?raw";
-import { type Account, type Reply, authHeader, callWith, newAccount, send } from "./support/harness";
+import { type Account, authHeader, callWith, newAccount, type Reply, send } from "./support/harness";
 import { gameIdsOf, importFixture, insertCustomGame } from "./support/master";
 
 const PA = 750001;
@@ -125,7 +125,8 @@ describe("getLibrary: filters", () => {
 
   it("genreId: a child's taxonomy key matches itself and what lies beneath it, literally", async () => {
     const account = await newAccount();
-    for (const gameId of [KASUMI, OBORO, IZUMI, ITSUWARI, GAIDEN]) expect((await account.call("addToLibrary", { gameId })).status).toBe(200);
+    for (const gameId of [KASUMI, OBORO, IZUMI, ITSUWARI, GAIDEN])
+      expect((await account.call("addToLibrary", { gameId })).status).toBe(200);
     await expectFilters(account, [
       [{ genreId: G_DUNGEON }, [KASUMI, OBORO]],
       [{ genreId: G_DEEP }, [OBORO]],
@@ -296,7 +297,9 @@ describe("getLibrary: sorting and paging", () => {
     const whole = await lib(account, { sortBy, sortOrder, fields: [], limit: 200 });
     expect(whole.status, JSON.stringify(whole.body)).toBe(200);
     expect(gameIdsOf(whole)).toEqual(expected);
-    expect((await lib(account, { sortBy, sortOrder, fields: [], limit: 200 }, "GET")).body.items.map((i: { gameId: number }) => i.gameId)).toEqual(expected);
+    expect(
+      (await lib(account, { sortBy, sortOrder, fields: [], limit: 200 }, "GET")).body.items.map((i: { gameId: number }) => i.gameId),
+    ).toEqual(expected);
 
     const pages: Reply[] = [];
     for (const page of [1, 2, 3]) pages.push(await lib(account, { sortBy, sortOrder, fields: ["game"], limit: 3, page }));
@@ -340,13 +343,37 @@ describe("getLibrary: sorting and paging", () => {
 describe("getLibrary: envelope, limits and field groups", () => {
   it("answers the paged envelope with default limit 50 and the default field groups", async () => {
     const account = await newAccount({ plan: "FREE" });
-    await account.call("addToLibrary", { gameId: KASUMI, rating: 4, buyDate: "2020-05-01", buyPrice: 3000, buyPlace: "Akihabara Shop", memo: "m", attributes: ["box"], userLinks: [{ name: "n", url: "https://example.com" }] });
+    await account.call("addToLibrary", {
+      gameId: KASUMI,
+      rating: 4,
+      buyDate: "2020-05-01",
+      buyPrice: 3000,
+      buyPlace: "Akihabara Shop",
+      memo: "m",
+      attributes: ["box"],
+      userLinks: [{ name: "n", url: "https://example.com" }],
+    });
     const reply = await lib(account);
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-    expect(reply.body).toMatchObject({ page: 1, returnedCount: 1, totalCount: 1, hasMore: false, effectiveLimit: 50, limitReduced: false, limitReason: null });
+    expect(reply.body).toMatchObject({
+      page: 1,
+      returnedCount: 1,
+      totalCount: 1,
+      hasMore: false,
+      effectiveLimit: 50,
+      limitReduced: false,
+      limitReason: null,
+    });
     const [item] = reply.body.items;
     expect(keysOf(item)).toEqual([...CORE, "attributes", "buyDate", "buyPlace", "buyPrice", "game"].sort());
-    expect(item).toMatchObject({ gameId: KASUMI, rating: 4, buyDate: "2020-05-01", buyPrice: 3000, buyPlace: "Akihabara Shop", attributes: [{ id: "box", label: "箱あり", custom: false }] });
+    expect(item).toMatchObject({
+      gameId: KASUMI,
+      rating: 4,
+      buyDate: "2020-05-01",
+      buyPrice: 3000,
+      buyPlace: "Akihabara Shop",
+      attributes: [{ id: "box", label: "箱あり", custom: false }],
+    });
     expect(typeof item.revision).toBe("string");
     expect(item.game).toMatchObject({
       gameId: KASUMI,
@@ -372,7 +399,10 @@ describe("getLibrary: envelope, limits and field groups", () => {
     [["userLinks"], ["userLinks"]],
     [["timestamps"], ["createdAt", "updatedAt"]],
     [["game"], ["game"]],
-    [["memo", "userLinks", "timestamps"], ["createdAt", "memo", "updatedAt", "userLinks"]],
+    [
+      ["memo", "userLinks", "timestamps"],
+      ["createdAt", "memo", "updatedAt", "userLinks"],
+    ],
   ])("fields %j gives the core fields plus exactly %j, by POST and GET", async (fields, extra) => {
     const account = await newAccount({ plan: "FREE" });
     await account.call("addToLibrary", { gameId: KASUMI, rating: 2, memo: "メモ" });
@@ -387,17 +417,43 @@ describe("getLibrary: envelope, limits and field groups", () => {
     const account = await newAccount({ plan: "FREE" });
     await account.call("addToLibrary", { gameId: EN });
     await account.call("addToLibrary", { gameId: ASAHI });
-    const reply = await lib(account, { fields: ["game", "purchase", "attributes", "userLinks", "memo", "timestamps"], sortBy: "title", sortOrder: "asc" });
+    const reply = await lib(account, {
+      fields: ["game", "purchase", "attributes", "userLinks", "memo", "timestamps"],
+      sortBy: "title",
+      sortOrder: "asc",
+    });
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
     const [asahi, en] = reply.body.items;
     for (const item of [asahi, en]) {
-      expect(item).toMatchObject({ rating: null, buyDate: null, buyPrice: null, buyPlace: null, memo: null, attributes: [], userLinks: [] });
+      expect(item).toMatchObject({
+        rating: null,
+        buyDate: null,
+        buyPrice: null,
+        buyPlace: null,
+        memo: null,
+        attributes: [],
+        userLinks: [],
+      });
       expect(typeof item.createdAt).toBe("string");
       expect(typeof item.updatedAt).toBe("string");
     }
     expect(asahi.game).toMatchObject({ gameId: ASAHI, publisher: null, genre: { genreId: G_RPG } });
     expect(en.game).toMatchObject({ gameId: EN, genre: null, releaseDate: null, dbId: null, dbSlug: null, dbCoverId: null, custom: false });
-    expect(keysOf(en.game)).toEqual(expect.arrayContaining(["custom", "dbCoverId", "dbId", "dbSlug", "gameId", "genre", "platform", "publisher", "releaseDate", "title", "titleEn"]));
+    expect(keysOf(en.game)).toEqual(
+      expect.arrayContaining([
+        "custom",
+        "dbCoverId",
+        "dbId",
+        "dbSlug",
+        "gameId",
+        "genre",
+        "platform",
+        "publisher",
+        "releaseDate",
+        "title",
+        "titleEn",
+      ]),
+    );
   });
 
   it("latestPlay needs play:read too; with it, hasPlayRecord is false", async () => {
@@ -515,7 +571,9 @@ describe("getLibrary: isolation and access", () => {
     const theirs = await lib(b, { fields: ["game"], sortBy: "title" });
     expect(theirs.body.totalCount).toBe(3);
     expect(gameIdsOf(theirs).sort((x, y) => x - y)).toEqual([KASUMI, YOBI, bCustom]);
-    const custom = (theirs.body.items as { gameId: number; game: { custom: boolean; title: string; dbSlug: string | null } }[]).find((i) => i.gameId === bCustom)!;
+    const custom = (theirs.body.items as { gameId: number; game: { custom: boolean; title: string; dbSlug: string | null } }[]).find(
+      (i) => i.gameId === bCustom,
+    )!;
     expect(custom.game).toMatchObject({ custom: true, title: "ルミナ 秘密の自作", dbSlug: null });
     expect(await matching(b, { title: "秘密", platformIds: [PA] })).toEqual([bCustom]);
   });

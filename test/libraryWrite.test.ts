@@ -1,16 +1,16 @@
 // addToLibrary, updateLibraryEntry and removeFromLibrary over a tiny fictional master (ids 750000+,
 // marker word ルミナ in every title). Every test makes its own accounts.
 import { env } from "cloudflare:workers";
+import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { confirmTokenArg, confirmTwoStep } from "../src/platform/confirm";
+import { defineTool } from "../src/registry/defineTool";
 import companies from "./fixtures/master/library.companies.ndjson?raw";
 import games from "./fixtures/master/library.games.ndjson?raw";
 import genres from "./fixtures/master/library.genres.ndjson?raw";
 import platforms from "./fixtures/master/library.platforms.ndjson?raw";
-import { sql } from "drizzle-orm";
-import { z } from "zod";
-import { confirmTokenArg, confirmTwoStep } from "../src/platform/confirm";
-import { defineTool } from "../src/registry/defineTool";
-import { type Account, type Reply, callWith, newAccount, player, send, sendTo, testApp } from "./support/harness";
+import { type Account, callWith, newAccount, player, type Reply, send, sendTo, testApp } from "./support/harness";
 import { importFixture, insertCustomGame } from "./support/master";
 import { headStartOf, race } from "./support/race";
 
@@ -29,7 +29,20 @@ const VIEW_ONLY = ["library:read", "play:read", "games:read"] as const;
 const STANDARD = [...VIEW_ONLY, "library:write", "play:write"] as const;
 
 /** Every field group but latestPlay: what the write tools answer with. */
-const WRITE_ITEM_KEYS = ["attributes", "buyDate", "buyPlace", "buyPrice", "createdAt", "game", "gameId", "memo", "rating", "revision", "updatedAt", "userLinks"];
+const WRITE_ITEM_KEYS = [
+  "attributes",
+  "buyDate",
+  "buyPlace",
+  "buyPrice",
+  "createdAt",
+  "game",
+  "gameId",
+  "memo",
+  "rating",
+  "revision",
+  "updatedAt",
+  "userLinks",
+];
 
 beforeAll(async () => {
   await importFixture({ platforms, companies, genres, games });
@@ -118,7 +131,16 @@ describe("addToLibrary", () => {
     const reply = await add(account, { gameId: ASAHI });
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
     expect(keysOf(reply.body.item)).toEqual(WRITE_ITEM_KEYS);
-    expect(reply.body.item).toMatchObject({ gameId: ASAHI, rating: null, buyDate: null, buyPrice: null, buyPlace: null, memo: null, userLinks: [], attributes: [] });
+    expect(reply.body.item).toMatchObject({
+      gameId: ASAHI,
+      rating: null,
+      buyDate: null,
+      buyPrice: null,
+      buyPlace: null,
+      memo: null,
+      userLinks: [],
+      attributes: [],
+    });
     expect(reply.body.item.game).toMatchObject({ gameId: ASAHI, publisher: null, title: "ルミナ 朝日の塔" });
   });
 
@@ -136,7 +158,10 @@ describe("addToLibrary", () => {
     const systemIds = ["box", "manual", "sealed", "used", "limited", "download", "loose", "reprint"];
     const url500 = `https://example.com/${"a".repeat(500 - "https://example.com/".length)}`;
     expect(url500).toHaveLength(500);
-    const userLinks = Array.from({ length: 20 }, (_, i) => ({ name: `${i}`.padEnd(50, "n"), url: i === 0 ? url500 : `http://example.com/${i}` }));
+    const userLinks = Array.from({ length: 20 }, (_, i) => ({
+      name: `${i}`.padEnd(50, "n"),
+      url: i === 0 ? url500 : `http://example.com/${i}`,
+    }));
     const reply = await add(account, {
       gameId: KASUMI,
       rating: 5,
@@ -186,14 +211,24 @@ describe("addToLibrary", () => {
 
   it("answers 404 not_found for an unknown game and for another user's custom game; adds the caller's own", async () => {
     const [owner, other] = await Promise.all([newAccount(), newAccount()]);
-    const customId = await insertCustomGame(owner.userId, { title: "ルミナ 自作ソフト", titleReading: "るみなじさくそふと", platformId: PB });
+    const customId = await insertCustomGame(owner.userId, {
+      title: "ルミナ 自作ソフト",
+      titleReading: "るみなじさくそふと",
+      platformId: PB,
+    });
     expectError(await add(owner, { gameId: MISSING }), 404, "not_found");
     expectError(await add(other, { gameId: customId }), 404, "not_found");
     expect((await entries(other)).size).toBe(0);
 
     const own = await add(owner, { gameId: customId, rating: 2 });
     expect(own.status, JSON.stringify(own.body)).toBe(200);
-    expect(own.body.item.game).toMatchObject({ gameId: customId, title: "ルミナ 自作ソフト", custom: true, dbSlug: null, platform: { platformId: PB } });
+    expect(own.body.item.game).toMatchObject({
+      gameId: customId,
+      title: "ルミナ 自作ソフト",
+      custom: true,
+      dbSlug: null,
+      platform: { platformId: PB },
+    });
   });
 
   it.each([
@@ -213,7 +248,15 @@ describe("addToLibrary", () => {
     [{ userLinks: Array.from({ length: 21 }, (_, i) => ({ name: `l${i}`, url: `https://example.com/${i}` })) }, "userLinks"],
     [{ userLinks: [{ name: "", url: "https://example.com" }] }, "userLinks[0].name"],
     [{ userLinks: [{ name: "x".repeat(51), url: "https://example.com" }] }, "userLinks[0].name"],
-    [{ userLinks: [{ name: "ok", url: "https://example.com" }, { name: "ftp", url: "ftp://example.com/x" }] }, "userLinks[1].url"],
+    [
+      {
+        userLinks: [
+          { name: "ok", url: "https://example.com" },
+          { name: "ftp", url: "ftp://example.com/x" },
+        ],
+      },
+      "userLinks[1].url",
+    ],
     [{ userLinks: [{ name: "js", url: "javascript:alert(1)" }] }, "userLinks[0].url"],
     [{ userLinks: [{ name: "text", url: "not a url" }] }, "userLinks[0].url"],
     [{ userLinks: [{ name: "long", url: `https://example.com/${"a".repeat(481)}` }] }, "userLinks[0].url"],
@@ -246,7 +289,11 @@ describe("addToLibrary", () => {
   });
 
   it("shows the count and the plan's limit in getAccount, on every plan", async () => {
-    for (const [plan, limit] of [["FREE", 500], ["LIGHT", 3000], ["PREMIUM", 50000]] as const) {
+    for (const [plan, limit] of [
+      ["FREE", 500],
+      ["LIGHT", 3000],
+      ["PREMIUM", 50000],
+    ] as const) {
       const account = await newAccount({ plan });
       expect((await account.call("getAccount")).body.registered.library, plan).toEqual({ count: 0, limit });
       expect((await add(account, { gameId: KASUMI })).status, plan).toBe(200);
@@ -312,7 +359,11 @@ describe("updateLibraryEntry", () => {
     await account.call("addAttribute", { label: "ルミナ帯あり" });
     await add(account, { gameId: KASUMI, ...FULL });
 
-    const replaced = await update(account, { gameId: KASUMI, attributes: ["未開封", "ルミナ帯あり"], userLinks: [{ name: "新", url: "https://example.com/new" }] });
+    const replaced = await update(account, {
+      gameId: KASUMI,
+      attributes: ["未開封", "ルミナ帯あり"],
+      userLinks: [{ name: "新", url: "https://example.com/new" }],
+    });
     expect(replaced.status, JSON.stringify(replaced.body)).toBe(200);
     expect(replaced.body.item.attributes.map((a: { id: string }) => a.id)).toEqual(["sealed", expect.stringMatching(/.+/)]);
     expect(replaced.body.item.attributes.map((a: { label: string }) => a.label)).toEqual(["未開封", "ルミナ帯あり"]);
@@ -508,7 +559,10 @@ describe("removeFromLibrary (two-step)", () => {
     expect(reply.body.confirmToken).not.toBe(first.confirmToken);
     expect(await entryOf(account, KASUMI)).toMatchObject({ rating: 1 });
 
-    expect((await remove(account, { gameId: KASUMI, confirmToken: reply.body.confirmToken })).body).toEqual({ gameId: KASUMI, removed: true });
+    expect((await remove(account, { gameId: KASUMI, confirmToken: reply.body.confirmToken })).body).toEqual({
+      gameId: KASUMI,
+      removed: true,
+    });
     expect((await entries(account)).size).toBe(0);
   });
 
@@ -566,7 +620,11 @@ describe("removeFromLibrary (two-step)", () => {
 
   it("loses the entry of a custom game its owner removed: list, count and tools agree", async () => {
     const account = await newAccount();
-    const customId = await insertCustomGame(account.userId, { title: "ルミナ 消える自作", titleReading: "るみなきえるじさく", platformId: PA });
+    const customId = await insertCustomGame(account.userId, {
+      title: "ルミナ 消える自作",
+      titleReading: "るみなきえるじさく",
+      platformId: PA,
+    });
     await add(account, { gameId: customId, rating: 3 });
     await add(account, { gameId: KASUMI });
     const preview = await account.call("removeCustomGame", { gameId: customId });

@@ -2,16 +2,16 @@ import { describe, expect, it } from "vitest";
 import { convertLibretro, type LibretroInput } from "../scripts/lib/libretro";
 import { type GameRow, toNdjson } from "../scripts/lib/masterRows";
 import { generateSyntheticMaster } from "../scripts/lib/syntheticMaster";
-import mdDat from "./fixtures/libretro/dat/Sega - Mega Drive - Genesis.dat?raw";
 import snesDat from "./fixtures/libretro/dat/Nintendo - Super Nintendo Entertainment System.dat?raw";
-import mdPublisher from "./fixtures/libretro/metadat/publisher/Sega - Mega Drive - Genesis.dat?raw";
+import mdDat from "./fixtures/libretro/dat/Sega - Mega Drive - Genesis.dat?raw";
 import snesPublisher from "./fixtures/libretro/metadat/publisher/Nintendo - Super Nintendo Entertainment System.dat?raw";
-import mdReleaseMonth from "./fixtures/libretro/metadat/releasemonth/Sega - Mega Drive - Genesis.dat?raw";
+import mdPublisher from "./fixtures/libretro/metadat/publisher/Sega - Mega Drive - Genesis.dat?raw";
 import snesReleaseMonth from "./fixtures/libretro/metadat/releasemonth/Nintendo - Super Nintendo Entertainment System.dat?raw";
-import mdReleaseYear from "./fixtures/libretro/metadat/releaseyear/Sega - Mega Drive - Genesis.dat?raw";
+import mdReleaseMonth from "./fixtures/libretro/metadat/releasemonth/Sega - Mega Drive - Genesis.dat?raw";
 import snesReleaseYear from "./fixtures/libretro/metadat/releaseyear/Nintendo - Super Nintendo Entertainment System.dat?raw";
-import mdSerial from "./fixtures/libretro/metadat/serial/Sega - Mega Drive - Genesis.dat?raw";
+import mdReleaseYear from "./fixtures/libretro/metadat/releaseyear/Sega - Mega Drive - Genesis.dat?raw";
 import snesSerial from "./fixtures/libretro/metadat/serial/Nintendo - Super Nintendo Entertainment System.dat?raw";
+import mdSerial from "./fixtures/libretro/metadat/serial/Sega - Mega Drive - Genesis.dat?raw";
 
 const SNES = "Nintendo - Super Nintendo Entertainment System.dat";
 const MD = "Sega - Mega Drive - Genesis.dat";
@@ -179,9 +179,7 @@ describe("synthetic master data", () => {
   const editions = games.flatMap((game) => game.editions);
 
   it("has 12 platforms, 300 companies and 10 root genres with 20 children, all obviously synthetic", () => {
-    expect(synthetic.platforms.map((platform) => platform.platformId)).toEqual(
-      Array.from({ length: 12 }, (_, index) => index + 1),
-    );
+    expect(synthetic.platforms.map((platform) => platform.platformId)).toEqual(Array.from({ length: 12 }, (_, index) => index + 1));
     expect(synthetic.platforms.every((platform) => platform.name.startsWith("合成機 "))).toBe(true);
     expect(synthetic.companies).toHaveLength(300);
     expect(synthetic.companies[0]?.name).toBe("合成ソフト 001");
@@ -202,9 +200,7 @@ describe("synthetic master data", () => {
   });
 
   it("gives JAN codes the in-store prefix 2 and a correct EAN-13 check digit", () => {
-    const janCodes = [...games.map((game) => game.janCode), ...editions.map((edition) => edition.janCode)].filter(
-      (code) => code !== null,
-    );
+    const janCodes = [...games.map((game) => game.janCode), ...editions.map((edition) => edition.janCode)].filter((code) => code !== null);
     expect(janCodes.length).toBeGreaterThan(100);
     for (const code of janCodes) {
       expect(code.startsWith("2")).toBe(true);

@@ -31,7 +31,11 @@ beforeAll(async () => {
 });
 
 const pad = (n: number, width: number) => String(n).padStart(width, "0");
-const fixtureRows = (text: string) => text.trim().split("\n").map((line) => JSON.parse(line) as Record<string, any>);
+const fixtureRows = (text: string) =>
+  text
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as Record<string, any>);
 
 /** A complete game row of the master row format; override what a case needs. */
 function gameRow(overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -63,9 +67,18 @@ function gameRow(overrides: Record<string, unknown> = {}): Record<string, unknow
   };
 }
 
-const editionRow = (overrides: Record<string, unknown>) => ({ gameEditionId: 730201, title: null, modelNumber: [], releaseDate: null, price: null, janCode: null, ...overrides });
+const editionRow = (overrides: Record<string, unknown>) => ({
+  gameEditionId: 730201,
+  title: null,
+  modelNumber: [],
+  releaseDate: null,
+  price: null,
+  janCode: null,
+  ...overrides,
+});
 
-const exists = async (table: string, id: number) => (await env.DB.prepare(`SELECT id FROM ${table} WHERE id = ?`).bind(id).first()) !== null;
+const exists = async (table: string, id: number) =>
+  (await env.DB.prepare(`SELECT id FROM ${table} WHERE id = ?`).bind(id).first()) !== null;
 
 describe("operator authentication", () => {
   it.each([
@@ -98,7 +111,11 @@ describe("idempotent upsert and generations", () => {
     expect(typeof first.body.generation).toBe("string");
     const second = await importOk("games", games);
     expect(second.body).toMatchObject({ dataset: "games", upserted: 0, generation: first.body.generation });
-    for (const [dataset, body] of [["platforms", platforms], ["companies", companies], ["genres", genres]] as const) {
+    for (const [dataset, body] of [
+      ["platforms", platforms],
+      ["companies", companies],
+      ["genres", genres],
+    ] as const) {
       const again = await importOk(dataset, body);
       expect(again.body, dataset).toMatchObject({ dataset, upserted: 0 });
       expect(again.body.generation).toBe(await storedGeneration(dataset));
@@ -108,7 +125,11 @@ describe("idempotent upsert and generations", () => {
   it("writes a changed row, moves only that dataset's generation, and shows the change", async () => {
     const account = await newAccount();
     const before = await importOk("games", games);
-    const others = { platforms: await storedGeneration("platforms"), companies: await storedGeneration("companies"), genres: await storedGeneration("genres") };
+    const others = {
+      platforms: await storedGeneration("platforms"),
+      companies: await storedGeneration("companies"),
+      genres: await storedGeneration("genres"),
+    };
 
     const marker = crypto.randomUUID().slice(0, 8);
     const rows = fixtureRows(games);
@@ -117,7 +138,8 @@ describe("idempotent upsert and generations", () => {
     expect(changed.body).toMatchObject({ dataset: "games", upserted: 1 });
     expect(changed.body.generation).not.toBe(before.body.generation);
     expect(await storedGeneration("games")).toBe(changed.body.generation);
-    for (const dataset of ["platforms", "companies", "genres"] as const) expect(await storedGeneration(dataset), dataset).toBe(others[dataset]);
+    for (const dataset of ["platforms", "companies", "genres"] as const)
+      expect(await storedGeneration(dataset), dataset).toBe(others[dataset]);
 
     const read = await account.call("getGamesBatch", { gameIds: [730003] });
     expect(read.body.items[0].title).toBe(`ザンバラ外伝 改訂${marker}`);
@@ -133,7 +155,13 @@ describe("idempotent upsert and generations", () => {
   });
 
   it("ignores the derived name columns of game rows when comparing content", async () => {
-    const rows = fixtureRows(games).map((row) => ({ ...row, platformName: "別の名前", publisherName: null, genreName: "x", genreKey: "y" }));
+    const rows = fixtureRows(games).map((row) => ({
+      ...row,
+      platformName: "別の名前",
+      publisherName: null,
+      genreName: "x",
+      genreKey: "y",
+    }));
     const reply = await importOk("games", toNdjson(rows));
     expect(reply.body.upserted).toBe(0);
   });
@@ -201,7 +229,17 @@ describe("idempotent upsert and generations", () => {
   });
 
   it("stores unknown values as null and returns them as null, never omitted", async () => {
-    const row = gameRow({ gameId: 730601, title: "ザンバラ無記名", titleReading: null, publisherId: null, publisherName: null, genreId: null, genreName: null, genreKey: null, releaseDate: null });
+    const row = gameRow({
+      gameId: 730601,
+      title: "ザンバラ無記名",
+      titleReading: null,
+      publisherId: null,
+      publisherName: null,
+      genreId: null,
+      genreName: null,
+      genreKey: null,
+      releaseDate: null,
+    });
     expect((await importMaster("games", toNdjson([row]))).status).toBe(200);
     const account = await newAccount();
     const game = (await account.call("getGamesBatch", { gameIds: [730601] })).body.items[0];
@@ -250,7 +288,17 @@ describe("large imports", () => {
         janCode: bulkJan(n),
         modelNumber: [`TST-ZM${pad(n, 4)}`],
         price: 1000 + n,
-        editions: n % 10 === 0 ? [editionRow({ gameEditionId: bulkId(n), title: `ザンバラ大量生成 第${n}号 限定版`, modelNumber: [`TST-ZM${pad(n, 4)}L`], janCode: bulkEditionJan(n) })] : [],
+        editions:
+          n % 10 === 0
+            ? [
+                editionRow({
+                  gameEditionId: bulkId(n),
+                  title: `ザンバラ大量生成 第${n}号 限定版`,
+                  modelNumber: [`TST-ZM${pad(n, 4)}L`],
+                  janCode: bulkEditionJan(n),
+                }),
+              ]
+            : [],
       });
     });
   }
@@ -341,10 +389,25 @@ describe("large imports", () => {
     });
     expect(game).toMatchObject({ genreSub: { genreId: G_CHILD }, dbSlug: "zanbara-everything-test", dbCoverId: "zcov100" });
 
-    expect((await account.call("searchGames", { query: "ザンバラ愛称20" })).body.items[0]).toMatchObject({ gameId: 730100, matchedBy: "alias", exact: true });
-    expect((await account.call("searchGames", { query: "Zanbara Everything 10" })).body.items[0]).toMatchObject({ gameId: 730100, matchedBy: "titleEn", exact: true });
-    expect((await account.call("searchGames", { janCode: ean13("273010000050") })).body.items[0]).toMatchObject({ gameId: 730100, edition: true });
-    expect((await account.call("searchGames", { modelNumber: "tst-zy050" })).body.items[0]).toMatchObject({ gameId: 730100, edition: true, exact: true });
+    expect((await account.call("searchGames", { query: "ザンバラ愛称20" })).body.items[0]).toMatchObject({
+      gameId: 730100,
+      matchedBy: "alias",
+      exact: true,
+    });
+    expect((await account.call("searchGames", { query: "Zanbara Everything 10" })).body.items[0]).toMatchObject({
+      gameId: 730100,
+      matchedBy: "titleEn",
+      exact: true,
+    });
+    expect((await account.call("searchGames", { janCode: ean13("273010000050") })).body.items[0]).toMatchObject({
+      gameId: 730100,
+      edition: true,
+    });
+    expect((await account.call("searchGames", { modelNumber: "tst-zy050" })).body.items[0]).toMatchObject({
+      gameId: 730100,
+      edition: true,
+      exact: true,
+    });
     expect((await importMaster("games", toNdjson([row]))).body.upserted).toBe(0);
   });
 });
@@ -378,13 +441,32 @@ describe("validation: 400 naming the line and the field, nothing written", () =>
     ["an unknown key", "games", () => gameRow({ gameId: 730202, rating: 5 }), "rating"],
     ["a wrong type", "games", () => gameRow({ gameId: 730202, title: 123 }), "title"],
     ["a string for an array", "games", () => gameRow({ gameId: 730202, titleEn: "Zanbara" }), "titleEn"],
-    ["a missing key", "games", () => { const row = gameRow({ gameId: 730202 }); delete row.aliases; return row; }, "aliases"],
+    [
+      "a missing key",
+      "games",
+      () => {
+        const row = gameRow({ gameId: 730202 });
+        delete row.aliases;
+        return row;
+      },
+      "aliases",
+    ],
     ["a calendar-invalid date", "games", () => gameRow({ gameId: 730202, releaseDate: "2024-02-30" }), "releaseDate"],
     ["a date in another format", "games", () => gameRow({ gameId: 730202, releaseDate: "1990/01/01" }), "releaseDate"],
     ["a JAN with a bad check digit", "games", () => gameRow({ gameId: 730202, janCode: badJan }), "janCode"],
     ["a JAN of the wrong length", "games", () => gameRow({ gameId: 730202, janCode: "27302020" + "00000" + "1" }), "janCode"],
-    ["an edition JAN with a bad check digit", "games", () => gameRow({ gameId: 730202, editions: [editionRow({ gameEditionId: 730202, janCode: badJan })] }), "editions.0.janCode"],
-    ["an edition with a bad date", "games", () => gameRow({ gameId: 730202, editions: [editionRow({ gameEditionId: 730202, releaseDate: "2023-13-01" })] }), "editions.0.releaseDate"],
+    [
+      "an edition JAN with a bad check digit",
+      "games",
+      () => gameRow({ gameId: 730202, editions: [editionRow({ gameEditionId: 730202, janCode: badJan })] }),
+      "editions.0.janCode",
+    ],
+    [
+      "an edition with a bad date",
+      "games",
+      () => gameRow({ gameId: 730202, editions: [editionRow({ gameEditionId: 730202, releaseDate: "2023-13-01" })] }),
+      "editions.0.releaseDate",
+    ],
     ["custom: true on a game", "games", () => gameRow({ gameId: 730202, custom: true }), "custom"],
     ["a game id in the custom range", "games", () => gameRow({ gameId: 1_000_000_001 }), "gameId"],
     ["a game id of 0", "games", () => gameRow({ gameId: 0 }), "gameId"],
@@ -392,7 +474,12 @@ describe("validation: 400 naming the line and the field, nothing written", () =>
     ["a katakana reading", "games", () => gameRow({ gameId: 730202, titleReading: "ザンバラ" }), "titleReading"],
     ["11 English titles", "games", () => gameRow({ gameId: 730202, titleEn: Array.from({ length: 11 }, (_, i) => `T${i}`) }), "titleEn"],
     ["21 aliases", "games", () => gameRow({ gameId: 730202, aliases: Array.from({ length: 21 }, (_, i) => `A${i}`) }), "aliases"],
-    ["51 editions", "games", () => gameRow({ gameId: 730202, editions: Array.from({ length: 51 }, (_, i) => editionRow({ gameEditionId: 730400 + i })) }), "editions"],
+    [
+      "51 editions",
+      "games",
+      () => gameRow({ gameId: 730202, editions: Array.from({ length: 51 }, (_, i) => editionRow({ gameEditionId: 730400 + i })) }),
+      "editions",
+    ],
     ["a duplicate id in one body", "games", () => gameRow({ title: "ザンバラ重複" }), "gameId"],
     ["a missing platform", "games", () => gameRow({ gameId: 730202, platformId: 739999 }), "platformId"],
     ["a missing publisher", "games", () => gameRow({ gameId: 730202, publisherId: 739999 }), "publisherId"],
@@ -401,20 +488,50 @@ describe("validation: 400 naming the line and the field, nothing written", () =>
     ["a genreId that is not a root", "games", () => gameRow({ gameId: 730202, genreId: G_CHILD }), "genreId"],
     ["a custom platform", "games", () => gameRow({ gameId: 730202, platformId: customPlatform }), "platformId"],
     ["a custom publisher", "games", () => gameRow({ gameId: 730202, publisherId: customCompany }), "publisherId"],
-    ["an edition id of another game", "games", () => gameRow({ gameId: 730202, editions: [editionRow({ gameEditionId: 730001 })] }), "editions.gameEditionId"],
+    [
+      "an edition id of another game",
+      "games",
+      () => gameRow({ gameId: 730202, editions: [editionRow({ gameEditionId: 730001 })] }),
+      "editions.gameEditionId",
+    ],
     ["custom: true on a platform", "platforms", () => ({ ...validFirst.platforms, platformId: 730202, custom: true }), "custom"],
     ["an empty platform name", "platforms", () => ({ ...validFirst.platforms, platformId: 730202, name: "" }), "name"],
-    ["a calendar-invalid platform date", "platforms", () => ({ ...validFirst.platforms, platformId: 730202, releaseDate: "2024-02-30" }), "releaseDate"],
+    [
+      "a calendar-invalid platform date",
+      "platforms",
+      () => ({ ...validFirst.platforms, platformId: 730202, releaseDate: "2024-02-30" }),
+      "releaseDate",
+    ],
     ["a duplicate platform id", "platforms", () => ({ ...validFirst.platforms, name: "ザンバラ重複機" }), "platformId"],
     ["custom: true on a company", "companies", () => ({ ...validFirst.companies, companyId: 730202, custom: true }), "custom"],
     ["a company with an unknown key", "companies", () => ({ ...validFirst.companies, companyId: 730202, url: "x" }), "url"],
-    ["a child key that does not extend its parent's", "genres", () => ({ genreId: 730202, name: "x", parentId: G_ROOT, taxonomyKey: "zanbara_act.side" }), "taxonomyKey"],
-    ["a child key two parts below its parent", "genres", () => ({ genreId: 730202, name: "x", parentId: G_ROOT, taxonomyKey: "zanbara_rpg.a.b" }), "taxonomyKey"],
+    [
+      "a child key that does not extend its parent's",
+      "genres",
+      () => ({ genreId: 730202, name: "x", parentId: G_ROOT, taxonomyKey: "zanbara_act.side" }),
+      "taxonomyKey",
+    ],
+    [
+      "a child key two parts below its parent",
+      "genres",
+      () => ({ genreId: 730202, name: "x", parentId: G_ROOT, taxonomyKey: "zanbara_rpg.a.b" }),
+      "taxonomyKey",
+    ],
     ["a root key with a dot", "genres", () => ({ genreId: 730202, name: "x", parentId: null, taxonomyKey: "zanbara_x.y" }), "taxonomyKey"],
     ["a key in upper case", "genres", () => ({ genreId: 730202, name: "x", parentId: null, taxonomyKey: "Zanbara" }), "taxonomyKey"],
-    ["a key another genre uses", "genres", () => ({ genreId: 730202, name: "x", parentId: null, taxonomyKey: "zanbara_rpg" }), "taxonomyKey"],
+    [
+      "a key another genre uses",
+      "genres",
+      () => ({ genreId: 730202, name: "x", parentId: null, taxonomyKey: "zanbara_rpg" }),
+      "taxonomyKey",
+    ],
     ["a missing parent", "genres", () => ({ genreId: 730202, name: "x", parentId: 739999, taxonomyKey: "zanbara_orphan" }), "parentId"],
-    ["a genre that is its own parent", "genres", () => ({ genreId: 730202, name: "x", parentId: 730202, taxonomyKey: "zanbara_self" }), "parentId"],
+    [
+      "a genre that is its own parent",
+      "genres",
+      () => ({ genreId: 730202, name: "x", parentId: 730202, taxonomyKey: "zanbara_self" }),
+      "parentId",
+    ],
   ];
 
   it.each(cases)("refuses %s (%s)", async (_label, dataset, line2, field) => {
@@ -430,11 +547,17 @@ describe("validation: 400 naming the line and the field, nothing written", () =>
   });
 
   it("refuses to change a parent's key so that a stored child no longer extends it", async () => {
-    await importOk("genres", toNdjson([
-      { genreId: 730501, name: "ザンバラ仮", parentId: null, taxonomyKey: "zanbara_tmp" },
-      { genreId: 730502, name: "ザンバラ仮子", parentId: 730501, taxonomyKey: "zanbara_tmp.sub" },
-    ]));
-    const reply = await importMaster("genres", toNdjson([{ genreId: 730501, name: "ザンバラ仮", parentId: null, taxonomyKey: "zanbara_tmq" }]));
+    await importOk(
+      "genres",
+      toNdjson([
+        { genreId: 730501, name: "ザンバラ仮", parentId: null, taxonomyKey: "zanbara_tmp" },
+        { genreId: 730502, name: "ザンバラ仮子", parentId: 730501, taxonomyKey: "zanbara_tmp.sub" },
+      ]),
+    );
+    const reply = await importMaster(
+      "genres",
+      toNdjson([{ genreId: 730501, name: "ザンバラ仮", parentId: null, taxonomyKey: "zanbara_tmq" }]),
+    );
     expect(reply.status, JSON.stringify(reply.body)).toBe(400);
     expect(reply.body.field).toBe("taxonomyKey");
     const stored = await env.DB.prepare("SELECT taxonomy_key FROM genres WHERE id = 730501").first<string>("taxonomy_key");
@@ -442,12 +565,18 @@ describe("validation: 400 naming the line and the field, nothing written", () =>
   });
 
   it("refuses to turn a main genre that games use as genreId into a child genre", async () => {
-    await importOk("genres", toNdjson([
-      { genreId: 730511, name: "ザンバラ仮2", parentId: null, taxonomyKey: "zanbara_tmp2" },
-      { genreId: 730512, name: "ザンバラ仮親", parentId: null, taxonomyKey: "zanbara_tmpparent" },
-    ]));
+    await importOk(
+      "genres",
+      toNdjson([
+        { genreId: 730511, name: "ザンバラ仮2", parentId: null, taxonomyKey: "zanbara_tmp2" },
+        { genreId: 730512, name: "ザンバラ仮親", parentId: null, taxonomyKey: "zanbara_tmpparent" },
+      ]),
+    );
     await importOk("games", toNdjson([gameRow({ gameId: 730511, title: "ザンバラ仮ゲーム", genreId: 730511 })]));
-    const reply = await importMaster("genres", toNdjson([{ genreId: 730511, name: "ザンバラ仮2", parentId: 730512, taxonomyKey: "zanbara_tmpparent.tmp2" }]));
+    const reply = await importMaster(
+      "genres",
+      toNdjson([{ genreId: 730511, name: "ザンバラ仮2", parentId: 730512, taxonomyKey: "zanbara_tmpparent.tmp2" }]),
+    );
     expect(reply.status, JSON.stringify(reply.body)).toBe(400);
     expect(reply.body.field).toBe("parentId");
     const stored = await env.DB.prepare("SELECT parent_id FROM genres WHERE id = 730511").first<number | null>("parent_id");

@@ -1,7 +1,8 @@
 // The MCP face, driven by the official SDK client through the Worker's fetch.
+
+import { env } from "cloudflare:workers";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { PLAN_LIMITS } from "../src/platform/plans";
 import { tools } from "../src/tools";
@@ -33,9 +34,11 @@ async function connect(account: Pick<Account, "apiKey">): Promise<Client> {
 }
 
 const usedToday = async (userId: string) =>
-  ((await env.DB.prepare("SELECT count FROM usage_daily WHERE user_id = ? AND day = ?")
-    .bind(userId, new Date().toISOString().slice(0, 10))
-    .first<{ count: number }>())?.count ?? 0);
+  (
+    await env.DB.prepare("SELECT count FROM usage_daily WHERE user_id = ? AND day = ?")
+      .bind(userId, new Date().toISOString().slice(0, 10))
+      .first<{ count: number }>()
+  )?.count ?? 0;
 
 function expectToolError(reply: McpReply, code: string, field?: string) {
   expect(reply.isError, reply.text).toBe(true);

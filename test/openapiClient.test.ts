@@ -68,6 +68,7 @@ describe("the typed client against npm run dev", () => {
 });
 
 /** Compile-time only (never called): the types refuse what the service would refuse. */
+// biome-ignore lint/suspicious/noExportsInTest: exported only so that the type checker keeps it; it never runs.
 export function typeChecks(api: ReturnType<typeof createRgcClient>) {
   // @ts-expect-error searchGames takes platformIds, not platformId
   void api.GET("/rest/v1/searchGames", { params: { query: { platformId: 1 } } });

@@ -46,12 +46,27 @@ describe("GET /rest/v1/openapi.json for linters and generators", () => {
   it("names the shared shapes once under components and refers to them", async () => {
     const doc = await document();
     const schemas = doc.components.schemas as Node;
-    for (const name of ["Game", "GameEdition", "LibraryEntry", "WishlistEntry", "PlayRecord", "PlayLog", "OwnedConsole",
-      "MaintenanceLog", "Tag", "Collection", "Attribute", "PhysicalCopy", "ConfirmPreview", "Error"]) {
+    for (const name of [
+      "Game",
+      "GameEdition",
+      "LibraryEntry",
+      "WishlistEntry",
+      "PlayRecord",
+      "PlayLog",
+      "OwnedConsole",
+      "MaintenanceLog",
+      "Tag",
+      "Collection",
+      "Attribute",
+      "PhysicalCopy",
+      "ConfirmPreview",
+      "Error",
+    ]) {
       expect(schemas, name).toHaveProperty(name);
     }
     const library = doc.paths["/rest/v1/getLibrary"];
-    for (const method of ["get", "post"]) expect(library[method].responses["200"].content["application/json"].schema).toEqual(ref("LibraryEntryPage"));
+    for (const method of ["get", "post"])
+      expect(library[method].responses["200"].content["application/json"].schema).toEqual(ref("LibraryEntryPage"));
     expect(schemas.LibraryEntryPage.properties.items.items).toEqual(ref("LibraryEntry"));
     expect(schemas.LibraryEntry.properties.game).toEqual(ref("Game"));
     expect(doc.paths["/rest/v1/getPlayRecords"].get.responses["200"].content["application/json"].schema).toEqual(ref("PlayRecordPage"));

@@ -9,7 +9,15 @@ const GAME = 770101;
 beforeAll(async () => {
   await importFixture({
     platforms: toNdjson([{ platformId: 770001, name: "アステル機", nameEn: null, shortName: null, maker: null, releaseDate: null }]),
-    games: toNdjson([fictionalGame({ gameId: GAME, title: "アステル物語", titleReading: "あすてるものがたり", platformId: 770001, releaseDate: "1992-02-02" })]),
+    games: toNdjson([
+      fictionalGame({
+        gameId: GAME,
+        title: "アステル物語",
+        titleReading: "あすてるものがたり",
+        platformId: 770001,
+        releaseDate: "1992-02-02",
+      }),
+    ]),
   });
 });
 
@@ -76,7 +84,15 @@ describe("addPhysicalCopy: the transition table", () => {
   it("makeActive: the copy becomes representative and overwrites the library entry", async () => {
     const account = await owner();
     await add(account, { mode: "materialize" });
-    const reply = await add(account, { mode: "additional", makeActive: true, buyPrice: 9800, buyPlace: "専門店", rating: 5, memo: "美品", attributes: ["sealed"] });
+    const reply = await add(account, {
+      mode: "additional",
+      makeActive: true,
+      buyPrice: 9800,
+      buyPlace: "専門店",
+      rating: 5,
+      memo: "美品",
+      attributes: ["sealed"],
+    });
     expect(reply.body).toMatchObject({ librarySynced: true, activePhysicalId: reply.body.item.physicalId });
     expect((await copies(account)).body.items.map((c: { isActive: boolean }) => c.isActive)).toEqual([false, true]);
     expect(await library(account)).toMatchObject({ buyPrice: 9800, buyPlace: "専門店", rating: 5, memo: "美品", buyDate: null });
@@ -105,9 +121,7 @@ describe("addPhysicalCopy: the transition table", () => {
   it("lets exactly one of two racing writers with one revision through", async () => {
     const account = await owner();
     const revision = await revisionOf(account);
-    const replies = await Promise.all(
-      [1, 2].map(() => account.call("addPhysicalCopy", { gameId: GAME, mode: "additional", revision })),
-    );
+    const replies = await Promise.all([1, 2].map(() => account.call("addPhysicalCopy", { gameId: GAME, mode: "additional", revision })));
     expect(replies.map((r) => r.status).sort()).toEqual([200, 409]);
     expect((await copies(account)).body.totalCount).toBe(2);
   });
@@ -121,8 +135,12 @@ describe("addPhysicalCopy: the transition table", () => {
     expect((await premium.call("addPhysicalCopy", { gameId: GAME, revision: "x" })).body.field).toBe("mode");
     expect((await premium.call("addPhysicalCopy", { gameId: GAME, mode: "additional" })).body.field).toBe("revision");
     expect((await premium.call("addPhysicalCopy", { gameId: GAME, mode: "sometimes", revision: "x" })).body.field).toBe("mode");
-    expect((await premium.call("addPhysicalCopy", { gameId: GAME, mode: "additional", revision: "x", quantity: 0 })).body.field).toBe("quantity");
-    expect((await premium.call("addPhysicalCopy", { gameId: GAME, mode: "additional", revision: "x", editionRef: { kind: "limited" } })).status).toBe(400);
+    expect((await premium.call("addPhysicalCopy", { gameId: GAME, mode: "additional", revision: "x", quantity: 0 })).body.field).toBe(
+      "quantity",
+    );
+    expect(
+      (await premium.call("addPhysicalCopy", { gameId: GAME, mode: "additional", revision: "x", editionRef: { kind: "limited" } })).status,
+    ).toBe(400);
   });
 });
 
@@ -130,7 +148,12 @@ describe("updatePhysicalCopy", () => {
   it("patches a copy; changing the representative keeps the library in step", async () => {
     const account = await owner();
     const { item } = (await add(account, { mode: "materialize" })).body;
-    const reply = await account.call("updatePhysicalCopy", { physicalId: item.physicalId, revision: await revisionOf(account), memo: "箱傷み", buyPlace: null });
+    const reply = await account.call("updatePhysicalCopy", {
+      physicalId: item.physicalId,
+      revision: await revisionOf(account),
+      memo: "箱傷み",
+      buyPlace: null,
+    });
     expect(reply.body.item).toMatchObject({ memo: "箱傷み", buyPlace: null, buyPrice: 3000 });
     expect(reply.body.librarySynced).toBe(true);
     expect(await library(account)).toMatchObject({ memo: "箱傷み", buyPlace: null });
@@ -149,7 +172,9 @@ describe("updatePhysicalCopy", () => {
   it("treats another user's copy as not found", async () => {
     const [a, b] = await Promise.all([owner(), owner()]);
     const { item } = (await add(a, { mode: "materialize" })).body;
-    expect((await b.call("updatePhysicalCopy", { physicalId: item.physicalId, revision: await revisionOf(b), memo: "x" })).status).toBe(404);
+    expect((await b.call("updatePhysicalCopy", { physicalId: item.physicalId, revision: await revisionOf(b), memo: "x" })).status).toBe(
+      404,
+    );
     expect((await b.call("getPhysicalCopies", { gameId: GAME })).body.totalCount).toBe(0);
   });
 });
@@ -203,8 +228,23 @@ describe("the representative copy and the library agree (issue 13)", () => {
     const reply = await add(account, { mode: "materialize", buyPrice: 2500, memo: "箱潰れ", rating: 2, attributes: [] });
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
     expect(reply.body).toMatchObject({ librarySynced: true, activePhysicalId: reply.body.item.physicalId });
-    expect(reply.body.item).toMatchObject({ isActive: true, buyPrice: 2500, memo: "箱潰れ", rating: 2, buyDate: "2020-01-01", buyPlace: "中古屋", attributes: [] });
-    expect(await library(account)).toMatchObject({ buyPrice: 2500, memo: "箱潰れ", rating: 2, buyDate: "2020-01-01", buyPlace: "中古屋", attributes: [] });
+    expect(reply.body.item).toMatchObject({
+      isActive: true,
+      buyPrice: 2500,
+      memo: "箱潰れ",
+      rating: 2,
+      buyDate: "2020-01-01",
+      buyPlace: "中古屋",
+      attributes: [],
+    });
+    expect(await library(account)).toMatchObject({
+      buyPrice: 2500,
+      memo: "箱潰れ",
+      rating: 2,
+      buyDate: "2020-01-01",
+      buyPlace: "中古屋",
+      attributes: [],
+    });
     expect(reply.body.revision).toBe(await revisionOf(account));
   });
 });
@@ -228,7 +268,9 @@ describe("under concurrency (issue 13)", () => {
         expect(removed.body).toMatchObject({ confirmRequired: true, targetChanged: true });
         expect((await p.call("removeFromLibrary", { gameId: GAME, confirmToken: removed.body.confirmToken })).body.removed).toBe(true);
       }
-      const left = await env.DB.prepare("SELECT COUNT(*) AS n FROM physical_copies WHERE user_id = ? AND game_id = ?").bind(p.account.userId, GAME).first<number>("n");
+      const left = await env.DB.prepare("SELECT COUNT(*) AS n FROM physical_copies WHERE user_id = ? AND game_id = ?")
+        .bind(p.account.userId, GAME)
+        .first<number>("n");
       expect(left).toBe(0);
     }
     expect(statuses).not.toContain(500);

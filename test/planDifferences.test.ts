@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Plan } from "../src/platform/plans";
 import { type Reply, send } from "./support/harness";
 import { type KeyPool, keyPool } from "./support/keyPool";
-import { type JsonSchema, exampleOf, outsideNarrower, requiredExample, satisfies } from "./support/schemaExamples";
+import { exampleOf, type JsonSchema, outsideNarrower, requiredExample, satisfies } from "./support/schemaExamples";
 
 type LowerPlan = "FREE" | "LIGHT";
 const LOWER_PLANS: LowerPlan[] = ["FREE", "LIGHT"];
@@ -60,14 +60,19 @@ const baseArgs = (tool: CatalogTool, plan: Plan) =>
   requiredExample(tool.inputSchema, plan === "PREMIUM" ? {} : (differenceOf(tool, plan).changedProperties ?? {}));
 
 /** Every (tool, lower plan) pair the tool is available on. */
-const availablePairs = () => catalog.flatMap((tool) => LOWER_PLANS.filter((plan) => tool.plans.includes(plan)).map((plan) => ({ tool, plan })));
+const availablePairs = () =>
+  catalog.flatMap((tool) => LOWER_PLANS.filter((plan) => tool.plans.includes(plan)).map((plan) => ({ tool, plan })));
 
 describe("planDifferences are enforced exactly as the catalog publishes them", () => {
   it("publishes differences only about arguments the tool takes, and only for lower plans", () => {
     for (const tool of catalog) {
       for (const [plan, difference] of Object.entries(tool.planDifferences ?? {})) {
         expect(LOWER_PLANS, `${tool.name}: planDifferences key`).toContain(plan);
-        const names = [...(difference.removedProperties ?? []), ...Object.keys(difference.changedProperties ?? {}), ...(difference.required ?? [])];
+        const names = [
+          ...(difference.removedProperties ?? []),
+          ...Object.keys(difference.changedProperties ?? {}),
+          ...(difference.required ?? []),
+        ];
         for (const name of names) expect(Object.keys(tool.inputSchema.properties), `${tool.name} ${plan}: ${name}`).toContain(name);
       }
     }
@@ -108,7 +113,9 @@ describe("planDifferences are enforced exactly as the catalog publishes them", (
         expect(reply.status, `${tool.name} on ${plan} without ${name}: ${show(reply)}`).toBe(400);
         expect(reply.body).toMatchObject({ code: "invalid_input", field: name });
         const premium = await pools.PREMIUM.call(tool.name, args);
-        expect(premium.status === 400 && premium.body.field === name, `${tool.name} on PREMIUM without ${name}: ${show(premium)}`).toBe(false);
+        expect(premium.status === 400 && premium.body.field === name, `${tool.name} on PREMIUM without ${name}: ${show(premium)}`).toBe(
+          false,
+        );
       }
     }
   });
@@ -120,15 +127,28 @@ describe("planDifferences are enforced exactly as the catalog publishes them", (
         const premiumSchema = tool.inputSchema.properties[name]!;
         expect(typeof narrower.description, `${tool.name} ${plan}: ${name} says how it differs`).toBe("string");
         const inside = exampleOf(narrower);
-        expect(satisfies(premiumSchema, inside), `${tool.name}.${name}: narrower example ${JSON.stringify(inside)} is valid on PREMIUM`).toBe(true);
+        expect(
+          satisfies(premiumSchema, inside),
+          `${tool.name}.${name}: narrower example ${JSON.stringify(inside)} is valid on PREMIUM`,
+        ).toBe(true);
         const insideArgs = { ...baseArgs(tool, plan), [name]: inside };
-        expectNotPlanRequired(await pools[plan].call(tool.name, insideArgs), `${tool.name} on ${plan} with ${name}=${JSON.stringify(inside)}`);
+        expectNotPlanRequired(
+          await pools[plan].call(tool.name, insideArgs),
+          `${tool.name} on ${plan} with ${name}=${JSON.stringify(inside)}`,
+        );
 
         const outside = outsideNarrower(premiumSchema, narrower);
         if (outside === undefined) continue;
         const outsideArgs = { ...baseArgs(tool, plan), [name]: outside };
-        expectPlanRequired(await pools[plan].call(tool.name, outsideArgs), `${tool.name} on ${plan} with ${name}=${JSON.stringify(outside)}`, name);
-        expectNotPlanRequired(await pools.PREMIUM.call(tool.name, outsideArgs), `${tool.name} on PREMIUM with ${name}=${JSON.stringify(outside)}`);
+        expectPlanRequired(
+          await pools[plan].call(tool.name, outsideArgs),
+          `${tool.name} on ${plan} with ${name}=${JSON.stringify(outside)}`,
+          name,
+        );
+        expectNotPlanRequired(
+          await pools.PREMIUM.call(tool.name, outsideArgs),
+          `${tool.name} on PREMIUM with ${name}=${JSON.stringify(outside)}`,
+        );
         narrowed++;
       }
     }

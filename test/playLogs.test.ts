@@ -2,9 +2,8 @@
 // add up to, over a tiny fictional master (ids 790500-790599, marker word オリオン in every title).
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Plan, Scope } from "../src/platform/plans";
 import { utcDay } from "../src/platform/quota";
-import { type Account, type Player, type Reply, callWith, newAccount, player } from "./support/harness";
+import { callWith, type Player, player, type Reply } from "./support/harness";
 import { fictionalGame, importFixture, toNdjson } from "./support/master";
 import { headStartOf, race } from "./support/race";
 import { expectError, ok } from "./support/replies";
@@ -211,7 +210,14 @@ describe("updatePlayLog", () => {
     const log = await addLog(p, playId, 60, { playDate: "2024-06-01", memo: "序盤" });
     await tick();
     const timed = ok(await p.call("updatePlayLog", { playLogId: log.playLogId, playTime: 75 })).item;
-    expect(timed).toMatchObject({ playLogId: log.playLogId, playId, playDate: "2024-06-01", playTime: 75, memo: "序盤", createdAt: log.createdAt });
+    expect(timed).toMatchObject({
+      playLogId: log.playLogId,
+      playId,
+      playDate: "2024-06-01",
+      playTime: 75,
+      memo: "序盤",
+      createdAt: log.createdAt,
+    });
     expect(timed.updatedAt > log.updatedAt).toBe(true);
     const noted = ok(await p.call("updatePlayLog", { playLogId: log.playLogId, memo: "中盤" })).item;
     expect(noted).toMatchObject({ playDate: "2024-06-01", playTime: 75, memo: "中盤" });
@@ -233,7 +239,10 @@ describe("updatePlayLog", () => {
     const p = await player();
     const playId = await recordOf(p);
     const log = await addLog(p, playId, 10);
-    expect(ok(await p.call("updatePlayLog", { playLogId: log.playLogId, memo: "追記" })).item).toMatchObject({ memo: "追記", playTime: 10 });
+    expect(ok(await p.call("updatePlayLog", { playLogId: log.playLogId, memo: "追記" })).item).toMatchObject({
+      memo: "追記",
+      playTime: 10,
+    });
   });
 
   it.each([
@@ -296,7 +305,9 @@ describe("removePlayLog (two-step)", () => {
     expect(again).toMatchObject({ confirmRequired: true, targetChanged: true });
     expect(again.summary).toContain("300");
     expect(ok(await logs(p, { playId })).totalCount).toBe(1);
-    expect(ok(await p.call("removePlayLog", { playLogId: log.playLogId, confirmToken: again.confirmToken }))).toMatchObject({ removed: true });
+    expect(ok(await p.call("removePlayLog", { playLogId: log.playLogId, confirmToken: again.confirmToken }))).toMatchObject({
+      removed: true,
+    });
     expect(await totalOf(p, playId)).toBe(0);
   });
 
@@ -310,10 +321,20 @@ describe("removePlayLog (two-step)", () => {
     expectError(await b.call("removePlayLog", { playLogId: log.playLogId }), 404, "not_found");
     const shown = await preview(a, "removePlayLog", { playLogId: log.playLogId });
     expectError(await b.call("removePlayLog", { playLogId: log.playLogId, confirmToken: shown.confirmToken }), 404, "not_found");
-    expectError(await a.call("removePlayLog", { playLogId: other.playLogId, confirmToken: shown.confirmToken }), 400, "invalid_input", "confirmToken");
+    expectError(
+      await a.call("removePlayLog", { playLogId: other.playLogId, confirmToken: shown.confirmToken }),
+      400,
+      "invalid_input",
+      "confirmToken",
+    );
     expect(ok(await logs(a, { playId })).totalCount).toBe(2);
     ok(await a.call("removePlayLog", { playLogId: log.playLogId, confirmToken: shown.confirmToken }));
-    expectError(await a.call("removePlayLog", { playLogId: other.playLogId, confirmToken: shown.confirmToken }), 400, "invalid_input", "confirmToken");
+    expectError(
+      await a.call("removePlayLog", { playLogId: other.playLogId, confirmToken: shown.confirmToken }),
+      400,
+      "invalid_input",
+      "confirmToken",
+    );
     expect(logIds(await logs(a, { playId }))).toEqual([other.playLogId]);
   });
 });
@@ -351,7 +372,8 @@ describe("totalPlayTime is always the sum of the record's logs", () => {
     const b = await recordOf(p, B);
     await addLog(p, a, 60);
     const bLog = await addLog(p, b, 50);
-    const ids = async (args: Args) => ok(await p.call("getPlayRecords", { fields: [], ...args })).items.map((i: { playId: string }) => i.playId);
+    const ids = async (args: Args) =>
+      ok(await p.call("getPlayRecords", { fields: [], ...args })).items.map((i: { playId: string }) => i.playId);
     expect(await ids({ sortBy: "totalPlayTime", sortOrder: "desc" })).toEqual([a, b]);
     ok(await p.call("updatePlayLog", { playLogId: bLog.playLogId, playTime: 70 }));
     expect(await ids({ sortBy: "totalPlayTime", sortOrder: "desc" })).toEqual([b, a]);

@@ -6,7 +6,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Plan, Scope } from "../src/platform/plans";
 import { utcDay } from "../src/platform/quota";
-import { type Account, type Player, type Reply, callWith, newAccount, player as rotatingPlayer } from "./support/harness";
+import { callWith, type Player, type Reply, player as rotatingPlayer } from "./support/harness";
 import { fictionalGame, importFixture, toNdjson } from "./support/master";
 import { headStartOf, race } from "./support/race";
 import { expectError, ok } from "./support/replies";
@@ -135,22 +135,51 @@ async function seeded(plan: Plan = "PREMIUM"): Promise<Seeded> {
     C: { gameId: C, changes: { memo: "いつか" }, logs: [] as number[] },
     A: {
       gameId: A,
-      changes: { status: "COMPLETED", playStartDate: "2024-01-10", playEndDate: "2024-02-10", clearTargetDate: daysFromToday(-5), rating: 5, attributes: ["box"], consoleId: C1 },
+      changes: {
+        status: "COMPLETED",
+        playStartDate: "2024-01-10",
+        playEndDate: "2024-02-10",
+        clearTargetDate: daysFromToday(-5),
+        rating: 5,
+        attributes: ["box"],
+        consoleId: C1,
+      },
       logs: [60, 40],
     },
     E: {
       gameId: E,
-      changes: { status: "DROPPED", playStartDate: "2024-01-10", playEndDate: "2024-02-11", clearTargetDate: daysFromToday(-30), rating: 1, attributes: [OWN_LABEL] },
+      changes: {
+        status: "DROPPED",
+        playStartDate: "2024-01-10",
+        playEndDate: "2024-02-11",
+        clearTargetDate: daysFromToday(-30),
+        rating: 1,
+        attributes: [OWN_LABEL],
+      },
       logs: [200],
     },
     B: {
       gameId: B,
-      changes: { status: "PLAYING", playStartDate: "2024-01-11", clearTargetDate: daysFromToday(-1), rating: 3, attributes: ["box", "manual"], consoleId: C2 },
+      changes: {
+        status: "PLAYING",
+        playStartDate: "2024-01-11",
+        clearTargetDate: daysFromToday(-1),
+        rating: 3,
+        attributes: ["box", "manual"],
+        consoleId: C2,
+      },
       logs: [101],
     },
     D: {
       gameId: D,
-      changes: { status: "PAUSED", playStartDate: "2024-01-09", clearTargetDate: daysFromToday(0), rating: 4, attributes: ["manual"], consoleId: C1 },
+      changes: {
+        status: "PAUSED",
+        playStartDate: "2024-01-09",
+        clearTargetDate: daysFromToday(0),
+        rating: 4,
+        attributes: ["manual"],
+        consoleId: C1,
+      },
       logs: [99],
     },
   };
@@ -219,7 +248,12 @@ describe("addPlayRecord", () => {
     for (const key of ["createdAt", "updatedAt", "revision"]) expect(typeof body.item[key], key).toBe("string");
     const listed = ok(await records(p));
     expect(listed.totalCount).toBe(1);
-    expect(listed.items[0]).toMatchObject({ playId: body.playId, gameId: A, status: "PLANNED", game: { gameId: A, title: "オリオンの冒険" } });
+    expect(listed.items[0]).toMatchObject({
+      playId: body.playId,
+      gameId: A,
+      status: "PLANNED",
+      game: { gameId: A, title: "オリオンの冒険" },
+    });
   });
 
   it("takes owned games only: a game outside the library, or no game at all, is 404", async () => {
@@ -325,7 +359,14 @@ describe("addPlayRecord replay on PREMIUM: a new cycle, history kept", () => {
     expect(cycles.totalCount).toBe(2);
     expect(cycles.items.map((c: { playId: string }) => c.playId)).toEqual([reply.playId, first.playId]);
     expect(cycles.items[0]).toMatchObject({ isLatest: true, hasHistory: true, status: "PLAYING" });
-    expect(cycles.items[1]).toMatchObject({ isLatest: false, hasHistory: true, status: "COMPLETED", playEndDate: "2024-03-01", rating: 5, totalPlayTime: 90 });
+    expect(cycles.items[1]).toMatchObject({
+      isLatest: false,
+      hasHistory: true,
+      status: "COMPLETED",
+      playEndDate: "2024-03-01",
+      rating: 5,
+      totalPlayTime: 90,
+    });
 
     const latest = ok(await records(p));
     expect(latest.totalCount).toBe(1);
@@ -401,7 +442,14 @@ describe.each(["FREE", "LIGHT"] as const)("addPlayRecord replay on %s: two-step 
     const done = ok(await p.call("addPlayRecord", { gameId: A, replay: true, confirmToken: shown.confirmToken }));
     expect(done.replayed).toBe(true);
     expect(done.playId).not.toBe(old.playId);
-    expect(done.item).toMatchObject({ playId: done.playId, status: "PLAYING", playStartDate: today(), totalPlayTime: 0, hasHistory: false, isLatest: true });
+    expect(done.item).toMatchObject({
+      playId: done.playId,
+      status: "PLAYING",
+      playStartDate: today(),
+      totalPlayTime: 0,
+      hasHistory: false,
+      isLatest: true,
+    });
 
     const latest = ok(await records(p));
     expect(latest.totalCount).toBe(1);
@@ -471,7 +519,12 @@ describe.each(["FREE", "LIGHT"] as const)("addPlayRecord replay on %s: two-step 
     const a = await started(p, A);
     await started(p, B);
     const shown = await preview(p, "addPlayRecord", { gameId: B, replay: true });
-    expectError(await p.call("addPlayRecord", { gameId: A, replay: true, confirmToken: shown.confirmToken }), 400, "invalid_input", "confirmToken");
+    expectError(
+      await p.call("addPlayRecord", { gameId: A, replay: true, confirmToken: shown.confirmToken }),
+      400,
+      "invalid_input",
+      "confirmToken",
+    );
     expect(ok(await records(p, { statuses: ["PLANNED"] })).totalCount).toBe(2);
     expect(playIds(await records(p, { platformIds: [P1], title: "ぼうけん" }))).toEqual([a.playId]);
   });
@@ -483,11 +536,33 @@ describe("updatePlayRecord", () => {
     const { playId } = await started(p, A);
     const links = [{ name: "攻略", url: "https://example.com/orion" }];
     const set = ok(
-      await p.call("updatePlayRecord", { playId, rating: 4, memo: "二周目", clearTargetDate: "2030-01-01", userLinks: links, playStartDate: "2024-05-05" }),
+      await p.call("updatePlayRecord", {
+        playId,
+        rating: 4,
+        memo: "二周目",
+        clearTargetDate: "2030-01-01",
+        userLinks: links,
+        playStartDate: "2024-05-05",
+      }),
     ).item;
-    expect(set).toMatchObject({ playId, status: "PLANNED", rating: 4, memo: "二周目", clearTargetDate: "2030-01-01", userLinks: links, playStartDate: "2024-05-05" });
+    expect(set).toMatchObject({
+      playId,
+      status: "PLANNED",
+      rating: 4,
+      memo: "二周目",
+      clearTargetDate: "2030-01-01",
+      userLinks: links,
+      playStartDate: "2024-05-05",
+    });
     const cleared = ok(await p.call("updatePlayRecord", { playId, rating: null, clearTargetDate: null })).item;
-    expect(cleared).toMatchObject({ rating: null, clearTargetDate: null, memo: "二周目", userLinks: links, playStartDate: "2024-05-05", status: "PLANNED" });
+    expect(cleared).toMatchObject({
+      rating: null,
+      clearTargetDate: null,
+      memo: "二周目",
+      userLinks: links,
+      playStartDate: "2024-05-05",
+      status: "PLANNED",
+    });
     const listed = ok(await records(p, { fields: ["memo", "userLinks", "goal"] })).items[0];
     expect(listed).toMatchObject({ rating: null, clearTargetDate: null, memo: "二周目", userLinks: links });
   });
@@ -541,7 +616,10 @@ describe("updatePlayRecord", () => {
     const mine = ok(await p.call("addConsole", { name: "オリオン本体" })).item.consoleId as string;
     const theirs = ok(await other.call("addConsole", { name: "よその本体" })).item.consoleId as string;
     const { playId } = await started(p, A);
-    expect(ok(await p.call("updatePlayRecord", { playId, consoleId: mine })).item).toMatchObject({ consoleId: mine, console: { consoleId: mine } });
+    expect(ok(await p.call("updatePlayRecord", { playId, consoleId: mine })).item).toMatchObject({
+      consoleId: mine,
+      console: { consoleId: mine },
+    });
     expectError(await p.call("updatePlayRecord", { playId, consoleId: theirs }), 404, "not_found", "consoleId");
     expect(ok(await records(p)).items[0].consoleId).toBe(mine);
     expect(ok(await p.call("updatePlayRecord", { playId, consoleId: null })).item).toMatchObject({ consoleId: null, console: null });
@@ -688,7 +766,9 @@ describe("getPlayRecords: one latest record per game", () => {
     expect([...ids({ body: listed } as Reply)].sort()).toEqual([A, B, C, D, E].sort());
     const b = listed.items.find((item: { gameId: number }) => item.gameId === B);
     expect(b).toMatchObject({ playId: replay.playId, status: "PLAYING", isLatest: true, hasHistory: true, totalPlayTime: 0 });
-    expect(listed.items.filter((item: { hasHistory: boolean }) => item.hasHistory).map((item: { gameId: number }) => item.gameId)).toEqual([B]);
+    expect(listed.items.filter((item: { hasHistory: boolean }) => item.hasHistory).map((item: { gameId: number }) => item.gameId)).toEqual([
+      B,
+    ]);
   });
 
   it("shows only the caller's records", async () => {
@@ -863,7 +943,9 @@ describe("getPlayRecords: field groups and caps", () => {
 
   it("defaults to game, console and goal on PREMIUM", async () => {
     const p = await seeded();
-    const a = ok(await records(p, { sortBy: "title", sortOrder: "desc", limit: 3 })).items.find((item: { gameId: number }) => item.gameId === A);
+    const a = ok(await records(p, { sortBy: "title", sortOrder: "desc", limit: 3 })).items.find(
+      (item: { gameId: number }) => item.gameId === A,
+    );
     expect(a).toMatchObject({
       playId: p.play.A,
       gameId: A,
@@ -947,7 +1029,9 @@ describe("play records and the library", () => {
     expectError(await p.call("getPlayLogs", { playId: second.playId }), 404, "not_found");
     await own(p, A);
     expect(ok(await history(p, A)).totalCount).toBe(0);
-    expect(ok(await p.call("getLibrary", { fields: ["latestPlay"], platformIds: [P1], title: "ぼうけん" })).items[0].latestPlay).toMatchObject({
+    expect(
+      ok(await p.call("getLibrary", { fields: ["latestPlay"], platformIds: [P1], title: "ぼうけん" })).items[0].latestPlay,
+    ).toMatchObject({
       hasPlayRecord: false,
     });
     expect(ok(await p.call("addPlayRecord", { gameId: A })).replayed).toBe(false);
@@ -1033,7 +1117,10 @@ describe("isolation and scopes", () => {
 });
 
 describe("under concurrency (issue 13)", () => {
-  const count = async (sql: string, ...params: unknown[]) => (await env.DB.prepare(sql).bind(...params).first<number>("n")) ?? 0;
+  const count = async (sql: string, ...params: unknown[]) =>
+    (await env.DB.prepare(sql)
+      .bind(...params)
+      .first<number>("n")) ?? 0;
 
   it("runs a LIGHT replay token once: 15 racing confirmations replace the record once", async () => {
     const p = await player({ plan: "LIGHT" }, 4);

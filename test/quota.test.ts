@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { BURST_WINDOW_SEC, PLAN_LIMITS } from "../src/platform/plans";
 import { utcDay } from "../src/platform/quota";
-import { authHeader, newAccount, send, sendTo, testApp } from "./support/harness";
+import { authHeader, newAccount, type Reply, send, sendTo, testApp } from "./support/harness";
 import { testTools } from "./support/testTools";
 
 const usedToday = async (userId: string) =>
@@ -69,7 +69,7 @@ describe("burst limit per key", () => {
     const account = await newAccount({ plan: "FREE" });
     const { burstLimit } = PLAN_LIMITS.FREE;
     // Any run of 2 * limit + 1 quick calls holds a full window's worth, whatever the boundaries.
-    let limited;
+    let limited: Reply | undefined;
     let served = 0;
     for (let i = 0; i <= 2 * burstLimit && !limited; i++) {
       const reply = await account.call("getAccount");

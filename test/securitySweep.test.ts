@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { PLANS, SCOPES, type Scope } from "../src/platform/plans";
 import { methodsOf } from "../src/registry/defineTool";
 import { tools } from "../src/tools";
-import { type Reply, callWith, newAccount, player, send } from "./support/harness";
+import { callWith, newAccount, player, type Reply, send } from "./support/harness";
 
 type Call = (tool: string, args?: Record<string, unknown>, method?: "POST" | "GET") => Promise<Reply>;
 

@@ -10,7 +10,9 @@ beforeAll(async () => {
   await importFixture({
     platforms: toNdjson([{ platformId: 800001, name: "セレス機", nameEn: null, shortName: null, maker: null, releaseDate: null }]),
     games: toNdjson(
-      GAMES.map((gameId, i) => fictionalGame({ gameId, title: `セレス伝説${i + 1}`, titleReading: `せれすでんせつ${i + 1}`, platformId: 800001 })),
+      GAMES.map((gameId, i) =>
+        fictionalGame({ gameId, title: `セレス伝説${i + 1}`, titleReading: `せれすでんせつ${i + 1}`, platformId: 800001 }),
+      ),
     ),
   });
 });
@@ -28,7 +30,13 @@ describe("addTag and getTags", () => {
     const account = await collector();
     const reply = await account.call("addTag", { name: "お気に入り", nameKana: "おきにいり", color: "#ff8800", description: "何度も遊ぶ" });
     expect(reply.status).toBe(200);
-    expect(reply.body.item).toMatchObject({ name: "お気に入り", nameKana: "おきにいり", color: "#ff8800", description: "何度も遊ぶ", gameCount: 0 });
+    expect(reply.body.item).toMatchObject({
+      name: "お気に入り",
+      nameKana: "おきにいり",
+      color: "#ff8800",
+      description: "何度も遊ぶ",
+      gameCount: 0,
+    });
     expect(typeof reply.body.item.tagId).toBe("number");
     expect((await account.call("getTags")).body).toMatchObject({ totalCount: 1, items: [{ tagId: reply.body.item.tagId }] });
     expect((await account.call("getAccount")).body.registered.tags).toEqual({ count: 1, limit: 100 });
@@ -140,7 +148,9 @@ describe("under concurrency and no-op writes (issue 13)", () => {
       if (removed.body.removed !== true) {
         expect((await p.call("removeFromLibrary", { gameId, confirmToken: removed.body.confirmToken })).body.removed).toBe(true);
       }
-      const held = await env.DB.prepare("SELECT COUNT(*) AS n FROM tag_games WHERE tag_id = ? AND game_id = ?").bind(tagId, gameId).first<number>("n");
+      const held = await env.DB.prepare("SELECT COUNT(*) AS n FROM tag_games WHERE tag_id = ? AND game_id = ?")
+        .bind(tagId, gameId)
+        .first<number>("n");
       expect(held, `round ${round}: ${JSON.stringify(tagged.body)}`).toBe(0);
     }
     expect((await tagOf(account, tagId)).gameCount).toBe(0);
@@ -172,7 +182,13 @@ describe("under concurrency and no-op writes (issue 13)", () => {
     const account = await collector();
     const { item } = (await account.call("addTag", { name: "色", color: "#112233", description: "説明" })).body;
     await new Promise((resolve) => setTimeout(resolve, 5));
-    const same = await account.call("updateTag", { tagId: item.tagId, name: "色", color: "#112233", description: "説明", revision: item.revision });
+    const same = await account.call("updateTag", {
+      tagId: item.tagId,
+      name: "色",
+      color: "#112233",
+      description: "説明",
+      revision: item.revision,
+    });
     expect(same.status, JSON.stringify(same.body)).toBe(200);
     expect(same.body.item).toEqual(item);
     expect((await account.call("updateTag", { tagId: item.tagId })).body.item).toEqual(item);

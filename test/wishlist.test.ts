@@ -46,9 +46,23 @@ async function seeded() {
 describe("addToWishlist", () => {
   it("adds a game with its plans and lists it", async () => {
     const account = await newAccount({ plan: "FREE" });
-    const reply = await wish(account, { gameId: A, priority: 5, wishDate: "2030-01-01", wishPrice: 2980, wishPlace: "駅前", memo: "箱付き" });
+    const reply = await wish(account, {
+      gameId: A,
+      priority: 5,
+      wishDate: "2030-01-01",
+      wishPrice: 2980,
+      wishPlace: "駅前",
+      memo: "箱付き",
+    });
     expect(reply.status).toBe(200);
-    expect(reply.body.item).toMatchObject({ gameId: A, priority: 5, wishDate: "2030-01-01", wishPrice: 2980, wishPlace: "駅前", memo: "箱付き" });
+    expect(reply.body.item).toMatchObject({
+      gameId: A,
+      priority: 5,
+      wishDate: "2030-01-01",
+      wishPrice: 2980,
+      wishPlace: "駅前",
+      memo: "箱付き",
+    });
     expect(reply.body.item.game).toMatchObject({ gameId: A, title: "ソレイユの冒険" });
     expect(ids(await list(account))).toEqual([A]);
     expect((await account.call("getAccount")).body.registered.wishlist).toEqual({ count: 1, limit: 100 });
@@ -196,7 +210,10 @@ describe("removeFromWishlist (two-step)", () => {
     expect(preview.body).toMatchObject({ confirmRequired: true });
     expect(preview.body.summary).toContain("ソレイユの冒険");
     expect(ids(await list(a))).toEqual([A]);
-    expect((await a.call("removeFromWishlist", { gameId: A, confirmToken: preview.body.confirmToken })).body).toEqual({ gameId: A, removed: true });
+    expect((await a.call("removeFromWishlist", { gameId: A, confirmToken: preview.body.confirmToken })).body).toEqual({
+      gameId: A,
+      removed: true,
+    });
     expect(ids(await list(a))).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@
 import { existsSync, statSync } from "node:fs";
 import { Argument, Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { adminFetch, adminToken, baseUrl } from "./local.mjs";
-import { MASTER_DATASETS, importNdjsonFile, readNdjsonLines } from "./masterImport.mjs";
+import { importNdjsonFile, MASTER_DATASETS, readNdjsonLines } from "./masterImport.mjs";
 import { importProgress } from "./progress.mjs";
 
 /** Mirrors src/platform/plans.ts (test/adminCli.node.test.ts keeps them equal). */
@@ -31,7 +31,10 @@ function positiveInteger(text) {
 }
 
 function scopeList(text) {
-  const scopes = text.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  const scopes = text
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
   const unknown = scopes.filter((s) => !SCOPES.includes(s));
   if (scopes.length === 0) throw new InvalidArgumentError(`Give one or more of ${SCOPES.join(", ")}, comma-separated.`);
   if (unknown.length > 0) {
@@ -104,7 +107,9 @@ export function buildProgram({ print }) {
     .description("change a user's plan, or suspend / un-suspend it (its keys stop / resume working)")
     .argument("<userId>", "the user (usr_...)")
     .addOption(new Option("--plan <plan>", "the new plan").choices(PLANS))
-    .addOption(new Option("--suspended <true|false>", "suspend (true) or un-suspend (false); nothing else is accepted").argParser(strictBoolean))
+    .addOption(
+      new Option("--suspended <true|false>", "suspend (true) or un-suspend (false); nothing else is accepted").argParser(strictBoolean),
+    )
     .action(async (userId, { plan, suspended }) => {
       if (plan === undefined && suspended === undefined) throw new UsageError("users update: give --plan and/or --suspended.");
       print(await send(`/users/${encodeURIComponent(userId)}`, { method: "PATCH", body: compact({ plan, suspended }) }));
@@ -116,11 +121,16 @@ export function buildProgram({ print }) {
     .description("issue an API key for a user; the key is printed once, only its hash is kept")
     .argument("<userId>", "the key's owner (usr_...)")
     .addOption(
-      new Option("--preset <preset>", "viewOnly: library:read, play:read, games:read; standard: those + library:write, play:write; individual: exactly --scopes")
+      new Option(
+        "--preset <preset>",
+        "viewOnly: library:read, play:read, games:read; standard: those + library:write, play:write; individual: exactly --scopes",
+      )
         .choices(PRESETS)
         .makeOptionMandatory(),
     )
-    .addOption(new Option("--scopes <a,b,...>", `with --preset individual only; comma-separated from: ${SCOPES.join(", ")}`).argParser(scopeList))
+    .addOption(
+      new Option("--scopes <a,b,...>", `with --preset individual only; comma-separated from: ${SCOPES.join(", ")}`).argParser(scopeList),
+    )
     .addOption(new Option("--name <name>", "a label for the key"))
     .action(async (userId, { preset, scopes, name }) => {
       if ((preset === "individual") !== (scopes !== undefined)) {

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { applyMigrations, startWrangler, waitUntilServing } from "./devServer.mjs";
 import { adminFetch, projectRoot } from "./local.mjs";
-import { MASTER_DATASETS, importNdjsonFile } from "./masterImport.mjs";
+import { importNdjsonFile, MASTER_DATASETS } from "./masterImport.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -35,7 +35,10 @@ export function loadGames() {
     console.error(`No ${values.data}/games.ndjson: run \`npm run gen:master -- --games 100000\` first.`);
     process.exit(1);
   }
-  return readFileSync(join(dataDir, "games.ndjson"), "utf8").trim().split("\n").map((line) => JSON.parse(line));
+  return readFileSync(join(dataDir, "games.ndjson"), "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line));
 }
 
 /** Deterministic picks so runs compare: every k-th item. */
@@ -72,7 +75,11 @@ async function premiumKeys(count) {
   const user = await adminFetch("/users", { method: "POST", body: { plan: "PREMIUM", name: "bench" }, ...adminOptions });
   const keys = [];
   for (let i = 0; i < count; i++) {
-    const key = await adminFetch(`/users/${user.userId}/keys`, { method: "POST", body: { preset: "individual", scopes: ["games:read"] }, ...adminOptions });
+    const key = await adminFetch(`/users/${user.userId}/keys`, {
+      method: "POST",
+      body: { preset: "individual", scopes: ["games:read"] },
+      ...adminOptions,
+    });
     keys.push(key.apiKey);
   }
   return keys;
@@ -94,7 +101,9 @@ export async function runBenchmark(gameCount, workloads, warmUp) {
 
     for (const call of warmUp) await time(apiKeys, call);
     const traces = process.env.X_LOCAL_OBSERVABILITY === "false" ? "off" : "on";
-    console.log(`Over HTTP to wrangler dev (local trace recorder ${traces}), ${gameCount} games, ${samples} calls per kind, one at a time:\n`);
+    console.log(
+      `Over HTTP to wrangler dev (local trace recorder ${traces}), ${gameCount} games, ${samples} calls per kind, one at a time:\n`,
+    );
     console.log("| kind | p50 ms | p95 ms | max ms | mean totalCount |");
     console.log("|---|---|---|---|---|");
     for (const [kind, calls] of Object.entries(workloads)) {
@@ -102,7 +111,9 @@ export async function runBenchmark(gameCount, workloads, warmUp) {
       for (const call of calls) runs.push(await time(apiKeys, call));
       const sorted = runs.map((r) => r.elapsed).sort((a, b) => a - b);
       const hits = runs.reduce((sum, r) => sum + r.total, 0) / runs.length;
-      console.log(`| ${kind} | ${percentile(sorted, 50).toFixed(1)} | ${percentile(sorted, 95).toFixed(1)} | ${sorted.at(-1).toFixed(1)} | ${hits.toFixed(1)} |`);
+      console.log(
+        `| ${kind} | ${percentile(sorted, 50).toFixed(1)} | ${percentile(sorted, 95).toFixed(1)} | ${sorted.at(-1).toFixed(1)} | ${hits.toFixed(1)} |`,
+      );
     }
   } finally {
     child.kill("SIGTERM");

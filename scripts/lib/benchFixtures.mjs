@@ -8,10 +8,10 @@
 // PREMIUM user's daily quota is 20,000 calls, so lib50k's rows are inserted into the local D1 file
 // (node:sqlite, with the server stopped) in the shape addToLibrary writes, from the same generator.
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { adminFetch } from "./local.mjs";
 import { request } from "./load.mjs";
+import { adminFetch } from "./local.mjs";
 
 const FIXTURE_VERSION = 1;
 /** PREMIUM's active-key limit: 25 keys x 80 calls / 10 s = 200 calls/s per user before the burst limit. */
@@ -67,7 +67,10 @@ export function platformCollection(games, size) {
   list.sort((a, b) => (a.releaseDate < b.releaseDate ? -1 : a.releaseDate > b.releaseDate ? 1 : a.gameId - b.gameId));
   const from = list[0].releaseDate;
   const to = list[size - 1].releaseDate;
-  const excludeGameIds = list.slice(size).filter((g) => g.releaseDate === to).map((g) => g.gameId);
+  const excludeGameIds = list
+    .slice(size)
+    .filter((g) => g.releaseDate === to)
+    .map((g) => g.gameId);
   return { platformId, releaseDateFrom: from, releaseDateTo: to, excludeGameIds, memberIds: list.slice(0, size).map((g) => g.gameId) };
 }
 
@@ -109,7 +112,11 @@ async function createUser(name, adminOptions) {
   const user = await adminFetch("/users", { method: "POST", body: { plan: "PREMIUM", name: `bench-api ${name}` }, ...adminOptions });
   const keys = [];
   for (let i = 0; i < KEYS_PER_USER; i++) {
-    const key = await adminFetch(`/users/${user.userId}/keys`, { method: "POST", body: { preset: "individual", scopes: SCOPES }, ...adminOptions });
+    const key = await adminFetch(`/users/${user.userId}/keys`, {
+      method: "POST",
+      body: { preset: "individual", scopes: SCOPES },
+      ...adminOptions,
+    });
     keys.push(key.apiKey);
   }
   return { userId: user.userId, keys };
@@ -133,7 +140,8 @@ export async function openD1(stateDir) {
 async function insertLibraryBySql(stateDir, userId, gameIds) {
   const db = await openD1(stateDir);
   try {
-    const insert = db.prepare(`INSERT OR IGNORE INTO library_entries (user_id, game_id, rating, buy_date, buy_price, buy_place, buy_place_key, memo,
+    const insert =
+      db.prepare(`INSERT OR IGNORE INTO library_entries (user_id, game_id, rating, buy_date, buy_price, buy_place, buy_place_key, memo,
       user_links, attribute_ids, created_at, updated_at, revision) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, '[]', ?, ?, ?, ?)`);
     const start = Date.parse("2026-01-01T00:00:00Z");
     db.exec("BEGIN");
@@ -141,8 +149,19 @@ async function insertLibraryBySql(stateDir, userId, gameIds) {
       const e = entryArgs(i, gameId);
       const at = new Date(start + i * 1000).toISOString();
       const place = e.buyPlace;
-      insert.run(userId, gameId, e.rating, e.buyDate, e.buyPrice, place, place && place.normalize("NFKC").toLowerCase(),
-        JSON.stringify(e.attributes), at, at, randomBytes(9).toString("base64url"));
+      insert.run(
+        userId,
+        gameId,
+        e.rating,
+        e.buyDate,
+        e.buyPrice,
+        place,
+        place?.normalize("NFKC").toLowerCase(),
+        JSON.stringify(e.attributes),
+        at,
+        at,
+        randomBytes(9).toString("base64url"),
+      );
     });
     db.exec("COMMIT");
   } finally {
@@ -158,7 +177,9 @@ export async function resetBenchUsage(stateDir) {
   try {
     const userIds = JSON.stringify(Object.values(fixtures.users).map((u) => u.userId));
     db.prepare("DELETE FROM usage_daily WHERE user_id IN (SELECT value FROM json_each(?))").run(userIds);
-    db.prepare("DELETE FROM burst_counters WHERE key_id IN (SELECT id FROM api_keys WHERE user_id IN (SELECT value FROM json_each(?)))").run(userIds);
+    db.prepare(
+      "DELETE FROM burst_counters WHERE key_id IN (SELECT id FROM api_keys WHERE user_id IN (SELECT value FROM json_each(?)))",
+    ).run(userIds);
   } finally {
     db.close();
   }
@@ -183,13 +204,46 @@ export async function createFixtures({ baseUrl, adminOptions, stateDir, games, r
   const lib5kSet = new Set(lib5k);
   const collection = platformCollection(games, 1000);
   console.log("fixtures: 5,000 library entries + 5,000 play records (lib5k), 500 entries (lib500), 5,000 wishes + 500 consoles (wish)");
-  await sendAll(baseUrl, users.lib5k.keys, lib5k.map((id, i) => ["addToLibrary", entryArgs(i, id)]), 8, "lib5k addToLibrary");
-  await sendAll(baseUrl, users.lib5k.keys, lib5k.map((id, i) => ["addPlayRecord", { gameId: id, status: PLAY_STATUSES[i % 5] }]), 8, "lib5k addPlayRecord");
-  await sendAll(baseUrl, users.lib500.keys, pick(ids, 500).map((id, i) => ["addToLibrary", entryArgs(i, id)]), 8, "lib500 addToLibrary");
+  await sendAll(
+    baseUrl,
+    users.lib5k.keys,
+    lib5k.map((id, i) => ["addToLibrary", entryArgs(i, id)]),
+    8,
+    "lib5k addToLibrary",
+  );
+  await sendAll(
+    baseUrl,
+    users.lib5k.keys,
+    lib5k.map((id, i) => ["addPlayRecord", { gameId: id, status: PLAY_STATUSES[i % 5] }]),
+    8,
+    "lib5k addPlayRecord",
+  );
+  await sendAll(
+    baseUrl,
+    users.lib500.keys,
+    pick(ids, 500).map((id, i) => ["addToLibrary", entryArgs(i, id)]),
+    8,
+    "lib500 addToLibrary",
+  );
   // Wishes on games lib5k does not own (another user, but the same kind of spread).
-  const wishIds = pick(ids.filter((id) => !lib5kSet.has(id)), 5000);
-  await sendAll(baseUrl, users.wish.keys, wishIds.map((id, i) => ["addToWishlist", wishArgs(i, id)]), 8, "wish addToWishlist");
-  await sendAll(baseUrl, users.wish.keys, Array.from({ length: 500 }, (_, i) => ["addConsole", consoleArgs(i)]), 8, "wish addConsole");
+  const wishIds = pick(
+    ids.filter((id) => !lib5kSet.has(id)),
+    5000,
+  );
+  await sendAll(
+    baseUrl,
+    users.wish.keys,
+    wishIds.map((id, i) => ["addToWishlist", wishArgs(i, id)]),
+    8,
+    "wish addToWishlist",
+  );
+  await sendAll(
+    baseUrl,
+    users.wish.keys,
+    Array.from({ length: 500 }, (_, i) => ["addConsole", consoleArgs(i)]),
+    8,
+    "wish addConsole",
+  );
   const { item } = await tool(baseUrl, users.lib5k.keys[0], "addCollection", {
     name: "合成機 01 最初の1000本",
     type: "PLATFORM",

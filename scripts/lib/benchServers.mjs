@@ -36,10 +36,23 @@ export function buildSnapshot(config, outDir) {
 
 /** Spawns `wrangler dev` for `config` (default: the project's wrangler.toml); its output stays off the terminal but errors. */
 export function startServer({ config, port, stateDir, vars = {}, inspectorPort, noBundle = false }) {
-  const args = [wranglerBin(), "dev", ...(config ? ["--config", config] : []), ...(noBundle ? ["--no-bundle"] : []), "--ip", "127.0.0.1", "--port", String(port),
-    "--persist-to", stateDir, "--show-interactive-dev-session=false", "--log-level", "error",
+  const args = [
+    wranglerBin(),
+    "dev",
+    ...(config ? ["--config", config] : []),
+    ...(noBundle ? ["--no-bundle"] : []),
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(port),
+    "--persist-to",
+    stateDir,
+    "--show-interactive-dev-session=false",
+    "--log-level",
+    "error",
     ...(inspectorPort ? ["--inspector-port", String(inspectorPort)] : []),
-    ...Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`])];
+    ...Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
+  ];
   const child = spawn(process.execPath, args, {
     cwd: projectRoot,
     env: { ...process.env, WRANGLER_SEND_METRICS: "false" },

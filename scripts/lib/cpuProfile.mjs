@@ -157,11 +157,17 @@ export function profileReport(summary, calls, count = 15) {
     "",
     "| self µs/call | % of busy | module (self time of its functions) |",
     "|---|---|---|",
-    ...summary.modules.filter((m) => m.name !== "(idle)").slice(0, count).map((m) => `| ${perCall(m.ms)} | ${share(m.ms)} | ${m.name} |`),
+    ...summary.modules
+      .filter((m) => m.name !== "(idle)")
+      .slice(0, count)
+      .map((m) => `| ${perCall(m.ms)} | ${share(m.ms)} | ${m.name} |`),
     "",
     "| self µs/call | % of busy | function |",
     "|---|---|---|",
-    ...summary.self.filter((f) => f.name !== "(idle)").slice(0, count).map((f) => `| ${perCall(f.ms)} | ${share(f.ms)} | ${f.name} |`),
+    ...summary.self
+      .filter((f) => f.name !== "(idle)")
+      .slice(0, count)
+      .map((f) => `| ${perCall(f.ms)} | ${share(f.ms)} | ${f.name} |`),
     "",
     "| total µs/call | % of busy | function |",
     "|---|---|---|",

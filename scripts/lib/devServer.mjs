@@ -6,11 +6,12 @@ import { projectRoot, wranglerBin } from "./local.mjs";
 const childEnv = () => ({ ...process.env, WRANGLER_SEND_METRICS: "false" });
 
 export function applyMigrations(stateDir) {
-  const result = spawnSync(
-    process.execPath,
-    [wranglerBin(), "d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir],
-    { cwd: projectRoot, env: childEnv(), encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
-  );
+  const result = spawnSync(process.execPath, [wranglerBin(), "d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir], {
+    cwd: projectRoot,
+    env: childEnv(),
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   if (result.status !== 0) throw new Error(`migrations failed:\n${result.stdout}${result.stderr}`);
 }
 
@@ -21,9 +22,21 @@ export function applyMigrations(stateDir) {
 export function startWrangler({ port, stateDir, adminToken, exportSigningSecret, quiet = false }) {
   return spawn(
     process.execPath,
-    [wranglerBin(), "dev", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", stateDir,
-      "--var", `ADMIN_TOKEN:${adminToken}`, ...(exportSigningSecret ? ["--var", `EXPORT_SIGNING_SECRET:${exportSigningSecret}`] : []),
-      "--show-interactive-dev-session=false", ...(quiet ? ["--log-level", "error"] : [])],
+    [
+      wranglerBin(),
+      "dev",
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--persist-to",
+      stateDir,
+      "--var",
+      `ADMIN_TOKEN:${adminToken}`,
+      ...(exportSigningSecret ? ["--var", `EXPORT_SIGNING_SECRET:${exportSigningSecret}`] : []),
+      "--show-interactive-dev-session=false",
+      ...(quiet ? ["--log-level", "error"] : []),
+    ],
     { cwd: projectRoot, env: childEnv(), stdio: ["ignore", quiet ? "ignore" : "inherit", "inherit"] },
   );
 }

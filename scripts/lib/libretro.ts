@@ -202,7 +202,13 @@ function splitTrailingTags(name: string): { title: string; tags: string[] } {
 
 /** "(Japan)", "(Japan, USA)" */
 function namesJapan(tag: string): boolean {
-  return tag.startsWith("(") && tag.slice(1, -1).split(",").some((region) => region.trim() === "Japan");
+  return (
+    tag.startsWith("(") &&
+    tag
+      .slice(1, -1)
+      .split(",")
+      .some((region) => region.trim() === "Japan")
+  );
 }
 
 function splitSerials(serial: string | undefined): string[] {

@@ -6,8 +6,10 @@ import http from "node:http";
 
 const agents = new Map();
 const agentFor = (origin) => {
-  let agent = agents.get(origin);
-  if (!agent) agents.set(origin, (agent = new http.Agent({ keepAlive: true, maxSockets: 64 })));
+  const known = agents.get(origin);
+  if (known) return known;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  agents.set(origin, agent);
   return agent;
 };
 
@@ -30,7 +32,12 @@ export function request(url, { method = "GET", headers = {}, body } = {}) {
         const chunks = [];
         res.on("data", (chunk) => chunks.push(chunk));
         res.on("end", () =>
-          resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString("utf8"), ms: performance.now() - started }),
+          resolve({
+            status: res.statusCode,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString("utf8"),
+            ms: performance.now() - started,
+          }),
         );
         res.on("error", reject);
       },

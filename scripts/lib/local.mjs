@@ -37,8 +37,7 @@ export const adminToken = ({ create = false } = {}) => devSecret("ADMIN_TOKEN", 
 export const exportSigningSecret = ({ create = false } = {}) =>
   devSecret("EXPORT_SIGNING_SECRET", { create, bytes: 32, purpose: "signs export download links" });
 
-export const wranglerBin = () =>
-  join(dirname(createRequire(import.meta.url).resolve("wrangler/package.json")), "bin", "wrangler.js");
+export const wranglerBin = () => join(dirname(createRequire(import.meta.url).resolve("wrangler/package.json")), "bin", "wrangler.js");
 
 /**
  * Calls the operator API; on a non-2xx answer throws an Error naming the call and the server's

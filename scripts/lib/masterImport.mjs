@@ -32,7 +32,10 @@ function inFileTerms(error, { path, lineNumbers, start, end }) {
   if (!Number.isInteger(requestLine) || requestLine < 1 || requestLine > end - start) return error;
   const fileLine = lineNumbers[start + requestLine - 1];
   const problem = String(error.body.message ?? "").replace(/^line \d+: /, "");
-  const imported = start === 0 ? "Nothing was imported" : `The ${start.toLocaleString("en-US")} rows before line ${lineNumbers[start]} were imported by earlier requests; nothing from line ${lineNumbers[start]} on`;
+  const imported =
+    start === 0
+      ? "Nothing was imported"
+      : `The ${start.toLocaleString("en-US")} rows before line ${lineNumbers[start]} were imported by earlier requests; nothing from line ${lineNumbers[start]} on`;
   const message =
     `${basename(path)} line ${fileLine}: ${problem}\n` +
     `${imported}. The import is idempotent: fix the line and run the same command again.`;

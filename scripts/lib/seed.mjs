@@ -2,7 +2,7 @@
 // a demo account and its keys.
 import { join } from "node:path";
 import { adminFetch, projectRoot } from "./local.mjs";
-import { MASTER_DATASETS, importNdjsonFile } from "./masterImport.mjs";
+import { importNdjsonFile, MASTER_DATASETS } from "./masterImport.mjs";
 
 const DEMO_KEYS = [
   { label: "standard", body: { preset: "standard", name: "demo standard" } },

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../env";
+import { readJsonObject } from "../faces/readArguments";
 import { readBearerToken } from "../platform/auth";
 import { createDb } from "../platform/db";
 import { ApiError, notFound } from "../platform/errors";
@@ -9,9 +10,8 @@ import { limitArg, pageArg, pageOf, pageOffset, resolveLimit } from "../platform
 import { KEY_PRESETS, PLANS, SCOPES, type Scope } from "../platform/plans";
 import { coerceQuery } from "../platform/queryCoercion";
 import { parseWith } from "../platform/validation";
-import { findUser } from "../tools/account/queries";
 import { upgradeUrlOf } from "../registry/invokeTool";
-import { readJsonObject } from "../faces/readArguments";
+import { findUser } from "../tools/account/queries";
 import { MASTER_DATASETS, type MasterDataset } from "../tools/games/masterRows";
 import { importMasterDataset } from "./masterImport";
 import { insertApiKey, insertUser, listUsers, revokeApiKey, updateUser } from "./queries";
@@ -79,7 +79,12 @@ export function createAdminRouter() {
     const user = await findUser(db, c.req.param("userId"));
     if (!user) throw notFound("The user");
     const scopes: readonly Scope[] = args.preset === "individual" ? [...new Set(args.scopes)] : KEY_PRESETS[args.preset];
-    const issued = await insertApiKey(db, { userId: user.id, plan: user.plan, upgradeUrl: upgradeUrlOf(c.env, new URL(c.req.url).origin) }, scopes, args.name ?? null);
+    const issued = await insertApiKey(
+      db,
+      { userId: user.id, plan: user.plan, upgradeUrl: upgradeUrlOf(c.env, new URL(c.req.url).origin) },
+      scopes,
+      args.name ?? null,
+    );
     return c.json({ keyId: issued.keyId, apiKey: issued.apiKey, scopes, userId: user.id }, 201);
   });
 

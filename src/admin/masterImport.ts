@@ -1,7 +1,8 @@
 import type { z } from "zod";
-import { ApiError } from "../platform/errors";
 import { type BulkColumn, bulkInsert, readByIds, runInBatches } from "../platform/bulkWrite";
+import { ApiError } from "../platform/errors";
 import { sha256Hex } from "../platform/hashing";
+import { gameWriteStatements } from "../tools/games/gameWrites";
 import { bumpGeneration, readGeneration } from "../tools/games/generation";
 import {
   type CompanyRow,
@@ -12,7 +13,6 @@ import {
   type MasterDataset,
   type PlatformRow,
 } from "../tools/games/masterRows";
-import { gameWriteStatements } from "../tools/games/gameWrites";
 
 interface Line<R> {
   line: number;
@@ -68,7 +68,13 @@ const col = (column: string, key: string, json = false): BulkColumn => ({ column
 const plainWrite =
   <R extends object>(table: string, columns: BulkColumn[], toDbRow: (row: R) => object = (row) => row) =>
   (d1: D1Database, changed: (R & { contentHash: string })[]) =>
-    bulkInsert(d1, table, [...columns, col("content_hash", "contentHash")], changed.map((row) => ({ ...toDbRow(row), contentHash: row.contentHash })), "id");
+    bulkInsert(
+      d1,
+      table,
+      [...columns, col("content_hash", "contentHash")],
+      changed.map((row) => ({ ...toDbRow(row), contentHash: row.contentHash })),
+      "id",
+    );
 
 async function requireExisting(
   d1: D1Database,
@@ -97,7 +103,14 @@ const platformImporter: DatasetImporter<PlatformRow> = {
   idField: "platformId",
   idOf: (row) => row.platformId,
   checkReferences: async () => {},
-  write: plainWrite("platforms", [col("id", "platformId"), col("name", "name"), col("name_en", "nameEn"), col("short_name", "shortName"), col("maker", "maker"), col("release_date", "releaseDate")]),
+  write: plainWrite("platforms", [
+    col("id", "platformId"),
+    col("name", "name"),
+    col("name_en", "nameEn"),
+    col("short_name", "shortName"),
+    col("maker", "maker"),
+    col("release_date", "releaseDate"),
+  ]),
 };
 
 const companyImporter: DatasetImporter<CompanyRow> = {
@@ -135,7 +148,8 @@ async function checkGenreTaxonomy(d1: D1Database, rows: Line<GenreRow>[]) {
   const idOfKey = new Map<string, number>();
   for (const [id, genre] of genres) {
     const other = idOfKey.get(genre.key);
-    if (other !== undefined) throw lineError(lineOf(imported.has(id) ? id : other), "taxonomyKey", `'${genre.key}' is used by genres ${other} and ${id}`);
+    if (other !== undefined)
+      throw lineError(lineOf(imported.has(id) ? id : other), "taxonomyKey", `'${genre.key}' is used by genres ${other} and ${id}`);
     idOfKey.set(genre.key, id);
   }
   for (const [id, genre] of genres) {
@@ -167,7 +181,12 @@ const genreImporter: DatasetImporter<GenreRow> = {
   idField: "genreId",
   idOf: (row) => row.genreId,
   checkReferences: checkGenreTaxonomy,
-  write: plainWrite("genres", [col("id", "genreId"), col("name", "name"), col("parent_id", "parentId"), col("taxonomy_key", "taxonomyKey")]),
+  write: plainWrite("genres", [
+    col("id", "genreId"),
+    col("name", "name"),
+    col("parent_id", "parentId"),
+    col("taxonomy_key", "taxonomyKey"),
+  ]),
 };
 
 const gameImporter: DatasetImporter<GameRow> = {
@@ -177,10 +196,23 @@ const gameImporter: DatasetImporter<GameRow> = {
   async checkReferences(d1, rows) {
     await requireExisting(d1, "platforms", rows, (r) => r.platformId, "platformId", officialOnly, "owner_user_id");
     await requireExisting(d1, "companies", rows, (r) => r.publisherId, "publisherId", officialOnly, "owner_user_id");
-    await requireExisting(d1, "genres", rows, (r) => r.genreId, "genreId", (parent) => (parent === null ? null : "is not a main (root) genre"), "parent_id");
+    await requireExisting(
+      d1,
+      "genres",
+      rows,
+      (r) => r.genreId,
+      "genreId",
+      (parent) => (parent === null ? null : "is not a main (root) genre"),
+      "parent_id",
+    );
     await requireExisting(d1, "genres", rows, (r) => r.genreSubId, "genreSubId");
     const editions = rows.flatMap(({ line, row }) => row.editions.map((e) => ({ line, gameId: row.gameId, id: e.gameEditionId })));
-    const ownerOf = await readByIds<number>(d1, "game_editions", "game_id", editions.map((e) => e.id));
+    const ownerOf = await readByIds<number>(
+      d1,
+      "game_editions",
+      "game_id",
+      editions.map((e) => e.id),
+    );
     const seen = new Set<number>();
     for (const { line, gameId, id } of editions) {
       const owner = ownerOf.get(id);
@@ -224,7 +256,12 @@ export async function importMasterDataset(d1: D1Database, dataset: MasterDataset
   await importer.checkReferences(d1, rows);
 
   const hashes = await Promise.all(rows.map(({ row }) => sha256Hex(contentOf(row))));
-  const stored = await readByIds<string>(d1, importer.table, "content_hash", rows.map(({ row }) => importer.idOf(row)));
+  const stored = await readByIds<string>(
+    d1,
+    importer.table,
+    "content_hash",
+    rows.map(({ row }) => importer.idOf(row)),
+  );
   const changed = rows.map(({ row }, i) => ({ row, hash: hashes[i]! })).filter(({ row, hash }) => stored.get(importer.idOf(row)) !== hash);
 
   if (changed.length === 0) {
@@ -233,6 +270,12 @@ export async function importMasterDataset(d1: D1Database, dataset: MasterDataset
   // The generation moves first: should a later batch fail, the rows already written carry their
   // new hashes, and a client must still see that the dataset changed.
   const { generation, statement } = bumpGeneration(d1, dataset);
-  await runInBatches(d1, [statement, ...importer.write(d1, changed.map(({ row, hash }) => ({ ...row, contentHash: hash })))]);
+  await runInBatches(d1, [
+    statement,
+    ...importer.write(
+      d1,
+      changed.map(({ row, hash }) => ({ ...row, contentHash: hash })),
+    ),
+  ]);
   return { dataset, received: rows.length, upserted: changed.length, unchanged: rows.length - changed.length, generation };
 }

@@ -1,13 +1,16 @@
 import { and, count, eq, isNull, sql } from "drizzle-orm";
-import { type LimitContext, addWithinLimit } from "../platform/registeredLimits";
 import { apiKeys, users } from "../db/schema";
 import { issueApiKey } from "../platform/auth";
 import { type Db, nowIso } from "../platform/db";
 import { newId } from "../platform/ids";
 import type { Plan, Scope } from "../platform/plans";
+import { addWithinLimit, type LimitContext } from "../platform/registeredLimits";
 
 export async function insertUser(db: Db, plan: Plan, name: string | null) {
-  const [user] = await db.insert(users).values({ id: newId("usr"), plan, name }).returning();
+  const [user] = await db
+    .insert(users)
+    .values({ id: newId("usr"), plan, name })
+    .returning();
   return user!;
 }
 

@@ -23,10 +23,7 @@ const sortIndexes = (
     return where ? built.where(where) : built;
   });
 
-const createdAt = () =>
-  text("created_at")
-    .notNull()
-    .default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`);
+const createdAt = () => text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`);
 
 export const users = sqliteTable("users", {
   id: text("id").primaryKey(),
@@ -353,7 +350,10 @@ export const consoles = sqliteTable(
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
   },
-  (t) => [index("consoles_user_idx").on(t.userId, t.createdAt), ...sortIndexes("consoles_user", t.userId, t.rating, t.id, { directions: ["desc"] })],
+  (t) => [
+    index("consoles_user_idx").on(t.userId, t.createdAt),
+    ...sortIndexes("consoles_user", t.userId, t.rating, t.id, { directions: ["desc"] }),
+  ],
 );
 
 /** Which platforms a console plays, and how much the user prefers it for each. */

@@ -1,15 +1,15 @@
-import type { Context, Hono } from "hono";
 import { sql } from "drizzle-orm";
+import type { Context, Hono } from "hono";
 import type { AppEnv } from "../env";
-import { type Db, createDb, queryBatch } from "../platform/db";
+import { createDb, type Db, queryBatch } from "../platform/db";
 import { ApiError, methodNotAllowed } from "../platform/errors";
 import { formatWriter } from "../platform/exportFormats";
-import { StreamedObjectWriter, linkFileKey } from "../platform/exportStorage";
+import { linkFileKey, StreamedObjectWriter } from "../platform/exportStorage";
 import type { Plan } from "../platform/plans";
 import { type DailyCharge, quotaExceeded, refundDailyQuota, userDailyChargeStatement, utcDay } from "../platform/quota";
 import { DOWNLOAD_PATH_PREFIX, type VerifiedExportLink, verifyExportToken } from "../platform/signedLinks";
 import { upgradeUrlOf } from "../registry/invokeTool";
-import { EXPORT_OPENERS, type ExportOpeners, downloadCost } from "../tools/exports/downloads";
+import { downloadCost, EXPORT_OPENERS, type ExportOpeners } from "../tools/exports/downloads";
 import type { ExportReader } from "../tools/exports/exportSource";
 
 /**
@@ -33,7 +33,13 @@ const userQuery = (userId: string) => sql`SELECT plan, suspended FROM users WHER
 const attachment = (fileName: string) => `attachment; filename="${fileName}"`;
 
 /** The link's file, produced from its source page by page into R2 (never held whole). */
-async function produceFile(c: Context<AppEnv>, link: VerifiedExportLink, reader: ExportReader, openers: ExportOpeners, upgradeUrl: string): Promise<R2Object> {
+async function produceFile(
+  c: Context<AppEnv>,
+  link: VerifiedExportLink,
+  reader: ExportReader,
+  openers: ExportOpeners,
+  upgradeUrl: string,
+): Promise<R2Object> {
   const { request } = link;
   const source = await openers[request.kind](reader, request, { env: c.env, upgradeUrl });
   const writer = formatWriter(request.format, { dataset: request.dataset, columns: source.columns, exportedAt: reader.now.toISOString() });
@@ -127,7 +133,12 @@ async function linkFile(c: Context<AppEnv>, link: VerifiedExportLink, reader: Ex
   return (await c.env.EXPORTS.head(linkFileKey(link.nonce))) ?? (await produceFile(c, link, reader, openers, upgradeUrl));
 }
 
-async function admitDownload(db: Db, link: VerifiedExportLink, now: Date, cost: number): Promise<{ user: LinkUser; charge: DailyCharge | null }> {
+async function admitDownload(
+  db: Db,
+  link: VerifiedExportLink,
+  now: Date,
+  cost: number,
+): Promise<{ user: LinkUser; charge: DailyCharge | null }> {
   const day = utcDay(now);
   const queries = cost > 0 ? [userQuery(link.userId), userDailyChargeStatement(link.userId, day, cost)] : [userQuery(link.userId)];
   const [users, charged] = (await queryBatch(db, queries)) as [LinkUser[], { count: number }[] | undefined];

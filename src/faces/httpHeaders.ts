@@ -31,7 +31,15 @@ export const rateLimitState: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 const EXPOSED_HEADERS = ["RateLimit", "RateLimit-Policy", "Retry-After", "X-Request-Id", "ETag", "Idempotent-Replayed", "WWW-Authenticate"];
-const ALLOWED_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", "X-Request-Id", "If-None-Match", "Mcp-Protocol-Version", "Mcp-Session-Id"];
+const ALLOWED_HEADERS = [
+  "Authorization",
+  "Content-Type",
+  "Idempotency-Key",
+  "X-Request-Id",
+  "If-None-Match",
+  "Mcp-Protocol-Version",
+  "Mcp-Session-Id",
+];
 
 /**
  * CORS for browser clients. Keys travel in Authorization, never in cookies, so any origin may call

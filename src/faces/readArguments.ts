@@ -32,7 +32,11 @@ async function readBodyBytes(request: Request, maxBytes: number): Promise<Uint8A
     chunks.push(chunk);
   }
   const bytes = new Uint8Array(size);
-  chunks.reduce((offset, chunk) => (bytes.set(chunk, offset), offset + chunk.byteLength), 0);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
   return bytes;
 }
 

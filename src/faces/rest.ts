@@ -2,7 +2,7 @@ import type { Context, Hono } from "hono";
 import type { AppEnv } from "../env";
 import { ApiError, methodNotAllowed } from "../platform/errors";
 import { IDEMPOTENCY_HEADER, readIdempotencyKey } from "../platform/idempotency";
-import { type ToolDefinition, TOOL_PATH_PREFIX, methodsOf } from "../registry/defineTool";
+import { methodsOf, TOOL_PATH_PREFIX, type ToolDefinition } from "../registry/defineTool";
 import { invokeTool } from "../registry/invokeTool";
 import { readToolArguments } from "./readArguments";
 

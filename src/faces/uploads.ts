@@ -1,12 +1,12 @@
-import type { Context, Hono } from "hono";
 import { sql } from "drizzle-orm";
+import type { Context, Hono } from "hono";
 import type { AppEnv } from "../env";
 import { createDb } from "../platform/db";
 import { ApiError, methodNotAllowed } from "../platform/errors";
 import type { Plan } from "../platform/plans";
 import { UPLOAD_PATH_PREFIX, verifyUploadToken } from "../platform/signedLinks";
 import { upgradeUrlOf } from "../registry/invokeTool";
-import { MAX_IMPORT_BYTES, findJob, statusOf } from "../tools/imports/jobs";
+import { findJob, MAX_IMPORT_BYTES, statusOf } from "../tools/imports/jobs";
 import { advanceJob, stageUpload, tooLarge } from "../tools/imports/steps";
 
 /**
@@ -32,14 +32,21 @@ async function upload(c: Context<AppEnv>): Promise<Response> {
   const job = await findJob(db, link.userId, link.jobId);
   if (!job) throw new ApiError("not_found", "This upload link's import job no longer exists. Call importMyData again.");
   if (job.state !== "awaiting_upload") {
-    throw new ApiError("already_exists", `Import job ${job.id} already has its file (${job.state.replace(/_/g, " ")}); start another import for another file.`);
+    throw new ApiError(
+      "already_exists",
+      `Import job ${job.id} already has its file (${job.state.replace(/_/g, " ")}); start another import for another file.`,
+    );
   }
   const declared = Number(c.req.header("Content-Length") ?? "0");
   if (declared > MAX_IMPORT_BYTES) throw tooLarge();
   const body = c.req.raw.body;
   if (!body) throw new ApiError("invalid_input", "The upload is empty: PUT the file as the request body.", { field: "file" });
 
-  const staged = await stageUpload({ db, bucket: c.env.EXPORTS, plan: user.plan, upgradeUrl: upgradeUrlOf(c.env, new URL(c.req.url).origin), now }, job, body);
+  const staged = await stageUpload(
+    { db, bucket: c.env.EXPORTS, plan: user.plan, upgradeUrl: upgradeUrlOf(c.env, new URL(c.req.url).origin), now },
+    job,
+    body,
+  );
   const next = job.mode === "replace" ? "awaiting_confirmation" : "processing";
   const claimed = await db.run(sql`UPDATE import_jobs SET state = ${next}, dataset = ${staged.dataset}, byte_size = ${staged.bytes},
       total_rows = ${staged.rows}, staged_key = ${staged.key}, next_offset = 0, updated_at = ${now.toISOString()}

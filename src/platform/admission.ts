@@ -1,7 +1,15 @@
+import { type AuthContext, hashPresentedKey, type KeyRow, keyRowQuery, type PresentedKey, verifyKey } from "./auth";
 import { type Db, queryBatch } from "./db";
-import { type AuthContext, type KeyRow, type PresentedKey, hashPresentedKey, keyRowQuery, verifyKey } from "./auth";
 import { PLAN_LIMITS } from "./plans";
-import { type BurstWindow, type DailyCharge, burstChargeStatement, burstWindowOf, dailyChargeStatement, nextUtcMidnight, utcDay } from "./quota";
+import {
+  type BurstWindow,
+  burstChargeStatement,
+  burstWindowOf,
+  type DailyCharge,
+  dailyChargeStatement,
+  nextUtcMidnight,
+  utcDay,
+} from "./quota";
 import { type RateState, rateStateOf } from "./rateLimitHeaders";
 
 export interface Admission {

@@ -72,12 +72,7 @@ export async function runInBatches(d1: D1Database, statements: readonly D1Prepar
 }
 
 /** Reads `column` values of rows whose id is in `ids`, chunked; returns id -> value. */
-export async function readByIds<V>(
-  d1: D1Database,
-  table: string,
-  column: string,
-  ids: readonly number[],
-): Promise<Map<number, V>> {
+export async function readByIds<V>(d1: D1Database, table: string, column: string, ids: readonly number[]): Promise<Map<number, V>> {
   const found = new Map<number, V>();
   const statements = chunkRows(ids).map((chunk) =>
     d1.prepare(`SELECT id, ${column} AS v FROM ${table} WHERE id IN (SELECT value FROM json_each(?))`).bind(JSON.stringify(chunk)),

@@ -27,14 +27,16 @@ export const confirmTokenArg = z
   .optional()
   .describe("Omit on the first call; send the token from its preview to confirm (valid 10 minutes).");
 
-export const confirmPreviewSchema = z.object({
-  confirmRequired: z.literal(true),
-  summary: z.string().describe("What is deleted and what else it affects."),
-  confirmToken: z.string(),
-  expiresInSec: z.number().int(),
-  expiresAt: z.string(),
-  targetChanged: z.boolean().describe("True when an earlier preview's target changed; confirm this one instead."),
-}).meta({ id: "ConfirmPreview" });
+export const confirmPreviewSchema = z
+  .object({
+    confirmRequired: z.literal(true),
+    summary: z.string().describe("What is deleted and what else it affects."),
+    confirmToken: z.string(),
+    expiresInSec: z.number().int(),
+    expiresAt: z.string(),
+    targetChanged: z.boolean().describe("True when an earlier preview's target changed; confirm this one instead."),
+  })
+  .meta({ id: "ConfirmPreview" });
 export type ConfirmPreview = z.infer<typeof confirmPreviewSchema>;
 
 /** What a two-step tool answers: the preview, or its own result once confirmed. */
@@ -179,7 +181,8 @@ async function spend<R>(ctx: ConfirmContext, tool: string, use: TokenUse, key: s
     holderSql(use.tokenHash),
     sql`DELETE FROM consumed_confirm_tokens WHERE expires_at <= ${ctx.now.toISOString()}`,
   ]);
-  if (holders[0]?.use_id !== use.useId) throw new Error(`${tool}: ConfirmPlan.execute() did not put its confirm marker in the batch that does the work.`);
+  if (holders[0]?.use_id !== use.useId)
+    throw new Error(`${tool}: ConfirmPlan.execute() did not put its confirm marker in the batch that does the work.`);
   await ctx.kv.delete(key);
   return result;
 }

@@ -36,7 +36,10 @@ const idTaken = (error: unknown, table: string) =>
  * store it (a plain INSERT, never an upsert, so a taken id fails on the primary key). Only that
  * failure is retried, with another id; any other error is the caller's.
  */
-export async function insertWithCustomId(table: "games" | "platforms" | "companies", insert: (id: number) => Promise<void>): Promise<number> {
+export async function insertWithCustomId(
+  table: "games" | "platforms" | "companies",
+  insert: (id: number) => Promise<void>,
+): Promise<number> {
   for (let attempt = 1; ; attempt++) {
     const id = randomCustomId();
     try {

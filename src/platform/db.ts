@@ -1,9 +1,9 @@
 import { SQL, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
+import * as schema from "../db/schema";
 import { nullsLastSort, orderOf } from "./keyset";
 import { normalizePlace } from "./normalize";
-import * as schema from "../db/schema";
 
 const newDb = (d1: D1Database) => drizzle(d1, { schema });
 export type Db = ReturnType<typeof newDb>;
@@ -15,8 +15,10 @@ export type Db = ReturnType<typeof newDb>;
  */
 const dbs = new WeakMap<D1Database, Db>();
 export function createDb(d1: D1Database): Db {
-  let db = dbs.get(d1);
-  if (!db) dbs.set(d1, (db = newDb(d1)));
+  const known = dbs.get(d1);
+  if (known) return known;
+  const db = newDb(d1);
+  dbs.set(d1, db);
   return db;
 }
 
@@ -40,10 +42,12 @@ export async function queryBatch<R extends unknown[][] = unknown[][]>(db: Db, qu
 }
 
 /** D1 reports a broken UNIQUE constraint only in its message. */
-export const isUniqueViolation = (error: unknown) => error instanceof Error && /UNIQUE constraint failed/.test(error.message + String(error.cause ?? ""));
+export const isUniqueViolation = (error: unknown) =>
+  error instanceof Error && /UNIQUE constraint failed/.test(error.message + String(error.cause ?? ""));
 
 /** ORDER BY one column with empty values last in either direction, then a tie-break column. */
-export const orderNullsLast = (column: string, direction: "asc" | "desc", tieBreak: string) => orderOf(nullsLastSort(column, direction, tieBreak));
+export const orderNullsLast = (column: string, direction: "asc" | "desc", tieBreak: string) =>
+  orderOf(nullsLastSort(column, direction, tieBreak));
 
 /** Inclusive range filters: each [argument, column, bound] present in `args` becomes a condition. */
 export function rangeConditions<A extends object>(args: A, ranges: readonly [keyof A & string, string, "from" | "to"][]): SQL[] {

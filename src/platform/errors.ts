@@ -83,8 +83,7 @@ export class ApiError extends Error {
   }
 }
 
-export const invalidInput = (field: string, message: string) =>
-  new ApiError("invalid_input", message, { field });
+export const invalidInput = (field: string, message: string) => new ApiError("invalid_input", message, { field });
 
 export const notFound = (what: string) => new ApiError("not_found", `${what} was not found.`);
 

@@ -71,7 +71,8 @@ function csvWriter(meta: ExportFileMeta): FormatWriter {
 }
 
 /** Every column in order, null when the row has no value for it. */
-const inColumns = (row: ExportRow, columns: readonly string[]) => Object.fromEntries(columns.map((column) => [column, row[column] ?? null]));
+const inColumns = (row: ExportRow, columns: readonly string[]) =>
+  Object.fromEntries(columns.map((column) => [column, row[column] ?? null]));
 
 function jsonWriter(meta: ExportFileMeta): FormatWriter {
   let written = 0;
@@ -82,10 +83,7 @@ function jsonWriter(meta: ExportFileMeta): FormatWriter {
       const header = JSON.stringify({ dataset: meta.dataset, format: "json", exportedAt: meta.exportedAt, columns: meta.columns });
       return `${header.slice(0, -1)},"rows":[`;
     },
-    page: (rows) =>
-      rows
-        .map((row) => `${written++ === 0 ? "" : ","}\n${JSON.stringify(inColumns(row, meta.columns))}`)
-        .join(""),
+    page: (rows) => rows.map((row) => `${written++ === 0 ? "" : ","}\n${JSON.stringify(inColumns(row, meta.columns))}`).join(""),
     tail: () => "\n]}\n",
   };
 }

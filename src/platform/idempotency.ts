@@ -50,18 +50,21 @@ async function claim(call: IdempotentCall, requestHash: string): Promise<boolean
   return claimed.length > 0;
 }
 
-const rowOf = (call: IdempotentCall) =>
-  and(eq(idempotencyKeys.userId, call.userId), eq(idempotencyKeys.idempotencyKey, call.key));
+const rowOf = (call: IdempotentCall) => and(eq(idempotencyKeys.userId, call.userId), eq(idempotencyKeys.idempotencyKey, call.key));
 
 /** What an earlier request with this key left: its answer to replay, or a 409. */
 async function earlierAnswer(call: IdempotentCall, requestHash: string): Promise<unknown> {
   const [row] = await call.db.select().from(idempotencyKeys).where(rowOf(call));
-  if (!row) throw conflict(`${IDEMPOTENCY_HEADER}: the earlier request with this key just ended; retry.`, { retryable: true, retryAfterSec: 1 });
+  if (!row)
+    throw conflict(`${IDEMPOTENCY_HEADER}: the earlier request with this key just ended; retry.`, { retryable: true, retryAfterSec: 1 });
   if (row.requestHash !== requestHash) {
     throw conflict(`${IDEMPOTENCY_HEADER}: this key was used for another request (another tool or other arguments) in the last 24 hours.`);
   }
   if (row.state === "pending") {
-    throw conflict(`${IDEMPOTENCY_HEADER}: a request with this key is still running; retry shortly.`, { retryable: true, retryAfterSec: 1 });
+    throw conflict(`${IDEMPOTENCY_HEADER}: a request with this key is still running; retry shortly.`, {
+      retryable: true,
+      retryAfterSec: 1,
+    });
   }
   return JSON.parse(row.response ?? "null");
 }
@@ -71,10 +74,7 @@ async function earlierAnswer(call: IdempotentCall, requestHash: string): Promise
  * with the same key and the same tool and arguments within 24 hours gets that answer again
  * without writing. A request that failed stores nothing, so its retry runs again.
  */
-export async function runIdempotently<T>(
-  call: IdempotentCall,
-  run: () => Promise<T>,
-): Promise<{ result: T | unknown; replayed: boolean }> {
+export async function runIdempotently<T>(call: IdempotentCall, run: () => Promise<T>): Promise<{ result: T | unknown; replayed: boolean }> {
   const requestHash = await sha256Hex(JSON.stringify([call.tool, canonical(call.args)]));
   if (!(await claim(call, requestHash))) return { result: await earlierAnswer(call, requestHash), replayed: true };
   let result: T;
@@ -86,7 +86,10 @@ export async function runIdempotently<T>(
   }
   // Storing the answer also prunes the user's expired keys, so the table holds about a day of them.
   await call.db.batch([
-    call.db.update(idempotencyKeys).set({ state: "done", response: JSON.stringify(result) }).where(rowOf(call)),
+    call.db
+      .update(idempotencyKeys)
+      .set({ state: "done", response: JSON.stringify(result) })
+      .where(rowOf(call)),
     call.db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.userId, call.userId), lt(idempotencyKeys.expiresAt, call.now.getTime()))),
   ]);
   return { result, replayed: false };

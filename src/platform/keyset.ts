@@ -24,7 +24,8 @@ const dir = (key: SortKey) => (key.direction === "desc" ? "DESC" : "ASC");
 export const orderOf = (keys: readonly SortKey[]): SQL =>
   sql.raw(keys.map((key) => (key.nullsLast ? `${key.column} IS NULL, ${key.column} ${dir(key)}` : `${key.column} ${dir(key)}`)).join(", "));
 
-const equalTo = (key: SortKey, value: unknown) => (value === null ? sql`${sql.raw(key.column)} IS NULL` : sql`${sql.raw(key.column)} = ${value}`);
+const equalTo = (key: SortKey, value: unknown) =>
+  value === null ? sql`${sql.raw(key.column)} IS NULL` : sql`${sql.raw(key.column)} = ${value}`;
 
 /** Rows strictly after `value` on this key alone; undefined when none can be (an empty value sorts last). */
 function beyond(key: SortKey, value: unknown): SQL | undefined {
@@ -79,6 +80,8 @@ export async function* keysetPages<R>(db: Db, query: KeysetQuery, pageSize: numb
 
 /** How many rows the query's conditions match. */
 export async function countRows(db: Db, from: SQL, where: readonly SQL[]): Promise<number> {
-  const [row] = await db.all<{ n: number }>(sql`SELECT COUNT(*) AS n FROM ${from} WHERE ${where.length ? sql.join([...where], sql` AND `) : sql`1`}`);
+  const [row] = await db.all<{ n: number }>(
+    sql`SELECT COUNT(*) AS n FROM ${from} WHERE ${where.length ? sql.join([...where], sql` AND `) : sql`1`}`,
+  );
   return row?.n ?? 0;
 }

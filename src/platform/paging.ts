@@ -28,11 +28,7 @@ export interface LimitResolution {
 }
 
 /** Applies the global ceiling, the tool's cap and any field-group caps, reporting the tightest. */
-export function resolveLimit(
-  requested: number | undefined,
-  defaultLimit: number,
-  caps: readonly PageCap[],
-): LimitResolution {
+export function resolveLimit(requested: number | undefined, defaultLimit: number, caps: readonly PageCap[]): LimitResolution {
   const wanted = requested ?? defaultLimit;
   let effectiveLimit = wanted;
   let limitReason: string | null = null;
@@ -59,8 +55,7 @@ export const pageEnvelopeFields = {
   limitReason: z.string().nullable(),
 };
 
-export const pagedEnvelope = <T extends z.ZodType>(item: T) =>
-  z.object({ items: z.array(item), ...pageEnvelopeFields });
+export const pagedEnvelope = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), ...pageEnvelopeFields });
 
 export function pageOf<T>(items: T[], page: number, totalCount: number, limit: LimitResolution) {
   return {

@@ -9,15 +9,7 @@ export const ALL_PLANS: readonly Plan[] = PLANS;
 export const LIGHT_AND_ABOVE: readonly Plan[] = ["LIGHT", "PREMIUM"];
 export const PREMIUM_ONLY: readonly Plan[] = ["PREMIUM"];
 
-export const SCOPES = [
-  "library:read",
-  "library:write",
-  "library:delete",
-  "play:read",
-  "play:write",
-  "play:delete",
-  "games:read",
-] as const;
+export const SCOPES = ["library:read", "library:write", "library:delete", "play:read", "play:write", "play:delete", "games:read"] as const;
 export type Scope = (typeof SCOPES)[number];
 
 const VIEW_ONLY: readonly Scope[] = ["library:read", "play:read", "games:read"];

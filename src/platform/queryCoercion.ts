@@ -29,9 +29,7 @@ export function valueKind(schema: z.core.$ZodType): ValueKind {
       return "object";
     case "union": {
       const kinds = new Set(
-        (def as unknown as { options: z.core.$ZodType[] }).options
-          .filter((option) => option._zod.def.type !== "null")
-          .map(valueKind),
+        (def as unknown as { options: z.core.$ZodType[] }).options.filter((option) => option._zod.def.type !== "null").map(valueKind),
       );
       return kinds.size === 1 ? [...kinds][0]! : "string";
     }

@@ -1,4 +1,4 @@
-import { type SQL, and, eq, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import { usageDaily } from "../db/schema";
 import type { AuthContext, HashedKey } from "./auth";
 import type { Db } from "./db";

@@ -24,9 +24,13 @@ export interface LimitContext {
 }
 
 const limitReached = (ctx: LimitContext, resource: RegisteredResource) =>
-  new ApiError("plan_required", `The ${ctx.plan} plan allows ${REGISTERED_LIMITS[resource][ctx.plan]} ${resource}; remove some or upgrade.`, {
-    upgradeUrl: ctx.upgradeUrl,
-  });
+  new ApiError(
+    "plan_required",
+    `The ${ctx.plan} plan allows ${REGISTERED_LIMITS[resource][ctx.plan]} ${resource}; remove some or upgrade.`,
+    {
+      upgradeUrl: ctx.upgradeUrl,
+    },
+  );
 
 /** A condition that must still hold when a batch runs, and the error answered when it does not. */
 export interface WriteCondition {
@@ -62,7 +66,12 @@ export async function runConditional(db: Db, conditions: readonly WriteCondition
     if (error !== broken) throw error;
     if (conditions.length === 1) throw conditions[0]!.error();
     // The guard that broke is not named by D1: read which condition fails now.
-    const [row] = await db.all<Record<string, number>>(sql`SELECT ${sql.join(conditions.map((c, i) => sql`(${c.holds}) AS ${sql.raw(`c${i}`)}`), sql`, `)}`);
+    const [row] = await db.all<Record<string, number>>(
+      sql`SELECT ${sql.join(
+        conditions.map((c, i) => sql`(${c.holds}) AS ${sql.raw(`c${i}`)}`),
+        sql`, `,
+      )}`,
+    );
     throw (conditions.find((_, i) => !row?.[`c${i}`]) ?? conditions[0]!).error();
   }
 }
@@ -71,7 +80,10 @@ const RESOURCES = Object.keys(COUNT) as RegisteredResource[];
 
 /** Every registered-record count of the user, as one statement with one column per resource (each counted through an index). */
 export const registeredCountsQuery = (userId: string) =>
-  sql`SELECT ${sql.join(RESOURCES.map((resource) => sql`(${COUNT[resource](userId)}) AS ${sql.raw(resource)}`), sql`, `)}`;
+  sql`SELECT ${sql.join(
+    RESOURCES.map((resource) => sql`(${COUNT[resource](userId)}) AS ${sql.raw(resource)}`),
+    sql`, `,
+  )}`;
 
 /** registeredCountsQuery's row as each count with its plan limit (null: unlimited). */
 export const registeredCountsOf = (row: Partial<Record<RegisteredResource, number>> | undefined, plan: Plan) =>

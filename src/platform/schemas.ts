@@ -19,7 +19,11 @@ export const janCode = z
 export const CUSTOM_ID_BASE = 1_000_000_000;
 /** The largest custom id: JavaScript's largest safe integer (platform/customIds.ts draws below it). */
 export const CUSTOM_ID_MAX = Number.MAX_SAFE_INTEGER;
-export const masterId = z.number().int().min(1).max(CUSTOM_ID_BASE - 1);
+export const masterId = z
+  .number()
+  .int()
+  .min(1)
+  .max(CUSTOM_ID_BASE - 1);
 export const positiveId = z.number().int().min(1);
 
 /** User text: stored exactly as sent (a memo of spaces is a memo), 1 to `max` characters. */

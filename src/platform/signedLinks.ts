@@ -138,7 +138,11 @@ async function verifiedPayload(env: Pick<Bindings, "EXPORT_SIGNING_SECRET">, tok
  * link is a 410 `link_expired`; an altered, truncated or foreign one (signed with another secret)
  * is a 404 `not_found`.
  */
-export async function verifyExportToken(env: Pick<Bindings, "EXPORT_SIGNING_SECRET">, token: string, now: Date): Promise<VerifiedExportLink> {
+export async function verifyExportToken(
+  env: Pick<Bindings, "EXPORT_SIGNING_SECRET">,
+  token: string,
+  now: Date,
+): Promise<VerifiedExportLink> {
   const payload = payloadSchema.safeParse(await verifiedPayload(env, token));
   if (!payload.success) throw invalidLink();
 
@@ -181,20 +185,32 @@ export interface VerifiedUploadLink {
 export async function issueUploadLink(ctx: LinkIssuer, jobId: string) {
   const exp = Math.floor(ctx.now.getTime() / 1000) + UPLOAD_LINK_TTL_SEC;
   const token = await signPayload(ctx.env, { v: 1, purpose: "upload", uid: ctx.userId, job: jobId, exp, nonce: randomBase62(22) });
-  return { uploadUrl: `${ctx.origin}${UPLOAD_PATH_PREFIX}${token}`, uploadExpiresInSec: UPLOAD_LINK_TTL_SEC as typeof UPLOAD_LINK_TTL_SEC, uploadExpiresAt: new Date(exp * 1000).toISOString() };
+  return {
+    uploadUrl: `${ctx.origin}${UPLOAD_PATH_PREFIX}${token}`,
+    uploadExpiresInSec: UPLOAD_LINK_TTL_SEC as typeof UPLOAD_LINK_TTL_SEC,
+    uploadExpiresAt: new Date(exp * 1000).toISOString(),
+  };
 }
 
 const invalidUploadLink = () => new ApiError("not_found", "This upload link is not valid. Call importMyData again for a new link.");
 
 /** As verifyExportToken, for upload links: 404 for anything altered or foreign, 410 past the expiry. */
-export async function verifyUploadToken(env: Pick<Bindings, "EXPORT_SIGNING_SECRET">, token: string, now: Date): Promise<VerifiedUploadLink> {
+export async function verifyUploadToken(
+  env: Pick<Bindings, "EXPORT_SIGNING_SECRET">,
+  token: string,
+  now: Date,
+): Promise<VerifiedUploadLink> {
   const payload = uploadPayloadSchema.safeParse(await verifiedPayload(env, token));
   if (!payload.success) throw invalidUploadLink();
   const expiresAt = new Date(payload.data.exp * 1000);
   if (now.getTime() >= expiresAt.getTime()) {
-    throw new ApiError("link_expired", `This upload link expired at ${expiresAt.toISOString()}. Call importMyData again for a new job and link.`, {
-      expiredAt: expiresAt.toISOString(),
-    });
+    throw new ApiError(
+      "link_expired",
+      `This upload link expired at ${expiresAt.toISOString()}. Call importMyData again for a new job and link.`,
+      {
+        expiredAt: expiresAt.toISOString(),
+      },
+    );
   }
   return { userId: payload.data.uid, jobId: payload.data.job, expiresAt };
 }

@@ -1,6 +1,8 @@
 import { z } from "zod";
 
-type PatchShape<K extends string, I extends z.ZodType, S extends z.ZodRawShape> = Record<K, I> & { -readonly [P in keyof S]: z.ZodOptional<S[P]> } & {
+type PatchShape<K extends string, I extends z.ZodType, S extends z.ZodRawShape> = Record<K, I> & {
+  -readonly [P in keyof S]: z.ZodOptional<S[P]>;
+} & {
   revision: z.ZodOptional<z.ZodString>;
 };
 

@@ -19,7 +19,12 @@ export function readBack<T>(row: T | undefined, gone: () => Error): T {
 
 /** True (in SQL) when any column's stored value differs from the value about to be written. */
 export const differs = (values: readonly (readonly [column: string, value: unknown])[]): SQL =>
-  values.length === 0 ? sql`0` : sql`(${sql.join(values.map(([column, value]) => sql`${sql.raw(column)} IS NOT ${value}`), sql` OR `)})`;
+  values.length === 0
+    ? sql`0`
+    : sql`(${sql.join(
+        values.map(([column, value]) => sql`${sql.raw(column)} IS NOT ${value}`),
+        sql` OR `,
+      )})`;
 
 /**
  * SET clauses that move `updated_at` and `revision` only when `changed` holds. An UPDATE's SET

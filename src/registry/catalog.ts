@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { sha256Hex } from "../platform/hashing";
-import { type LowerPlan, type PlanDifference, type ToolDefinition, annotationsOf, methodsOf } from "./defineTool";
+import { annotationsOf, type LowerPlan, methodsOf, type PlanDifference, type ToolDefinition } from "./defineTool";
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -10,13 +10,16 @@ export type JsonSchema = Record<string, unknown>;
  * response object may carry more properties than listed.
  */
 function tidy(node: unknown, io: "input" | "output"): void {
-  if (Array.isArray(node)) return node.forEach((child) => tidy(child, io));
+  if (Array.isArray(node)) {
+    for (const child of node) tidy(child, io);
+    return;
+  }
   if (typeof node !== "object" || node === null) return;
   const schema = node as JsonSchema;
   if (schema.minimum === Number.MIN_SAFE_INTEGER) delete schema.minimum;
   if (schema.maximum === Number.MAX_SAFE_INTEGER) delete schema.maximum;
   if (io === "output" && schema.additionalProperties === false) delete schema.additionalProperties;
-  Object.values(schema).forEach((child) => tidy(child, io));
+  for (const child of Object.values(schema)) tidy(child, io);
 }
 
 /**

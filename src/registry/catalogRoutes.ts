@@ -1,17 +1,22 @@
 import type { Context, Hono } from "hono";
 import type { AppEnv } from "../env";
+import { methodNotAllowed } from "../platform/errors";
 import { catalogTools } from "./catalog";
 import { CATALOG_REVISION } from "./catalogRevision";
 import { TOOL_PATH_PREFIX, type ToolDefinition } from "./defineTool";
 import { buildOpenApiDocument } from "./openapi";
-import { methodNotAllowed } from "../platform/errors";
 
 /** True when If-None-Match names this revision (quoted or not, weak or strong) or is `*`. */
 export function matchesRevision(ifNoneMatch: string | undefined, revision: string): boolean {
   if (!ifNoneMatch) return false;
   return ifNoneMatch
     .split(",")
-    .map((tag) => tag.trim().replace(/^W\//, "").replace(/^"(.*)"$/, "$1"))
+    .map((tag) =>
+      tag
+        .trim()
+        .replace(/^W\//, "")
+        .replace(/^"(.*)"$/, "$1"),
+    )
     .some((tag) => tag === "*" || tag === revision);
 }
 

@@ -72,8 +72,7 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodType>(tool: Too
   return tool as unknown as ToolDefinition;
 }
 
-export const methodsOf = (tool: Pick<ToolDefinition, "kind">): ("GET" | "POST")[] =>
-  tool.kind === "read" ? ["GET", "POST"] : ["POST"];
+export const methodsOf = (tool: Pick<ToolDefinition, "kind">): ("GET" | "POST")[] => (tool.kind === "read" ? ["GET", "POST"] : ["POST"]);
 
 export function annotationsOf(tool: ToolDefinition) {
   return {

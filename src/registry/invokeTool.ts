@@ -1,12 +1,12 @@
 import type { Bindings } from "../env";
 import { admitCall } from "../platform/admission";
 import type { AuthContext } from "../platform/auth";
-import type { RateState } from "../platform/rateLimitHeaders";
 import { presentedKey } from "../platform/auth";
 import { createDb } from "../platform/db";
-import { runIdempotently } from "../platform/idempotency";
 import { ApiError } from "../platform/errors";
+import { runIdempotently } from "../platform/idempotency";
 import { burstLimited, quotaExceeded, refundDailyQuota } from "../platform/quota";
+import type { RateState } from "../platform/rateLimitHeaders";
 import { parseWith, refuseMalformedText } from "../platform/validation";
 import type { Face, ToolDefinition } from "./defineTool";
 import { enforcePlanDifferences, enforceToolAccess } from "./enforceAccess";
@@ -110,7 +110,10 @@ async function runPipeline(tool: ToolDefinition, call: ToolCall, record: CallRec
     const { env, face, requestId, origin, idempotencyKey } = call;
     const handle = () => tool.handler({ env, face, origin, db, auth, requestId, now, upgradeUrl }, args);
     if (idempotencyKey === undefined || tool.kind === "read") return await handle();
-    const { result, replayed } = await runIdempotently({ db, userId: auth.userId, key: idempotencyKey, tool: tool.name, args, now }, handle);
+    const { result, replayed } = await runIdempotently(
+      { db, userId: auth.userId, key: idempotencyKey, tool: tool.name, args, now },
+      handle,
+    );
     if (replayed) call.onReplayed?.();
     return result;
   } catch (error) {

@@ -5,7 +5,7 @@ import { ERROR_STATUS } from "../platform/errors";
 import { pageEnvelopeFields } from "../platform/paging";
 import { valueKind } from "../platform/queryCoercion";
 import { fullDescription, publishedPlanDifferences } from "./catalog";
-import { TOOL_PATH_PREFIX, type ToolDefinition, annotationsOf, methodsOf } from "./defineTool";
+import { annotationsOf, methodsOf, TOOL_PATH_PREFIX, type ToolDefinition } from "./defineTool";
 
 export const errorBodySchema = z
   .object({
@@ -100,9 +100,7 @@ function nameToolOutputs(tools: readonly ToolDefinition[]): void {
 
 /** GET carries every argument but object ones, which are POST-only. */
 function queryInput(tool: ToolDefinition) {
-  const shape = Object.fromEntries(
-    Object.entries(tool.input.shape).filter(([, schema]) => valueKind(schema as z.ZodType) !== "object"),
-  );
+  const shape = Object.fromEntries(Object.entries(tool.input.shape).filter(([, schema]) => valueKind(schema as z.ZodType) !== "object"));
   return z.object(shape);
 }
 

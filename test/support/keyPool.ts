@@ -2,7 +2,7 @@
 // burst limit (a 429 would hide the answer under test).
 import type { Plan } from "../../src/platform/plans";
 import { REGISTERED_LIMITS } from "../../src/platform/plans";
-import { ALL_SCOPES, type Account, type Reply, callWith, newAccount } from "./harness";
+import { type Account, ALL_SCOPES, callWith, newAccount, type Reply } from "./harness";
 
 export interface KeyPool {
   plan: Plan;

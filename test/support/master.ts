@@ -90,12 +90,13 @@ export async function insertCustomGame(userId: string, game: CustomGameInput): P
   const janCode = game.janCode ?? null;
   const search = searchColumnsOf({ title: game.title, titleReading, titleEn, aliases, janCode, modelNumber, editions: [] });
   await env.DB.prepare(
-      `INSERT INTO games (id, title, title_reading, title_en, aliases, sort_key, platform_id, publisher_id, genre_id, genre_sub_id,
+    `INSERT INTO games (id, title, title_reading, title_en, aliases, sort_key, platform_id, publisher_id, genre_id, genre_sub_id,
         release_date, jan_code, model_number, price, media_id, gps_id, db_id, db_slug, db_cover_id, owner_user_id, content_hash,
         search_title, search_title_en, search_alias, search_model, search_edition_model,
         search_edition_title)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?, ?, ?, 'custom', ?, ?, ?, ?, ?, ?)`,
-    ).bind(
+  )
+    .bind(
       id,
       game.title,
       titleReading,
@@ -115,7 +116,8 @@ export async function insertCustomGame(userId: string, game: CustomGameInput): P
       game.dbCoverId ?? null,
       userId,
       ...Object.values(search),
-    ).run();
+    )
+    .run();
   return id;
 }
 
@@ -150,7 +152,9 @@ export async function insertCustomCompany(
 /** A user's own attribute label (addAttribute does not exist yet). */
 export async function insertAttribute(userId: string, label: string, createdAt: string): Promise<string> {
   const id = `attr_${crypto.randomUUID().replace(/-/g, "").slice(0, 16)}`;
-  await env.DB.prepare("INSERT INTO attributes (id, user_id, label, created_at) VALUES (?, ?, ?, ?)").bind(id, userId, label, createdAt).run();
+  await env.DB.prepare("INSERT INTO attributes (id, user_id, label, created_at) VALUES (?, ?, ?, ?)")
+    .bind(id, userId, label, createdAt)
+    .run();
   return id;
 }
 

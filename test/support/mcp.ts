@@ -1,8 +1,9 @@
 // The MCP test harness: the official SDK client, connected to the Worker's fetch in memory.
+
+import { exports } from "cloudflare:workers";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
-import { exports } from "cloudflare:workers";
 import { ORIGIN } from "./harness";
 
 /** A connected SDK client whose requests reach the Worker's default export, with this key. */

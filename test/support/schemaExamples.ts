@@ -114,13 +114,15 @@ export function outsideNarrower(premiumSchema: JsonSchema, narrowerSchema: JsonS
   }
   if (narrower.const !== undefined && premium.const === undefined) candidates.push(...(premium.enum ?? []), "other");
   const base = exampleOf(premium);
-  if (typeof narrower.maxLength === "number") candidates.push(fitLength("x".repeat(narrower.maxLength + 1), { ...premium, minLength: narrower.maxLength + 1 }));
+  if (typeof narrower.maxLength === "number")
+    candidates.push(fitLength("x".repeat(narrower.maxLength + 1), { ...premium, minLength: narrower.maxLength + 1 }));
   if (typeof narrower.minLength === "number" && narrower.minLength > 0) candidates.push("x".repeat(narrower.minLength - 1));
   if (typeof narrower.maximum === "number") candidates.push(narrower.maximum + 1);
   if (typeof narrower.minimum === "number") candidates.push(narrower.minimum - 1);
-  if (typeof narrower.maxItems === "number") candidates.push(Array.from({ length: narrower.maxItems + 1 }, () => exampleOf(premium.items ?? {})));
+  if (typeof narrower.maxItems === "number")
+    candidates.push(Array.from({ length: narrower.maxItems + 1 }, () => exampleOf(premium.items ?? {})));
   if (typeof narrower.minItems === "number" && narrower.minItems > 0) candidates.push([]);
-  if (narrower.format && narrower.format !== premium.format) candidates.push("not-a-" + String(narrower.format), base);
+  if (narrower.format && narrower.format !== premium.format) candidates.push(`not-a-${String(narrower.format)}`, base);
   return candidates.find(fits);
 }
 
@@ -248,7 +250,9 @@ function stringArbitrary(schema: JsonSchema): fc.Arbitrary<string> {
   const max = Math.min(schema.maxLength ?? 60, 60);
   const fits = (value: string) => [...value].length >= min && [...value].length <= (schema.maxLength ?? Infinity);
   if (schema.format === "uri") {
-    return fc.oneof(fc.webUrl({ withQueryParameters: true, withFragments: true }), fc.constant("https://example.com/%zz?q=' OR 1")).filter(fits);
+    return fc
+      .oneof(fc.webUrl({ withQueryParameters: true, withFragments: true }), fc.constant("https://example.com/%zz?q=' OR 1"))
+      .filter(fits);
   }
   if (schema.pattern === JAN_PATTERN) {
     return fc.oneof(fc.stringMatching(/^\d{7}$/), fc.stringMatching(/^\d{12}$/)).map(janOf);
@@ -275,7 +279,10 @@ function numberArbitrary(schema: JsonSchema, integer: boolean): fc.Arbitrary<num
       fc.integer({ min: Math.max(low, -(2 ** 31)), max: Math.min(high, 2 ** 31) }),
     );
   }
-  return fc.oneof(fc.constantFrom(...edges), fc.double({ min: Math.max(low, -1e9), max: Math.min(high, 1e9), noNaN: true, noDefaultInfinity: true }));
+  return fc.oneof(
+    fc.constantFrom(...edges),
+    fc.double({ min: Math.max(low, -1e9), max: Math.min(high, 1e9), noNaN: true, noDefaultInfinity: true }),
+  );
 }
 
 /** Valid values of a schema; `hints` (by argument name) mixes in known ids. */
@@ -284,11 +291,14 @@ export function validArbitrary(schema: JsonSchema, name = "", hints: Hints = {})
   if (union) {
     const nullable = union.some((branch) => branch.type === "null");
     const branches = branchesOf(schema).map((branch) => validArbitrary(branch, name, hints));
-    return nullable ? fc.oneof({ weight: 6, arbitrary: fc.oneof(...branches) }, { weight: 1, arbitrary: fc.constant(null) }) : fc.oneof(...branches);
+    return nullable
+      ? fc.oneof({ weight: 6, arbitrary: fc.oneof(...branches) }, { weight: 1, arbitrary: fc.constant(null) })
+      : fc.oneof(...branches);
   }
   const known = hints[name];
   const plain = plainArbitrary(schema, name, hints);
-  if (known?.length && typeOf(schema) !== "array") return fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary: plain });
+  if (known?.length && typeOf(schema) !== "array")
+    return fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary: plain });
   return plain;
 }
 
@@ -334,11 +344,17 @@ export function orderRanges(args: Record<string, unknown>): Record<string, unkno
 }
 
 /** Valid argument objects: every required property, any subset of the others (token-like ones left out). */
-export function objectArbitrary(schema: JsonSchema, hints: Hints = {}, options: { omit?: (name: string) => boolean } = {}): fc.Arbitrary<Record<string, unknown>> {
+export function objectArbitrary(
+  schema: JsonSchema,
+  hints: Hints = {},
+  options: { omit?: (name: string) => boolean } = {},
+): fc.Arbitrary<Record<string, unknown>> {
   const required: string[] = schema.required ?? [];
   const entries = Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>).filter(
     ([name, property]) => required.includes(name) || (!isTokenLike(name, property) && !options.omit?.(name)),
   );
   const model = Object.fromEntries(entries.map(([name, property]) => [name, validArbitrary(property, name, hints)]));
-  return (fc.record(model, { requiredKeys: required.filter((name) => name in model) }) as fc.Arbitrary<Record<string, unknown>>).map(orderRanges);
+  return (fc.record(model, { requiredKeys: required.filter((name) => name in model) }) as fc.Arbitrary<Record<string, unknown>>).map(
+    orderRanges,
+  );
 }

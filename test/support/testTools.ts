@@ -1,6 +1,6 @@
 // Tools that exist only in tests, to exercise rules every real tool inherits from the registry.
 import { z } from "zod";
-import { pageArg, limitArg, resolveLimit } from "../../src/platform/paging";
+import { limitArg, pageArg, resolveLimit } from "../../src/platform/paging";
 import { ALL_PLANS, PREMIUM_ONLY } from "../../src/platform/plans";
 import { defineTool } from "../../src/registry/defineTool";
 

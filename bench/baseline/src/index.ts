@@ -36,8 +36,7 @@ const SEED_USERS = `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM
   INSERT OR IGNORE INTO users (id, plan) SELECT 'usr_' || i, 'PREMIUM' FROM n`;
 
 let ready: Promise<unknown> | undefined;
-const prepareTables = (db: D1Database) =>
-  (ready ??= db.batch([...SCHEMA, SEED_USERS, SEED_KEYS].map((text) => db.prepare(text))));
+const prepareTables = (db: D1Database) => (ready ??= db.batch([...SCHEMA, SEED_USERS, SEED_KEYS].map((text) => db.prepare(text))));
 
 app.get("/charge", async (c) => {
   const db = c.env.DB;
@@ -49,20 +48,26 @@ app.get("/charge", async (c) => {
   const windowStart = Math.floor(now / 10_000) * 10_000;
   const day = new Date(now).toISOString().slice(0, 10);
   const results = await db.batch([
-    db.prepare(`SELECT k.key_hash AS keyHash, k.scopes, u.id AS userId, u.plan, u.suspended
-      FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.id = ? AND k.revoked_at IS NULL`).bind(keyId),
-    db.prepare(`INSERT INTO burst_counters (key_id, window_start, count)
+    db
+      .prepare(`SELECT k.key_hash AS keyHash, k.scopes, u.id AS userId, u.plan, u.suspended
+      FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.id = ? AND k.revoked_at IS NULL`)
+      .bind(keyId),
+    db
+      .prepare(`INSERT INTO burst_counters (key_id, window_start, count)
       SELECT k.id, ?, 1 FROM api_keys k WHERE k.id = ? AND k.key_hash = ? AND k.revoked_at IS NULL
       ON CONFLICT (key_id) DO UPDATE SET
         count = CASE WHEN window_start = excluded.window_start THEN count + 1 ELSE 1 END,
         window_start = excluded.window_start
       WHERE window_start <> excluded.window_start OR count < ${planLimit("burst", "(SELECT user_id FROM api_keys WHERE id = excluded.key_id)")}
-      RETURNING count`).bind(windowStart, keyId, hash),
-    db.prepare(`INSERT INTO usage_daily (user_id, day, count)
+      RETURNING count`)
+      .bind(windowStart, keyId, hash),
+    db
+      .prepare(`INSERT INTO usage_daily (user_id, day, count)
       SELECT u.id, ?, 1 FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.id = ? AND k.key_hash = ? AND k.revoked_at IS NULL AND NOT u.suspended
       ON CONFLICT (user_id, day) DO UPDATE SET count = count + excluded.count
       WHERE count + excluded.count <= ${planLimit("daily", "excluded.user_id")}
-      RETURNING count`).bind(day, keyId, hash),
+      RETURNING count`)
+      .bind(day, keyId, hash),
   ]);
   // How long the database itself worked on the batch (D1's own measure): its single thread's share.
   const dbMs = results.reduce((sum, r) => sum + (r.meta?.duration ?? 0), 0);

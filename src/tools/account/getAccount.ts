@@ -1,10 +1,10 @@
 import { z } from "zod";
+import { queryBatch } from "../../platform/db";
 import { ApiError } from "../../platform/errors";
 import { ALL_PLANS, BURST_WINDOW_SEC, PLAN_LIMITS, PLANS, SCOPES } from "../../platform/plans";
-import { queryBatch } from "../../platform/db";
 import { dailyUsageOf, dailyUsageQuery } from "../../platform/quota";
-import { defineTool } from "../../registry/defineTool";
 import { registeredCountsOf, registeredCountsQuery } from "../../platform/registeredLimits";
+import { defineTool } from "../../registry/defineTool";
 import { type AccountUser, accountUserQuery } from "./queries";
 
 const countWithLimit = z.object({ count: z.number().int(), limit: z.number().int().nullable() });

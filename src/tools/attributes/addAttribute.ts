@@ -11,14 +11,17 @@ export const addAttribute = defineTool({
   title: "属性追加",
   description:
     "Adds one of your own attribute labels (e.g. 帯あり, サイン入り) to put on library entries, copies and play records beside the system labels.",
-  restNote: "In REST, POST /rest/v1/addAttribute with {\"label\": \"...\"}.",
+  restNote: 'In REST, POST /rest/v1/addAttribute with {"label": "..."}.',
   scopes: ["library:write"],
   plans: ALL_PLANS,
   kind: "write",
   input: z.strictObject({ label: nameText(30).describe("1 to 30 characters, unique among system and your labels.") }),
   output: z.object({ item: attributeSchema }),
   conflicts: ["already_exists"],
-  notes: ["A label equal to a system label or one of yours is 409 already_exists.", "How many labels you may add depends on the plan (see getAccount)."],
+  notes: [
+    "A label equal to a system label or one of yours is 409 already_exists.",
+    "How many labels you may add depends on the plan (see getAccount).",
+  ],
   async handler({ db, auth, upgradeUrl }, args) {
     return { item: await insertOwnAttribute(db, { ...auth, upgradeUrl }, args.label) };
   },

@@ -1,9 +1,9 @@
-import { type SQL, and, asc, count, eq, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, or, type SQL, sql } from "drizzle-orm";
 import { attributes } from "../../db/schema";
 import { type Db, isUniqueViolation, nowIso, queryBatch } from "../../platform/db";
-import { type LimitContext, addWithinLimit } from "../../platform/registeredLimits";
 import { ApiError, invalidInput } from "../../platform/errors";
 import { newId } from "../../platform/ids";
+import { addWithinLimit, type LimitContext } from "../../platform/registeredLimits";
 import { SYSTEM_ATTRIBUTES } from "./systemAttributes";
 
 export interface Attribute {
@@ -14,7 +14,13 @@ export interface Attribute {
 
 export async function userAttributePage(db: Db, userId: string, offset: number, limit: number) {
   const [rows, [total]] = await Promise.all([
-    db.select().from(attributes).where(eq(attributes.userId, userId)).orderBy(asc(attributes.createdAt), asc(attributes.id)).limit(limit).offset(offset),
+    db
+      .select()
+      .from(attributes)
+      .where(eq(attributes.userId, userId))
+      .orderBy(asc(attributes.createdAt), asc(attributes.id))
+      .limit(limit)
+      .offset(offset),
     db.select({ n: count() }).from(attributes).where(eq(attributes.userId, userId)),
   ]);
   return { rows, total: total?.n ?? 0 };

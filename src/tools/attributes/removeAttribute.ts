@@ -14,7 +14,7 @@ export const removeAttribute = defineTool({
   title: "属性削除",
   description:
     "Removes one of your own attribute labels, in two steps: the first call only previews what goes; call again with the same arguments plus its confirmToken to remove it. System labels cannot be removed.",
-  restNote: "In REST, POST /rest/v1/removeAttribute with {\"attribute\": id or label}, then again with confirmToken.",
+  restNote: 'In REST, POST /rest/v1/removeAttribute with {"attribute": id or label}, then again with confirmToken.',
   scopes: ["library:delete"],
   plans: ALL_PLANS,
   kind: "delete",
@@ -29,7 +29,10 @@ export const removeAttribute = defineTool({
     const own = await findOwnAttribute(db, auth.userId, args.attribute);
     if (!own) throw notFound(`Your attribute '${args.attribute}'`);
     const { entries, copies } = await countCarriers(db, auth.userId, own.id);
-    const carriers = [entries && plural(entries, "library entry", "library entries"), copies && plural(copies, "physical copy", "physical copies")]
+    const carriers = [
+      entries && plural(entries, "library entry", "library entries"),
+      copies && plural(copies, "physical copy", "physical copies"),
+    ]
       .filter(Boolean)
       .join(" and ");
     return confirmTwoStep({ kv: env.KV, db, auth, now }, "removeAttribute", args, {

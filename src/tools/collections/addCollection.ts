@@ -4,7 +4,16 @@ import { PREMIUM_ONLY } from "../../platform/plans";
 import { isoDate, orderedRanges, positiveId } from "../../platform/schemas";
 import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
-import { COLLECTION_TYPES, PURPOSES, checkCollectionShape, collectionFieldArgs, collectionSchema, findCollection, insertCollection, toCollection } from "./queries";
+import {
+  COLLECTION_TYPES,
+  checkCollectionShape,
+  collectionFieldArgs,
+  collectionSchema,
+  findCollection,
+  insertCollection,
+  PURPOSES,
+  toCollection,
+} from "./queries";
 
 export const addCollection = defineTool({
   name: "addCollection",
@@ -30,7 +39,10 @@ export const addCollection = defineTool({
     .partial({ description: true, gameIds: true, excludeGameIds: true })
     .superRefine(orderedRanges([["releaseDateFrom", "releaseDateTo"]])),
   output: z.object({ item: collectionSchema }),
-  notes: ["gameIds and excludeGameIds hold up to 1,000 games each (400 past that).", "Achievement is computed on each getCollectionGames call."],
+  notes: [
+    "gameIds and excludeGameIds hold up to 1,000 games each (400 past that).",
+    "Achievement is computed on each getCollectionGames call.",
+  ],
   async handler({ db, auth, now, upgradeUrl }, args) {
     const collection = {
       name: args.name,

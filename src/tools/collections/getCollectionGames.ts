@@ -8,7 +8,7 @@ import { PREMIUM_ONLY } from "../../platform/plans";
 import { orderedRanges } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
 import { type GameRecord, gameSchema, toGame } from "../games/gameObject";
-import { GAME_CORE_SELECT, GAME_LEFT_JOINS, allOf, gameFilterConditions, titleFilterCondition } from "../games/queries";
+import { allOf, GAME_CORE_SELECT, GAME_LEFT_JOINS, gameFilterConditions, titleFilterCondition } from "../games/queries";
 import { findCollection, memberSql } from "./queries";
 
 const CAP = 100;
@@ -59,7 +59,10 @@ export const getCollectionGames = defineTool({
       isCompleted: z.boolean().describe("Every game achieved (false for an empty collection)."),
     }),
   }),
-  notes: ["summary covers the whole collection, whatever the filters.", "game is always included; the page is capped at 100. One query per call, however large the collection."],
+  notes: [
+    "summary covers the whole collection, whatever the filters.",
+    "game is always included; the page is capped at 100. One query per call, however large the collection.",
+  ],
   async handler({ db, auth }, args) {
     const collection = await findCollection(db, auth.userId, args.collectionId);
     if (!collection) throw notFound(`Your collection ${args.collectionId}`);

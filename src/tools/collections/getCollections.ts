@@ -3,7 +3,7 @@ import { limitArg, pageArg, pagedEnvelope, pageOf, pageOffset, resolveLimit } fr
 import { PREMIUM_ONLY } from "../../platform/plans";
 import { text } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
-import { COLLECTION_TYPES, PURPOSES, collectionPage, collectionSchema, toCollection } from "./queries";
+import { COLLECTION_TYPES, collectionPage, collectionSchema, PURPOSES, toCollection } from "./queries";
 
 const CAP = 100;
 
@@ -11,7 +11,8 @@ export const getCollections = defineTool({
   name: "getCollections",
   family: "collections",
   title: "コレクション一覧",
-  description: "Lists your collections, oldest first, with their definitions and the revision updateCollection needs. Achievement: getCollectionGames.",
+  description:
+    "Lists your collections, oldest first, with their definitions and the revision updateCollection needs. Achievement: getCollectionGames.",
   restNote: "In REST, call GET /rest/v1/getCollections.",
   scopes: ["library:read"],
   plans: PREMIUM_ONLY,
@@ -26,7 +27,10 @@ export const getCollections = defineTool({
   output: pagedEnvelope(collectionSchema),
   async handler({ db, auth }, args) {
     const limit = resolveLimit(args.limit, 50, [{ cap: CAP, reason: `getCollections returns at most ${CAP} per page` }]);
-    const { rows, totalCount } = await collectionPage(db, auth.userId, args, { limit: limit.effectiveLimit, offset: pageOffset(args.page, limit) });
+    const { rows, totalCount } = await collectionPage(db, auth.userId, args, {
+      limit: limit.effectiveLimit,
+      offset: pageOffset(args.page, limit),
+    });
     return pageOf(rows.map(toCollection), args.page, totalCount, limit);
   },
 });

@@ -1,14 +1,14 @@
 import { type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import { type Db, queryBatch } from "../../platform/db";
-import { type SortKey, orderOf } from "../../platform/keyset";
 import { ApiError, invalidInput, notFound } from "../../platform/errors";
-import { normalizePlace } from "../../platform/normalize";
-import { type LimitContext, addWithinLimit } from "../../platform/registeredLimits";
-import { isoDate, nameText, positiveId, text } from "../../platform/schemas";
-import { gameFilterConditions, loadGameRecords, usableIds } from "../games/queries";
 import { newId, newRevision } from "../../platform/ids";
+import { orderOf, type SortKey } from "../../platform/keyset";
+import { normalizePlace } from "../../platform/normalize";
+import { addWithinLimit, type LimitContext } from "../../platform/registeredLimits";
+import { nameText, positiveId, text } from "../../platform/schemas";
 import { differs, touchIfChanged } from "../../platform/writes";
+import { gameFilterConditions, loadGameRecords, usableIds } from "../games/queries";
 import { findTag } from "../tags/queries";
 
 /** gameIds and excludeGameIds hold at most this many ids each. */
@@ -24,23 +24,27 @@ export const collectionFieldArgs = {
   excludeGameIds: gameIdList.describe("TAG and PLATFORM: games left out, up to 1,000."),
 };
 
-export const collectionSchema = z.object({
-  collectionId: z.string(),
-  name: z.string(),
-  description: z.string().nullable(),
-  type: z.enum(COLLECTION_TYPES),
-  purpose: z.enum(PURPOSES).describe("LIBRARY: achieved when the game is in the library; PLAY: when its latest play record is COMPLETED."),
-  tagId: z.number().int().nullable(),
-  platformId: z.number().int().nullable(),
-  genreId: z.number().int().nullable(),
-  releaseDateFrom: z.string().nullable(),
-  releaseDateTo: z.string().nullable(),
-  gameIds: z.array(z.number().int()).describe("INDIVIDUAL members; [] for the other types."),
-  excludeGameIds: z.array(z.number().int()),
-  revision: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-}).meta({ id: "Collection" });
+export const collectionSchema = z
+  .object({
+    collectionId: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    type: z.enum(COLLECTION_TYPES),
+    purpose: z
+      .enum(PURPOSES)
+      .describe("LIBRARY: achieved when the game is in the library; PLAY: when its latest play record is COMPLETED."),
+    tagId: z.number().int().nullable(),
+    platformId: z.number().int().nullable(),
+    genreId: z.number().int().nullable(),
+    releaseDateFrom: z.string().nullable(),
+    releaseDateTo: z.string().nullable(),
+    gameIds: z.array(z.number().int()).describe("INDIVIDUAL members; [] for the other types."),
+    excludeGameIds: z.array(z.number().int()),
+    revision: z.string(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: "Collection" });
 
 export interface CollectionRow {
   id: string;
@@ -83,7 +87,9 @@ export const toCollection = (row: CollectionRow) => ({
 });
 
 export async function findCollection(db: Db, userId: string, collectionId: string): Promise<CollectionRow | undefined> {
-  const [row] = await db.all<CollectionRow>(sql`SELECT ${COLLECTION_SELECT} FROM collections c WHERE c.id = ${collectionId} AND c.user_id = ${userId}`);
+  const [row] = await db.all<CollectionRow>(
+    sql`SELECT ${COLLECTION_SELECT} FROM collections c WHERE c.id = ${collectionId} AND c.user_id = ${userId}`,
+  );
   return row;
 }
 
@@ -97,7 +103,8 @@ export function collectionConditions(userId: string, filters: CollectionFilters)
   const conditions: SQL[] = [sql`c.user_id = ${userId}`];
   if (filters.name !== undefined) conditions.push(sql`instr(c.name_key, ${normalizePlace(filters.name)}) > 0`);
   if (filters.types?.length) conditions.push(sql`c.type IN (SELECT value FROM json_each(${JSON.stringify(filters.types)}))`);
-  if (filters.purposeTypes?.length) conditions.push(sql`c.purpose IN (SELECT value FROM json_each(${JSON.stringify(filters.purposeTypes)}))`);
+  if (filters.purposeTypes?.length)
+    conditions.push(sql`c.purpose IN (SELECT value FROM json_each(${JSON.stringify(filters.purposeTypes)}))`);
   return conditions;
 }
 
@@ -141,7 +148,8 @@ export interface NewCollection {
 export function checkCollectionFields(c: NewCollection) {
   const refuse = (field: string, message: string) => invalidInput(field, `${field}: ${message}`);
   if (c.type !== "INDIVIDUAL" && c.gameIds.length) throw refuse("gameIds", `only INDIVIDUAL collections list their games.`);
-  if (c.type === "INDIVIDUAL" && c.excludeGameIds.length) throw refuse("excludeGameIds", "only TAG and PLATFORM collections exclude games.");
+  if (c.type === "INDIVIDUAL" && c.excludeGameIds.length)
+    throw refuse("excludeGameIds", "only TAG and PLATFORM collections exclude games.");
   if (c.type !== "TAG" && c.tagId !== null) throw refuse("tagId", "only TAG collections take a tag.");
   if (c.type !== "PLATFORM" && (c.platformId ?? c.genreId ?? c.releaseDateFrom ?? c.releaseDateTo) !== null) {
     throw refuse("platformId", "only PLATFORM collections take platformId, genreId and release dates.");
@@ -154,7 +162,8 @@ export function checkCollectionFields(c: NewCollection) {
 export async function checkCollectionShape(db: Db, userId: string, c: NewCollection) {
   checkCollectionFields(c);
   if (c.type === "TAG" && !(await findTag(db, userId, c.tagId!))) throw notFound(`Your tag ${c.tagId}`);
-  if (c.type === "PLATFORM" && !(await usableIds(db, "platforms", userId, [c.platformId!])).size) throw notFound(`Platform ${c.platformId}`);
+  if (c.type === "PLATFORM" && !(await usableIds(db, "platforms", userId, [c.platformId!])).size)
+    throw notFound(`Platform ${c.platformId}`);
   await checkVisibleGames(db, userId, c.gameIds, "gameIds");
   await checkVisibleGames(db, userId, c.excludeGameIds, "excludeGameIds");
 }
@@ -162,12 +171,20 @@ export async function checkCollectionShape(db: Db, userId: string, c: NewCollect
 const replaceGamesSql = (collectionId: string, kind: "member" | "excluded", ids: readonly number[]): SQL[] => [
   sql`DELETE FROM collection_games WHERE collection_id = ${collectionId} AND kind = ${kind}`,
   ...(ids.length
-    ? [sql`INSERT OR IGNORE INTO collection_games (collection_id, game_id, kind) SELECT ${collectionId}, value, ${kind} FROM json_each(${JSON.stringify(ids)})`]
+    ? [
+        sql`INSERT OR IGNORE INTO collection_games (collection_id, game_id, kind) SELECT ${collectionId}, value, ${kind} FROM json_each(${JSON.stringify(ids)})`,
+      ]
     : []),
 ];
 
 /** The statements that store a new collection (addCollection, imports); `times` keeps a restored collection's timestamps. */
-export const insertCollectionSql = (id: string, userId: string, c: NewCollection, now: string, times = { createdAt: now, updatedAt: now }): SQL[] => [
+export const insertCollectionSql = (
+  id: string,
+  userId: string,
+  c: NewCollection,
+  now: string,
+  times = { createdAt: now, updatedAt: now },
+): SQL[] => [
   sql`INSERT INTO collections (id, user_id, name, name_key, description, type, purpose, tag_id, platform_id, genre_id, release_date_from,
       release_date_to, revision, created_at, updated_at)
     VALUES (${id}, ${userId}, ${c.name}, ${normalizePlace(c.name)}, ${c.description}, ${c.type}, ${c.purpose}, ${c.tagId}, ${c.platformId},
@@ -198,7 +215,14 @@ const gamesDiffer = (collectionId: string, kind: "member" | "excluded", ids: rea
  * Patches the collection in one batch; with `expected`, only while its revision still is that.
  * A patch that changes nothing keeps the revision and updatedAt.
  */
-export async function patchCollection(db: Db, userId: string, collectionId: string, changes: CollectionChanges, expected: string | undefined, now: string) {
+export async function patchCollection(
+  db: Db,
+  userId: string,
+  collectionId: string,
+  changes: CollectionChanges,
+  expected: string | undefined,
+  now: string,
+) {
   const sets: SQL[] = [];
   const compared: [string, unknown][] = [];
   if (changes.name !== undefined) {

@@ -10,8 +10,9 @@ export const removeCollection = defineTool({
   name: "removeCollection",
   family: "collections",
   title: "コレクション削除",
-  description: "Removes a collection, in two steps: the first call only previews; call again with the same arguments plus its confirmToken. The games themselves stay.",
-  restNote: "In REST, POST /rest/v1/removeCollection with {\"collectionId\": ...}, then again with confirmToken.",
+  description:
+    "Removes a collection, in two steps: the first call only previews; call again with the same arguments plus its confirmToken. The games themselves stay.",
+  restNote: 'In REST, POST /rest/v1/removeCollection with {"collectionId": ...}, then again with confirmToken.',
   scopes: ["library:delete"],
   plans: PREMIUM_ONLY,
   kind: "delete",

@@ -10,7 +10,7 @@ export const addConsole = defineTool({
   family: "consoles",
   title: "所有ハード追加",
   description: "Adds a console (hardware) you own, with the platforms it plays and your priority for each.",
-  restNote: "In REST, POST /rest/v1/addConsole with {\"name\": ...}.",
+  restNote: 'In REST, POST /rest/v1/addConsole with {"name": ...}.',
   scopes: ["play:write"],
   plans: LIGHT_AND_ABOVE,
   kind: "write",

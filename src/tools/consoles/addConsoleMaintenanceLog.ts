@@ -11,7 +11,7 @@ export const addConsoleMaintenanceLog = defineTool({
   family: "consoles",
   title: "メンテナンス記録追加",
   description: "Records maintenance of one of your consoles, planned (SCHEDULED, the default) or done (DONE).",
-  restNote: "In REST, POST /rest/v1/addConsoleMaintenanceLog with {\"consoleId\": ..., \"title\": ...}.",
+  restNote: 'In REST, POST /rest/v1/addConsoleMaintenanceLog with {"consoleId": ..., "title": ...}.',
   scopes: ["play:write"],
   plans: LIGHT_AND_ABOVE,
   kind: "write",

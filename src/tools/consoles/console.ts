@@ -24,24 +24,26 @@ export const consoleFieldArgs = {
     .describe("The platforms it plays, each with your priority 1-5; replaces the whole set."),
 };
 
-export const consoleSchema = z.object({
-  consoleId: z.string(),
-  name: z.string(),
-  rating: z.number().int().nullable(),
-  publisherName: z.string().nullable(),
-  nameKana: z.string().nullable().optional(),
-  memo: z.string().nullable().optional(),
-  buyDate: z.string().nullable().optional(),
-  buyPrice: z.number().nullable().optional(),
-  buyPlace: z.string().nullable().optional(),
-  platforms: z.array(z.object({ platformId: z.number().int(), name: z.string().nullable(), priority: z.number().int() })).optional(),
-  platformPriorities: z
-    .array(z.object({ platformId: z.number().int(), priority: z.number().int() }))
-    .optional()
-    .describe("The platforms group under the name addConsole and updateConsole take it (highest priority first): send it back as it is."),
-  createdAt: z.string().optional(),
-  updatedAt: z.string().optional(),
-}).meta({ id: "OwnedConsole" });
+export const consoleSchema = z
+  .object({
+    consoleId: z.string(),
+    name: z.string(),
+    rating: z.number().int().nullable(),
+    publisherName: z.string().nullable(),
+    nameKana: z.string().nullable().optional(),
+    memo: z.string().nullable().optional(),
+    buyDate: z.string().nullable().optional(),
+    buyPrice: z.number().nullable().optional(),
+    buyPlace: z.string().nullable().optional(),
+    platforms: z.array(z.object({ platformId: z.number().int(), name: z.string().nullable(), priority: z.number().int() })).optional(),
+    platformPriorities: z
+      .array(z.object({ platformId: z.number().int(), priority: z.number().int() }))
+      .optional()
+      .describe("The platforms group under the name addConsole and updateConsole take it (highest priority first): send it back as it is."),
+    createdAt: z.string().optional(),
+    updatedAt: z.string().optional(),
+  })
+  .meta({ id: "OwnedConsole" });
 
 export interface ConsoleRow {
   id: string;
@@ -66,6 +68,8 @@ export const toConsoleItem = (row: ConsoleRow, groups: ReadonlySet<ConsoleFieldG
   publisherName: row.publisher_name,
   ...(groups.has("memo") ? { nameKana: row.name_kana, memo: row.memo } : {}),
   ...(groups.has("purchase") ? { buyDate: row.buy_date, buyPrice: row.buy_price, buyPlace: row.buy_place } : {}),
-  ...(groups.has("platforms") ? { platforms, platformPriorities: platforms.map(({ platformId, priority }) => ({ platformId, priority })) } : {}),
+  ...(groups.has("platforms")
+    ? { platforms, platformPriorities: platforms.map(({ platformId, priority }) => ({ platformId, priority })) }
+    : {}),
   ...(groups.has("timestamps") ? { createdAt: row.created_at, updatedAt: row.updated_at } : {}),
 });

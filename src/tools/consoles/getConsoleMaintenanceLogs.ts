@@ -23,7 +23,9 @@ export const getConsoleMaintenanceLogs = defineTool({
   notes: ["Order: the completed (else scheduled, else logged) date, newest first."],
   async handler({ db, auth }, args) {
     if (!(await findConsole(db, auth.userId, args.consoleId))) throw notFound(`Your console ${args.consoleId}`);
-    const limit = resolveLimit(args.limit, DEFAULT_LIMIT, [{ cap: CAP, reason: `getConsoleMaintenanceLogs returns at most ${CAP} per page` }]);
+    const limit = resolveLimit(args.limit, DEFAULT_LIMIT, [
+      { cap: CAP, reason: `getConsoleMaintenanceLogs returns at most ${CAP} per page` },
+    ]);
     const { rows, totalCount } = await logPage(db, args.consoleId, { limit: limit.effectiveLimit, offset: pageOffset(args.page, limit) });
     return pageOf(rows.map(toMaintenanceLog), args.page, totalCount, limit);
   },

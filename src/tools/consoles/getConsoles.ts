@@ -47,7 +47,17 @@ export const getConsoles = defineTool({
       limit: limit.effectiveLimit,
       offset: pageOffset(args.page, limit),
     });
-    const platforms = groups.has("platforms") ? await platformsOf(db, rows.map((row) => row.id)) : new Map();
-    return pageOf(rows.map((row) => toConsoleItem(row, groups, platforms.get(row.id))), args.page, totalCount, limit);
+    const platforms = groups.has("platforms")
+      ? await platformsOf(
+          db,
+          rows.map((row) => row.id),
+        )
+      : new Map();
+    return pageOf(
+      rows.map((row) => toConsoleItem(row, groups, platforms.get(row.id))),
+      args.page,
+      totalCount,
+      limit,
+    );
   },
 });

@@ -2,8 +2,8 @@ import { type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import { type Db, queryBatch } from "../../platform/db";
 import { newId } from "../../platform/ids";
-import { runConditional } from "../../platform/registeredLimits";
 import { utcDay } from "../../platform/quota";
+import { runConditional } from "../../platform/registeredLimits";
 import { isoDate, nameText, text } from "../../platform/schemas";
 import { consoleKept } from "./queries";
 
@@ -18,17 +18,19 @@ export const maintenanceFieldArgs = {
   completedDate: isoDate.nullable(),
 };
 
-export const maintenanceLogSchema = z.object({
-  maintenanceLogId: z.string(),
-  consoleId: z.string(),
-  title: z.string(),
-  memo: z.string().nullable(),
-  status: z.enum(MAINTENANCE_STATUSES),
-  scheduledDate: z.string().nullable(),
-  completedDate: z.string().nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-}).meta({ id: "MaintenanceLog" });
+export const maintenanceLogSchema = z
+  .object({
+    maintenanceLogId: z.string(),
+    consoleId: z.string(),
+    title: z.string(),
+    memo: z.string().nullable(),
+    status: z.enum(MAINTENANCE_STATUSES),
+    scheduledDate: z.string().nullable(),
+    completedDate: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: "MaintenanceLog" });
 
 export interface LogRow {
   id: string;
@@ -74,9 +76,15 @@ export async function findLog(db: Db, userId: string, maintenanceLogId: string):
 /** Adds a log while its console still exists (checked in the same batch). */
 export async function insertLog(db: Db, userId: string, consoleId: string, values: LogValues, now: string): Promise<string> {
   const id = newId("mlog");
-  await runConditional(db, [consoleKept(userId, consoleId)], [sql`
+  await runConditional(
+    db,
+    [consoleKept(userId, consoleId)],
+    [
+      sql`
     INSERT INTO maintenance_logs (id, user_id, console_id, title, memo, status, scheduled_date, completed_date, created_at, updated_at)
-    VALUES (${id}, ${userId}, ${consoleId}, ${values.title}, ${values.memo}, ${values.status}, ${values.scheduledDate}, ${values.completedDate}, ${now}, ${now})`]);
+    VALUES (${id}, ${userId}, ${consoleId}, ${values.title}, ${values.memo}, ${values.status}, ${values.scheduledDate}, ${values.completedDate}, ${now}, ${now})`,
+    ],
+  );
   return id;
 }
 

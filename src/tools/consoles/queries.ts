@@ -1,13 +1,13 @@
 import { type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import { type Db, placeContains, queryBatch, rangeConditions } from "../../platform/db";
-import { rating } from "../../platform/filters";
-import { nullsLastSort, orderOf } from "../../platform/keyset";
-import { isoDate, text } from "../../platform/schemas";
-import { type LimitContext, type WriteCondition, addWithinLimit, runConditional } from "../../platform/registeredLimits";
 import { ApiError, notFound } from "../../platform/errors";
+import { rating } from "../../platform/filters";
 import { newId } from "../../platform/ids";
+import { nullsLastSort, orderOf } from "../../platform/keyset";
 import { normalizePlace } from "../../platform/normalize";
+import { addWithinLimit, type LimitContext, runConditional, type WriteCondition } from "../../platform/registeredLimits";
+import { isoDate, text } from "../../platform/schemas";
 import { allOf, usableIds } from "../games/queries";
 import { detachConsoleSql } from "../play/queries";
 import type { ConsolePlatform, ConsoleRow } from "./console";
@@ -26,7 +26,12 @@ export interface ConsoleValues {
 
 /** Every platform a console names must be official or the user's own; 404 naming the first that is not. */
 export async function checkPlatformPriorities(db: Db, userId: string, priorities: ConsoleValues["platformPriorities"]) {
-  const usable = await usableIds(db, "platforms", userId, priorities.map((p) => p.platformId));
+  const usable = await usableIds(
+    db,
+    "platforms",
+    userId,
+    priorities.map((p) => p.platformId),
+  );
   const index = priorities.findIndex((p) => !usable.has(p.platformId));
   if (index >= 0) {
     const field = `platformPriorities[${index}].platformId`;
@@ -40,7 +45,10 @@ function columnsOf(changes: Partial<ConsoleValues>): SQL[] {
   const sets: SQL[] = [];
   if (changes.name !== undefined) sets.push(set("name", changes.name), set("name_key", normalizePlace(changes.name)));
   if (changes.publisherName !== undefined) {
-    sets.push(set("publisher_name", changes.publisherName), set("publisher_key", changes.publisherName && normalizePlace(changes.publisherName)));
+    sets.push(
+      set("publisher_name", changes.publisherName),
+      set("publisher_key", changes.publisherName && normalizePlace(changes.publisherName)),
+    );
   }
   const plain: [keyof ConsoleValues, string][] = [
     ["nameKana", "name_kana"],
@@ -156,7 +164,13 @@ const replacePlatformsSql = (consoleId: string, priorities: ConsoleValues["platf
 ];
 
 /** The statements that store a new console (addConsole, imports); `times` keeps a restored console's timestamps. */
-export const insertConsoleSql = (id: string, userId: string, values: ConsoleValues, now: string, times = { createdAt: now, updatedAt: now }): SQL[] => [
+export const insertConsoleSql = (
+  id: string,
+  userId: string,
+  values: ConsoleValues,
+  now: string,
+  times = { createdAt: now, updatedAt: now },
+): SQL[] => [
   sql`INSERT INTO consoles (id, user_id, name, name_key, created_at, updated_at) VALUES (${id}, ${userId}, ${values.name}, '', ${times.createdAt}, ${times.updatedAt})`,
   sql`UPDATE consoles SET ${sql.join(columnsOf(values), sql`, `)} WHERE id = ${id}`,
   ...replacePlatformsSql(id, values.platformPriorities),
@@ -177,10 +191,14 @@ export const consoleKept = (userId: string, consoleId: string): WriteCondition =
 
 /** Writes only the fields sent, so two patches of different fields never undo each other. */
 export async function patchConsole(db: Db, userId: string, consoleId: string, changes: Partial<ConsoleValues>, now: string) {
-  await runConditional(db, [consoleKept(userId, consoleId)], [
-    sql`UPDATE consoles SET ${sql.join([...columnsOf(changes), sql`updated_at = ${now}`], sql`, `)} WHERE id = ${consoleId} AND user_id = ${userId}`,
-    ...(changes.platformPriorities !== undefined ? replacePlatformsSql(consoleId, changes.platformPriorities) : []),
-  ]);
+  await runConditional(
+    db,
+    [consoleKept(userId, consoleId)],
+    [
+      sql`UPDATE consoles SET ${sql.join([...columnsOf(changes), sql`updated_at = ${now}`], sql`, `)} WHERE id = ${consoleId} AND user_id = ${userId}`,
+      ...(changes.platformPriorities !== undefined ? replacePlatformsSql(consoleId, changes.platformPriorities) : []),
+    ],
+  );
 }
 
 export async function countLogs(db: Db, consoleId: string): Promise<number> {

@@ -12,7 +12,7 @@ export const removeConsole = defineTool({
   title: "所有ハード削除",
   description:
     "Removes one of your consoles with its maintenance logs, in two steps: the first call only previews what goes; call again with the same arguments plus its confirmToken.",
-  restNote: "In REST, POST /rest/v1/removeConsole with {\"consoleId\": ...}, then again with confirmToken.",
+  restNote: 'In REST, POST /rest/v1/removeConsole with {"consoleId": ...}, then again with confirmToken.',
   scopes: ["play:delete"],
   plans: LIGHT_AND_ABOVE,
   kind: "delete",

@@ -26,7 +26,13 @@ export const updateConsole = defineTool({
     const current = await findConsole(db, auth.userId, consoleId);
     if (!current) throw notFound(`Your console ${consoleId}`);
     if (changes.platformPriorities !== undefined) await checkPlatformPriorities(db, auth.userId, changes.platformPriorities);
-    await patchConsole(db, auth.userId, consoleId, Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)), now.toISOString());
+    await patchConsole(
+      db,
+      auth.userId,
+      consoleId,
+      Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)),
+      now.toISOString(),
+    );
     return { item: await renderConsole(db, auth.userId, consoleId, CONSOLE_FIELD_GROUPS) };
   },
 });

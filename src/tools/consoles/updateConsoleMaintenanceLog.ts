@@ -9,7 +9,8 @@ export const updateConsoleMaintenanceLog = defineTool({
   name: "updateConsoleMaintenanceLog",
   family: "consoles",
   title: "メンテナンス記録更新",
-  description: "Patches one maintenance log: an omitted field is kept, null clears it. Moving it to DONE records today as the completion date when none is set.",
+  description:
+    "Patches one maintenance log: an omitted field is kept, null clears it. Moving it to DONE records today as the completion date when none is set.",
   restNote: "In REST, POST /rest/v1/updateConsoleMaintenanceLog with maintenanceLogId and the fields to change.",
   scopes: ["play:write"],
   plans: LIGHT_AND_ABOVE,
@@ -24,6 +25,10 @@ export const updateConsoleMaintenanceLog = defineTool({
     const current = await findLog(db, auth.userId, maintenanceLogId);
     if (!current) throw notFound(`Your maintenance log ${maintenanceLogId}`);
     await patchLog(db, auth.userId, maintenanceLogId, Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)), now);
-    return { item: toMaintenanceLog(readBack(await findLog(db, auth.userId, maintenanceLogId), () => notFound(`Your maintenance log ${maintenanceLogId}`))) };
+    return {
+      item: toMaintenanceLog(
+        readBack(await findLog(db, auth.userId, maintenanceLogId), () => notFound(`Your maintenance log ${maintenanceLogId}`)),
+      ),
+    };
   },
 });

@@ -1,17 +1,17 @@
 import { type SQL, sql } from "drizzle-orm";
 import { insertWithCustomId } from "../../platform/customIds";
 import { type Db, queryBatch } from "../../platform/db";
-import { type LimitContext, type WriteCondition, addWithinLimit, runConditional } from "../../platform/registeredLimits";
+import { ApiError, notFound } from "../../platform/errors";
+import { sha256Hex } from "../../platform/hashing";
+import { addWithinLimit, type LimitContext, runConditional, type WriteCondition } from "../../platform/registeredLimits";
+import { gameWriteStatements, type StoredGameRow } from "../games/gameWrites";
+import type { GameRow } from "../games/masterRows";
+import { usableIds } from "../games/queries";
 import { deleteEntrySql } from "../library/queries";
 import { deleteCopiesSql } from "../physicalCopies/queries";
 import { deleteGamePlaysSql } from "../play/queries";
 import { untagGameSql } from "../tags/queries";
 import { deleteWishSql } from "../wishlist/queries";
-import { ApiError, notFound } from "../../platform/errors";
-import { sha256Hex } from "../../platform/hashing";
-import { type StoredGameRow, gameWriteStatements } from "../games/gameWrites";
-import type { GameRow } from "../games/masterRows";
-import { usableIds } from "../games/queries";
 
 /** The stored fields of a custom game; its revision is their hash. */
 export type CustomGameFields = Omit<GameRow, "gameId" | "editions" | "mediaId" | "gpsId" | "dbId" | "dbSlug" | "dbCoverId">;
@@ -54,7 +54,10 @@ export async function checkCustomGameReferences(db: Db, userId: string, fields: 
   if (fields.publisherId != null && !(await usableIds(db, "companies", userId, [fields.publisherId])).size) {
     throw notFoundField("publisherId", fields.publisherId);
   }
-  for (const [field, rootOnly] of [["genreId", true], ["genreSubId", false]] as const) {
+  for (const [field, rootOnly] of [
+    ["genreId", true],
+    ["genreSubId", false],
+  ] as const) {
     const id = fields[field];
     if (id == null) continue;
     const [genre] = await db.all<{ parent_id: number | null }>(sql`SELECT parent_id FROM genres WHERE id = ${id}`);
@@ -98,7 +101,12 @@ export function referencesStillUsable(userId: string, fields: Partial<CustomGame
 }
 
 /** The statements that store a new custom game under `gameId` (a plain INSERT: a taken id fails); addCustomGame and imports. */
-export async function insertCustomGameStatements(db: Db, userId: string, gameId: number, fields: CustomGameFields): Promise<D1PreparedStatement[]> {
+export async function insertCustomGameStatements(
+  db: Db,
+  userId: string,
+  gameId: number,
+  fields: CustomGameFields,
+): Promise<D1PreparedStatement[]> {
   return gameWriteStatements(db.$client, [storedRow(gameId, userId, fields, await customGameRevision(fields))], "insert");
 }
 
@@ -106,7 +114,13 @@ export async function insertCustomGameStatements(db: Db, userId: string, gameId:
 export async function insertCustomGame(db: Db, limit: LimitContext, fields: CustomGameFields): Promise<number> {
   const { userId } = limit;
   return insertWithCustomId("games", async (gameId) =>
-    addWithinLimit(db, limit, "customGames", await insertCustomGameStatements(db, userId, gameId, fields), referencesStillUsable(userId, fields)),
+    addWithinLimit(
+      db,
+      limit,
+      "customGames",
+      await insertCustomGameStatements(db, userId, gameId, fields),
+      referencesStillUsable(userId, fields),
+    ),
   );
 }
 
@@ -120,8 +134,15 @@ export async function updateCustomGame(
 ): Promise<string> {
   const revision = await customGameRevision(fields);
   // The upsert must not bring back a game removed since it was read.
-  const stillThere = { holds: sql`EXISTS (SELECT 1 FROM games WHERE id = ${gameId} AND owner_user_id = ${userId})`, error: () => notFound(`Your custom game ${gameId}`) };
-  await runConditional(db, [stillThere, ...referencesStillUsable(userId, changes)], gameWriteStatements(db.$client, [storedRow(gameId, userId, fields, revision)]));
+  const stillThere = {
+    holds: sql`EXISTS (SELECT 1 FROM games WHERE id = ${gameId} AND owner_user_id = ${userId})`,
+    error: () => notFound(`Your custom game ${gameId}`),
+  };
+  await runConditional(
+    db,
+    [stillThere, ...referencesStillUsable(userId, changes)],
+    gameWriteStatements(db.$client, [storedRow(gameId, userId, fields, revision)]),
+  );
   return revision;
 }
 

@@ -14,7 +14,7 @@ export const removeCustomGame = defineTool({
   title: "カスタムゲーム削除",
   description:
     "Removes one of your custom games, in two steps: the first call only previews what goes; call again with the same arguments plus its confirmToken to remove it.",
-  restNote: "In REST, POST /rest/v1/removeCustomGame with {\"gameId\": ...}, then again with confirmToken.",
+  restNote: 'In REST, POST /rest/v1/removeCustomGame with {"gameId": ...}, then again with confirmToken.',
   scopes: ["library:delete"],
   plans: PREMIUM_ONLY,
   kind: "delete",

@@ -8,7 +8,16 @@ import { loadGameRecords } from "../games/queries";
 /** What a user may set on a custom game: the master row's fields, with references that may
  * also point at the user's own custom platforms and publishers. */
 export const customGameFields = {
-  ...gameRow.pick({ title: true, titleReading: true, titleEn: true, aliases: true, releaseDate: true, janCode: true, modelNumber: true, price: true }).shape,
+  ...gameRow.pick({
+    title: true,
+    titleReading: true,
+    titleEn: true,
+    aliases: true,
+    releaseDate: true,
+    janCode: true,
+    modelNumber: true,
+    price: true,
+  }).shape,
   platformId: positiveId.describe("An official platform or one of your custom platforms."),
   publisherId: positiveId.nullable(),
   genreId: positiveId.nullable().describe("A main (root) genre."),

@@ -3,7 +3,7 @@ import { insertWithCustomId } from "../../platform/customIds";
 import { type Db, isUniqueViolation, queryBatch } from "../../platform/db";
 import { ApiError, notFound } from "../../platform/errors";
 import { sha256Hex } from "../../platform/hashing";
-import { type LimitContext, type WriteCondition, addWithinLimit, runConditional } from "../../platform/registeredLimits";
+import { addWithinLimit, type LimitContext, runConditional, type WriteCondition } from "../../platform/registeredLimits";
 import { companySearchText } from "../games/masterRows";
 
 /**
@@ -98,14 +98,22 @@ function columnValues<F extends Named>(kind: Kind<F>, fields: F): [string, unkno
  * Adds a record under a random custom id (platform/customIds.ts), counting it against the plan's
  * limit in the same batch; a name the user already gave another record of the kind is a 409.
  */
-export async function insertCustom<F extends Named>(db: Db, kind: Kind<F>, limit: LimitContext, fields: F): Promise<Stored<F> & { id: number }> {
+export async function insertCustom<F extends Named>(
+  db: Db,
+  kind: Kind<F>,
+  limit: LimitContext,
+  fields: F,
+): Promise<Stored<F> & { id: number }> {
   const revision = await revisionOf(fields);
   const values = columnValues(kind, fields);
   try {
     const id = await insertWithCustomId(kind.table, (id) =>
       addWithinLimit(db, limit, kind.resource, [
         sql`INSERT INTO ${sql.raw(kind.table)} (id, ${sql.raw(values.map(([column]) => column).join(", "))}, owner_user_id, content_hash)
-          VALUES (${id}, ${sql.join(values.map(([, value]) => sql`${value}`), sql`, `)}, ${limit.userId}, ${revision})`,
+          VALUES (${id}, ${sql.join(
+            values.map(([, value]) => sql`${value}`),
+            sql`, `,
+          )}, ${limit.userId}, ${revision})`,
       ]),
     );
     return { id, fields, revision };
@@ -116,14 +124,23 @@ export async function insertCustom<F extends Named>(db: Db, kind: Kind<F>, limit
 }
 
 export const revisionConflict = <F extends Named>(kind: Kind<F>) =>
-  new ApiError("revision_conflict", `The custom ${kind.noun} changed since that revision; read it again and resend.`, { field: "revision" });
+  new ApiError("revision_conflict", `The custom ${kind.noun} changed since that revision; read it again and resend.`, {
+    field: "revision",
+  });
 
 /**
  * Patches a record: omitted fields are kept, null clears. The UPDATE only applies to the revision
  * it was computed from, so a concurrent writer is never overwritten with stale fields: given
  * `expected`, a changed record is a 409; without it, the patch is applied again to the new state.
  */
-export async function updateCustom<F extends Named>(db: Db, kind: Kind<F>, userId: string, id: number, changes: Partial<F>, expected?: string): Promise<Stored<F>> {
+export async function updateCustom<F extends Named>(
+  db: Db,
+  kind: Kind<F>,
+  userId: string,
+  id: number,
+  changes: Partial<F>,
+  expected?: string,
+): Promise<Stored<F>> {
   for (let attempt = 1; ; attempt++) {
     const current = await findCustom(db, kind, userId, id);
     if (!current) throw notYours(kind, id);
@@ -177,10 +194,11 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
  * A platform that custom games or PLATFORM collections still use cannot go: a game needs a
  * platform, and such a collection would be left without one. 400 naming platformId.
  */
-export function platformInUse(name: string, platformId: number, usage: Pick<PlatformUsage, "games" | "collections">) {
+export function platformInUse(name: string, _platformId: number, usage: Pick<PlatformUsage, "games" | "collections">) {
   const users =
-    [usage.games && `${usage.games} of your custom games`, usage.collections && plural(usage.collections, "collection")].filter(Boolean).join(" and ") ||
-    "your custom games or collections";
+    [usage.games && `${usage.games} of your custom games`, usage.collections && plural(usage.collections, "collection")]
+      .filter(Boolean)
+      .join(" and ") || "your custom games or collections";
   return new ApiError(
     "invalid_input",
     `platformId: your custom platform '${name}' is used by ${users}; move them to another platform or remove them first.`,

@@ -9,15 +9,15 @@ import { defineTool } from "../../registry/defineTool";
 import { companyRow, platformRow } from "../games/masterRows";
 import { platformObjectShape, publisherObjectShape } from "../games/shared";
 import {
-  type Kind,
-  type Named,
-  PLATFORM,
-  PUBLISHER,
   deleteCustomPlatform,
   deleteCustomPublisher,
   findCustom,
   insertCustom,
+  type Kind,
+  type Named,
   notYours,
+  PLATFORM,
+  PUBLISHER,
   platformInUse,
   platformUsage,
   publisherGameCount,
@@ -41,7 +41,8 @@ export const customPublisherSchema = z.object({ ...publisherObjectShape, custom:
 export const customPlatformResult = z.object({ item: customPlatformSchema, revision }).meta({ id: "CustomPlatformResult" });
 export const customPublisherResult = z.object({ item: customPublisherSchema, revision }).meta({ id: "CustomPublisherResult" });
 
-export const CUSTOM_ID_NOTE = "Custom ids are random integers of 1,000,000,000 and above (at most 2^53 - 1); they never collide with official ids.";
+export const CUSTOM_ID_NOTE =
+  "Custom ids are random integers of 1,000,000,000 and above (at most 2^53 - 1); they never collide with official ids.";
 
 /** What removing a record does besides, as its preview tells it. */
 interface RemovalPreview {
@@ -128,7 +129,9 @@ export const CUSTOM_PUBLISHER: CustomRecordKind = {
     note: "Custom games that name it keep existing with publisherId null.",
     async preview(db, userId, companyId) {
       const games = await publisherGameCount(db, userId, companyId);
-      const effect = games ? ` ${countOf(games, "of your custom games keeps", "of your custom games keep")} existing without a publisher.` : "";
+      const effect = games
+        ? ` ${countOf(games, "of your custom games keeps", "of your custom games keep")} existing without a publisher.`
+        : "";
       return { affected: games, effect };
     },
     execute: ({ db, userId, id, marker }) => deleteCustomPublisher(db, userId, id, marker),

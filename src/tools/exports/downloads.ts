@@ -30,5 +30,6 @@ export type ExportOpeners = Record<ExportRequest["kind"], ExportOpener>;
 
 export const EXPORT_OPENERS: ExportOpeners = {
   myData: (reader, request, { upgradeUrl }) => openMyDataSource(reader, request.dataset, request.args, upgradeUrl),
-  masterData: (reader, request, { env, upgradeUrl }) => openMasterDataSource(reader, request.dataset, request.args, env.EXPORTS, upgradeUrl),
+  masterData: (reader, request, { env, upgradeUrl }) =>
+    openMasterDataSource(reader, request.dataset, request.args, env.EXPORTS, upgradeUrl),
 };

@@ -9,7 +9,7 @@ import { defineTool } from "../../registry/defineTool";
 import { EMPTY_GENERATION, generationKey } from "../games/generation";
 import { DOWNLOAD_COSTS, downloadCost } from "./downloads";
 import { MASTER_EXPORT_DATASETS } from "./masterData";
-import { MASTER_COLUMNS, countQueries } from "./masterData/rows";
+import { countQueries, MASTER_COLUMNS } from "./masterData/rows";
 
 const { masterData: costs } = DOWNLOAD_COSTS;
 
@@ -33,7 +33,9 @@ export const exportMasterData = defineTool({
   restOnly: true,
   input: z
     .strictObject({
-      dataset: z.enum(MASTER_EXPORT_DATASETS).describe("games: one platform's games; platforms; companies (publishers); genres (main genres)."),
+      dataset: z
+        .enum(MASTER_EXPORT_DATASETS)
+        .describe("games: one platform's games; platforms; companies (publishers); genres (main genres)."),
       platformId: positiveId.optional().describe("games only, and required there: an official platform's id (listPlatforms)."),
     })
     .superRefine((value, ctx) => {
@@ -49,7 +51,7 @@ export const exportMasterData = defineTool({
     dataset: z.enum(MASTER_EXPORT_DATASETS),
     format: z.literal("ndjson"),
     platformId: z.number().int().optional().describe("games only."),
-    generation: z.string().describe("The dataset's master generation (\"empty\" before any import)."),
+    generation: z.string().describe('The dataset\'s master generation ("empty" before any import).'),
     totalCount: z.number().int().describe("Rows the file holds as of now."),
     expiresInSec: z.number().int(),
     expiresAt: z.string(),
@@ -64,7 +66,9 @@ export const exportMasterData = defineTool({
   async handler({ env, db, auth, now, origin }, args) {
     const { dataset, platformId } = args;
     const [platforms, generations, counts] = await queryBatch<[{ owner: string | null }[], { value: string }[], { n: number }[]]>(db, [
-      platformId === undefined ? sql`SELECT NULL AS owner WHERE 0` : sql`SELECT owner_user_id AS owner FROM platforms WHERE id = ${platformId}`,
+      platformId === undefined
+        ? sql`SELECT NULL AS owner WHERE 0`
+        : sql`SELECT owner_user_id AS owner FROM platforms WHERE id = ${platformId}`,
       sql`SELECT value FROM master_meta WHERE key = ${generationKey(dataset)}`,
       dataset === "games" ? countQueries.games(auth.userId, platformId!) : countQueries[dataset](auth.userId),
     ]);

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ALL_PLANS } from "../../platform/plans";
 import { EXPORT_LINK_TTL_SEC, issueExportLink } from "../../platform/signedLinks";
 import { defineTool } from "../../registry/defineTool";
-import { MY_DATASETS, MY_DATA_FORMATS, MY_DATA_PLAN_DIFFERENCES, myDataInput } from "./myData/args";
+import { MY_DATA_FORMATS, MY_DATA_PLAN_DIFFERENCES, MY_DATASETS, myDataInput } from "./myData/args";
 import { prepareMyData } from "./myData/index";
 
 const NOTE =

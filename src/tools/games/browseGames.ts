@@ -1,24 +1,24 @@
-import { queryBatch } from "../../platform/db";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
-import { limitArg, pageArg, pageEnvelopeFields, pageOf, pageOffset, resolveLimit, type PageCap } from "../../platform/paging";
+import { queryBatch } from "../../platform/db";
+import { limitArg, type PageCap, pageArg, pageEnvelopeFields, pageOf, pageOffset, resolveLimit } from "../../platform/paging";
 import { PREMIUM_ONLY } from "../../platform/plans";
 import { isoDate, orderedRanges, positiveId, searchText } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
 import { type GameFieldGroup, type GameRecord, gameFieldsArg, gameSchema, toGame } from "./gameObject";
 import {
-  type CoverageRows,
-  GAME_JOINS,
-  GAME_SELECT,
   allOf,
+  type CoverageRows,
   coverageFrom,
   coverageQueries,
+  GAME_JOINS,
+  GAME_SELECT,
   gameFilterConditions,
   groupsOf,
   visibleTo,
 } from "./queries";
 import { queryTermsCondition } from "./searchQuery";
-import { DEFAULT_GAME_FIELDS, coverageSchema } from "./shared";
+import { coverageSchema, DEFAULT_GAME_FIELDS } from "./shared";
 
 const BROWSE_CAP = 100;
 const BROWSE_DEFAULT = 20;
@@ -44,8 +44,13 @@ const ORDER = {
 };
 
 /** With no condition beyond platforms, the total comes from per-platform counts instead of a count. */
-const countsByPlatform = (args: { query?: string; publisherId?: number; genreId?: number; releaseDateFrom?: string; releaseDateTo?: string }) =>
-  [args.query, args.publisherId, args.genreId, args.releaseDateFrom, args.releaseDateTo].every((value) => value === undefined);
+const countsByPlatform = (args: {
+  query?: string;
+  publisherId?: number;
+  genreId?: number;
+  releaseDateFrom?: string;
+  releaseDateTo?: string;
+}) => [args.query, args.publisherId, args.genreId, args.releaseDateFrom, args.releaseDateTo].every((value) => value === undefined);
 
 function totalOnPlatforms(counts: ReadonlyMap<number, number>, platformIds: readonly number[] | undefined): number {
   const platforms = platformIds?.length ? new Set(platformIds) : new Set(counts.keys());
@@ -107,7 +112,12 @@ export const browseGames = defineTool({
     const { generation, coverage, gamesPerPlatform } = await coverageFrom(db, [generations, customGames]);
     const totalCount = byPlatform ? totalOnPlatforms(gamesPerPlatform, args.platformIds) : (counted[0]?.n ?? 0);
     return {
-      ...pageOf(rows.map((row) => toGame(row, groups)), args.page, totalCount, limit),
+      ...pageOf(
+        rows.map((row) => toGame(row, groups)),
+        args.page,
+        totalCount,
+        limit,
+      ),
       generation,
       coverage,
     };

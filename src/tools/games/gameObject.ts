@@ -10,40 +10,45 @@ export const gameFieldsArg = z
   .optional()
   .describe("Field groups to add to the core game fields; [] gives core fields only.");
 
-const named = <K extends string>(idKey: K) => z.object({ [idKey]: z.number().int(), name: z.string().nullable() } as Record<K, z.ZodNumber> & { name: z.ZodNullable<z.ZodString> });
+const named = <K extends string>(idKey: K) =>
+  z.object({ [idKey]: z.number().int(), name: z.string().nullable() } as Record<K, z.ZodNumber> & { name: z.ZodNullable<z.ZodString> });
 
-export const editionSchema = z.object({
-  gameEditionId: z.number().int(),
-  title: z.string().nullable(),
-  modelNumber: z.array(z.string()),
-  releaseDate: z.string().nullable(),
-  price: z.number().nullable(),
-  janCode: z.string().nullable(),
-}).meta({ id: "GameEdition" });
+export const editionSchema = z
+  .object({
+    gameEditionId: z.number().int(),
+    title: z.string().nullable(),
+    modelNumber: z.array(z.string()),
+    releaseDate: z.string().nullable(),
+    price: z.number().nullable(),
+    janCode: z.string().nullable(),
+  })
+  .meta({ id: "GameEdition" });
 
-export const gameSchema = z.object({
-  gameId: z.number().int(),
-  title: z.string(),
-  titleEn: z.array(z.string()),
-  platform: named("platformId"),
-  publisher: named("companyId").nullable(),
-  genre: named("genreId").nullable().describe("Main genre."),
-  genreSub: named("genreId").nullable().optional().describe("Support genre; with fields supportGenre."),
-  releaseDate: z.string().nullable(),
-  custom: z.boolean(),
-  dbId: z.number().int().nullable(),
-  dbSlug: z.string().nullable().describe("Always present; null for custom games. Page: {db_page_base}/{dbSlug}."),
-  dbCoverId: z.string().nullable().describe("Always present. Image: {db_image_base}/t_cover_big/{dbCoverId}.jpg."),
-  editions: z.array(editionSchema).optional().describe("With fields editions."),
-  specs: z
-    .object({ modelNumber: z.array(z.string()), price: z.number().nullable(), janCode: z.string().nullable() })
-    .optional()
-    .describe("With fields specs."),
-  externalLinks: z
-    .array(z.object({ source: z.enum(["db", "media", "gps"]), id: z.string() }))
-    .optional()
-    .describe("With fields externalLinks: external service ids, never URLs."),
-}).meta({ id: "Game" });
+export const gameSchema = z
+  .object({
+    gameId: z.number().int(),
+    title: z.string(),
+    titleEn: z.array(z.string()),
+    platform: named("platformId"),
+    publisher: named("companyId").nullable(),
+    genre: named("genreId").nullable().describe("Main genre."),
+    genreSub: named("genreId").nullable().optional().describe("Support genre; with fields supportGenre."),
+    releaseDate: z.string().nullable(),
+    custom: z.boolean(),
+    dbId: z.number().int().nullable(),
+    dbSlug: z.string().nullable().describe("Always present; null for custom games. Page: {db_page_base}/{dbSlug}."),
+    dbCoverId: z.string().nullable().describe("Always present. Image: {db_image_base}/t_cover_big/{dbCoverId}.jpg."),
+    editions: z.array(editionSchema).optional().describe("With fields editions."),
+    specs: z
+      .object({ modelNumber: z.array(z.string()), price: z.number().nullable(), janCode: z.string().nullable() })
+      .optional()
+      .describe("With fields specs."),
+    externalLinks: z
+      .array(z.object({ source: z.enum(["db", "media", "gps"]), id: z.string() }))
+      .optional()
+      .describe("With fields externalLinks: external service ids, never URLs."),
+  })
+  .meta({ id: "Game" });
 export type Game = z.infer<typeof gameSchema>;
 
 /** One game row as GAME_SELECT (queries.ts) reads it. */

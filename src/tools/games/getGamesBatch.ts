@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ALL_PLANS } from "../../platform/plans";
 import { positiveId } from "../../platform/schemas";
-import { type Face, defineTool } from "../../registry/defineTool";
+import { defineTool, type Face } from "../../registry/defineTool";
 import { GAME_FIELD_GROUPS, gameFieldsArg, gameSchema, toGame } from "./gameObject";
 import { groupsOf, loadGameRecords } from "./queries";
 
@@ -15,8 +15,7 @@ export const getGamesBatch = defineTool({
   name: "getGamesBatch",
   family: "games",
   title: "ゲーム一括取得",
-  description:
-    `Fetches several games by gameId in one call, in the order asked. Ids that do not exist or are not visible to you are listed in notFoundGameIds; ids past the per-call limit (${BATCH_LIMIT.mcp} over MCP) are not fetched and are listed in omittedGameIds.`,
+  description: `Fetches several games by gameId in one call, in the order asked. Ids that do not exist or are not visible to you are listed in notFoundGameIds; ids past the per-call limit (${BATCH_LIMIT.mcp} over MCP) are not fetched and are listed in omittedGameIds.`,
   restNote: `In REST, up to ${BATCH_LIMIT.rest} gameIds are fetched per call.`,
   scopes: ["games:read"],
   plans: ALL_PLANS,

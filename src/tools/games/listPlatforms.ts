@@ -1,6 +1,6 @@
-import { queryBatch } from "../../platform/db";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
+import { queryBatch } from "../../platform/db";
 import { limitArg, pageArg, pagedEnvelope, pageOf, pageOffset, resolveLimit } from "../../platform/paging";
 import { ALL_PLANS } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
@@ -29,7 +29,15 @@ export const listPlatforms = defineTool({
   async handler({ db, auth }, args) {
     const limit = resolveLimit(args.limit, CAP, [{ cap: CAP, reason: `listPlatforms returns at most ${CAP} per page` }]);
     const visible = sql`(owner_user_id IS NULL OR owner_user_id = ${auth.userId})`;
-    type PlatformRow = { platformId: number; name: string; nameEn: string | null; shortName: string | null; maker: string | null; releaseDate: string | null; custom: number };
+    type PlatformRow = {
+      platformId: number;
+      name: string;
+      nameEn: string | null;
+      shortName: string | null;
+      maker: string | null;
+      releaseDate: string | null;
+      custom: number;
+    };
     const [rows, total, ...coverageRows] = await queryBatch<[PlatformRow[], { n: number }[], ...CoverageRows]>(db, [
       sql`
         SELECT id AS platformId, name, name_en AS nameEn, short_name AS shortName, maker, release_date AS releaseDate,

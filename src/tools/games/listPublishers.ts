@@ -1,6 +1,6 @@
-import { queryBatch } from "../../platform/db";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
+import { queryBatch } from "../../platform/db";
 import { normalizeSearchText } from "../../platform/normalize";
 import { limitArg, pageArg, pagedEnvelope, pageOf, pageOffset, resolveLimit } from "../../platform/paging";
 import { ALL_PLANS } from "../../platform/plans";
@@ -26,20 +26,25 @@ export const listPublishers = defineTool({
     page: pageArg,
     limit: limitArg(CAP, DEFAULT_LIMIT),
   }),
-  output: pagedEnvelope(
-    z.object({ ...publisherObjectShape, custom: z.boolean() }),
-  ),
+  output: pagedEnvelope(z.object({ ...publisherObjectShape, custom: z.boolean() })),
   async handler({ db, auth }, args) {
     const limit = resolveLimit(args.limit, DEFAULT_LIMIT, [{ cap: CAP, reason: `listPublishers returns at most ${CAP} per page` }]);
     const term = args.query === undefined ? "" : normalizeSearchText(args.query);
     const where = sql`(owner_user_id IS NULL OR owner_user_id = ${auth.userId}) AND instr(search_text, ${term}) > 0`;
-    const [rows, total] = await queryBatch<[{ companyId: number; name: string; nameKana: string | null; nameEn: string | null; custom: number }[], { n: number }[]]>(db, [
+    const [rows, total] = await queryBatch<
+      [{ companyId: number; name: string; nameKana: string | null; nameEn: string | null; custom: number }[], { n: number }[]]
+    >(db, [
       sql`
         SELECT id AS companyId, name, name_kana AS nameKana, name_en AS nameEn, owner_user_id IS NOT NULL AS custom
         FROM companies WHERE ${where} ORDER BY owner_user_id IS NOT NULL, id
         LIMIT ${limit.effectiveLimit} OFFSET ${pageOffset(args.page, limit)}`,
       sql`SELECT COUNT(*) AS n FROM companies WHERE ${where}`,
     ]);
-    return pageOf(rows.map((row) => ({ ...row, custom: row.custom === 1 })), args.page, total[0]?.n ?? 0, limit);
+    return pageOf(
+      rows.map((row) => ({ ...row, custom: row.custom === 1 })),
+      args.page,
+      total[0]?.n ?? 0,
+      limit,
+    );
   },
 });

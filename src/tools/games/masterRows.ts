@@ -31,7 +31,10 @@ export const companyRow = z.strictObject({
 
 /** What listPublishers' query searches: name, kana reading and English name, normalised. */
 export const companySearchText = (row: { name: string; nameKana?: string | null; nameEn?: string | null }) =>
-  [row.name, row.nameKana, row.nameEn].filter(Boolean).map((v) => normalizeSearchText(v!)).join("|");
+  [row.name, row.nameKana, row.nameEn]
+    .filter(Boolean)
+    .map((v) => normalizeSearchText(v!))
+    .join("|");
 
 export const genreRow = z.strictObject({
   genreId: masterId,

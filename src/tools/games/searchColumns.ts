@@ -23,7 +23,14 @@ export interface SearchColumns {
 }
 
 const joined = (values: readonly (string | null)[], normalize: (value: string) => string) =>
-  [...new Set(values.filter((v): v is string => v !== null).map(normalize).filter(Boolean))].join(SEARCH_SEPARATOR);
+  [
+    ...new Set(
+      values
+        .filter((v): v is string => v !== null)
+        .map(normalize)
+        .filter(Boolean),
+    ),
+  ].join(SEARCH_SEPARATOR);
 
 /**
  * A game's searchable values in normalised form. The reading counts as an alias: the spec's
@@ -35,8 +42,14 @@ export function searchColumnsOf(game: SearchableGame): SearchColumns {
     searchTitleEn: joined(game.titleEn, normalizeSearchText),
     searchAlias: joined([game.titleReading, ...game.aliases], normalizeSearchText),
     searchModel: joined(game.modelNumber, normalizeCode),
-    searchEditionModel: joined(game.editions.flatMap((e) => e.modelNumber), normalizeCode),
-    searchEditionTitle: joined(game.editions.map((e) => e.title), normalizeSearchText),
+    searchEditionModel: joined(
+      game.editions.flatMap((e) => e.modelNumber),
+      normalizeCode,
+    ),
+    searchEditionTitle: joined(
+      game.editions.map((e) => e.title),
+      normalizeSearchText,
+    ),
   };
 }
 

@@ -1,9 +1,9 @@
 import { z } from "zod";
+import { queryBatch } from "../../platform/db";
 import { limitArg, pageEnvelopeFields, resolveLimit } from "../../platform/paging";
 import { ALL_PLANS } from "../../platform/plans";
 import { isoDate, orderedRanges, positiveId, searchCode, searchText, text } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
-import { queryBatch } from "../../platform/db";
 import { gameFieldsArg, gameSchema, toGame } from "./gameObject";
 import { type CoverageRows, coverageFrom, coverageQueries, groupsOf } from "./queries";
 import { type HitRow, prepareSearch, readSearch } from "./searchQuery";
@@ -18,7 +18,11 @@ const input = z
     query: searchText(100)
       .optional()
       .describe("Title, hiragana reading, English title or nickname; spaces separate terms that must all match."),
-    janCode: z.string().regex(/^(\d{8}|\d{13})$/, "must be 8 or 13 digits").optional().describe("Exact JAN (EAN) barcode, of the game or an edition."),
+    janCode: z
+      .string()
+      .regex(/^(\d{8}|\d{13})$/, "must be 8 or 13 digits")
+      .optional()
+      .describe("Exact JAN (EAN) barcode, of the game or an edition."),
     modelNumber: searchCode(40).optional().describe("Part of a model number (game or edition); hyphens and case are ignored."),
     externalId: z
       .strictObject({ dbId: positiveId.optional(), dbSlug: text(200).optional() })
@@ -75,18 +79,22 @@ export const searchGames = defineTool({
     "Default fields: editions, specs, supportGenre. dbSlug and dbCoverId are always present.",
   ],
   async handler({ db, auth }, args) {
-    const limit = resolveLimit(args.limit, SEARCH_DEFAULT, [{ cap: SEARCH_CAP, reason: `searchGames returns at most ${SEARCH_CAP} items` }]);
+    const limit = resolveLimit(args.limit, SEARCH_DEFAULT, [
+      { cap: SEARCH_CAP, reason: `searchGames returns at most ${SEARCH_CAP} items` },
+    ]);
     const groups = groupsOf(args.fields, DEFAULT_GAME_FIELDS);
     const prepared = await prepareSearch(db, auth.userId, args, limit.effectiveLimit);
-    const [page, ...coverageRows] = await queryBatch<[HitRow[], ...CoverageRows]>(db, [
-      prepared.query,
-      ...coverageQueries(auth.userId),
-    ]);
+    const [page, ...coverageRows] = await queryBatch<[HitRow[], ...CoverageRows]>(db, [prepared.query, ...coverageQueries(auth.userId)]);
     const result = readSearch(prepared, page);
     const { generation, coverage } = await coverageFrom(db, coverageRows);
     const hasMore = result.totalCount > result.hits.length;
     return {
-      items: result.hits.map((hit) => ({ ...toGame(hit.record, groups), matchedBy: hit.matchedBy, exact: hit.exact, edition: hit.edition })),
+      items: result.hits.map((hit) => ({
+        ...toGame(hit.record, groups),
+        matchedBy: hit.matchedBy,
+        exact: hit.exact,
+        edition: hit.edition,
+      })),
       page: 1,
       returnedCount: result.hits.length,
       totalCount: result.totalCount,

@@ -2,7 +2,7 @@ import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db";
 import { normalizeCode, searchTerms } from "../../platform/normalize";
 import type { GameRecord } from "./gameObject";
-import { GAME_JOINS, GAME_SELECT, type GameFilters, allOf, gameFilterConditions, visibleTo } from "./queries";
+import { allOf, GAME_JOINS, GAME_SELECT, type GameFilters, gameFilterConditions, visibleTo } from "./queries";
 import { SEARCH_SEPARATOR } from "./searchColumns";
 
 export type MatchedBy = "janCode" | "modelNumber" | "externalId" | "title" | "titleEn" | "alias";
@@ -69,7 +69,9 @@ function titleContainingAll(terms: readonly string[]): SQL {
   const long = terms.filter(isIndexable);
   const short = terms.filter((term) => !isIndexable(term));
   const matches = [
-    ...(long.length ? [sql`g.id IN (SELECT rowid FROM games_fts WHERE games_fts MATCH ${phrases(`{${TITLE_COLUMNS.join(" ")}}`, long)})`] : []),
+    ...(long.length
+      ? [sql`g.id IN (SELECT rowid FROM games_fts WHERE games_fts MATCH ${phrases(`{${TITLE_COLUMNS.join(" ")}}`, long)})`]
+      : []),
     ...(short.length ? [sql`g.id IN (SELECT rowid FROM games_grams WHERE games_grams MATCH ${phrases("{titles}", short)})`] : []),
   ];
   return sql.join(matches, sql` AND `);

@@ -4,11 +4,13 @@ import type { GameFieldGroup } from "./gameObject";
 /** What search and browse return when `fields` is omitted. */
 export const DEFAULT_GAME_FIELDS: readonly GameFieldGroup[] = ["editions", "specs", "supportGenre"];
 
-export const coverageSchema = z.object({
-  totalGames: z.number().int(),
-  platforms: z.array(z.string()),
-  note: z.string(),
-}).meta({ id: "Coverage" });
+export const coverageSchema = z
+  .object({
+    totalGames: z.number().int(),
+    platforms: z.array(z.string()),
+    note: z.string(),
+  })
+  .meta({ id: "Coverage" });
 
 /** A platform as the tools show it (listPlatforms, the custom platform tools), all but `custom`. */
 export const platformObjectShape = {

@@ -1,8 +1,8 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type Db, queryBatch } from "../../platform/db";
-import { type SortKey, orderOf } from "../../platform/keyset";
+import { orderOf, type SortKey } from "../../platform/keyset";
 import type { GameRecord } from "./gameObject";
-import { GAME_CORE_SELECT, GAME_JOINS, GAME_SELECT, allOf, visibleTo } from "./queries";
+import { allOf, GAME_CORE_SELECT, GAME_JOINS, GAME_SELECT, visibleTo } from "./queries";
 
 /**
  * A user's own list of games (library, wishlist, play records): a table with user_id and game_id read

@@ -5,21 +5,20 @@ import { ApiError } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import type { Plan } from "../../platform/plans";
 import { REGISTERED_LIMITS } from "../../platform/plans";
-import { insertOwnAttribute } from "../attributes/queries";
-import { attributeLabels } from "../attributes/queries";
-import { type NewCollection, checkCollectionFields, insertCollectionSql } from "../collections/queries";
+import { limitGuardAfter, roomLeft } from "../../platform/registeredLimits";
+import { attributeLabels, insertOwnAttribute } from "../attributes/queries";
+import { checkCollectionFields, insertCollectionSql, type NewCollection } from "../collections/queries";
 import { insertConsoleSql } from "../consoles/queries";
 import { type CustomGameFields, insertCustomGameStatements, referencesStillUsable } from "../customGames/queries";
 import { usableIds } from "../games/queries";
 import { insertEntrySql } from "../library/queries";
-import { allOwnedSql, insertTagSql, tagGamesInsertSql, tagIdByNameSql } from "../tags/queries";
 import { insertPlayLogSql } from "../play/logs";
 import { endLatestSql, insertPlaySql, newPlayId, withStatusDates } from "../play/queries";
+import { allOwnedSql, insertTagSql, tagGamesInsertSql, tagIdByNameSql } from "../tags/queries";
 import { deleteWishSql, insertWishSql } from "../wishlist/queries";
-import { limitGuardAfter, roomLeft } from "../../platform/registeredLimits";
 import type { ReportedRow } from "./jobs";
-import type { ExportRowOf, StagedRow, TrackerRow } from "./rows";
 import { type MatchResult, matchGames } from "./matching";
+import type { ExportRowOf, StagedRow, TrackerRow } from "./rows";
 
 /**
  * Writes one batch of staged rows. Everything a batch needs is read first (which games exist and
@@ -143,19 +142,29 @@ const limitMessage = (plan: Plan, resource: "library" | "wishlist") =>
 async function decideLibrary(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"library">>[]): Promise<Decided> {
   const { db, userId } = ctx;
   const now = ctx.now.toISOString();
-  const gameIds = await mappedGameIds(ctx, rows.map((r) => r.d.gameId));
+  const gameIds = await mappedGameIds(
+    ctx,
+    rows.map((r) => r.d.gameId),
+  );
   const targets = [...new Set(gameIds.values())];
   const [visible, owned, room, resolve] = await Promise.all([
     visibleGames(db, userId, targets),
-    idsIn(db, sql`SELECT game_id AS id FROM library_entries WHERE user_id = ${userId} AND game_id IN (SELECT value FROM json_each(${json(targets)}))`),
+    idsIn(
+      db,
+      sql`SELECT game_id AS id FROM library_entries WHERE user_id = ${userId} AND game_id IN (SELECT value FROM json_each(${json(targets)}))`,
+    ),
     roomLeft(db, ctx, "library"),
-    attributeResolver(ctx, rows.flatMap((r) => r.d.attributes)),
+    attributeResolver(
+      ctx,
+      rows.flatMap((r) => r.d.attributes),
+    ),
   ]);
   const d = new Decisions();
   let left = room;
   for (const { r, d: row } of rows) {
     const gameId = gameIds.get(row.gameId)!;
-    if (!visible.has(gameId)) d.fail(r, "gameId", "not_found", `Game ${row.gameId} does not exist here (or is another user's custom game).`);
+    if (!visible.has(gameId))
+      d.fail(r, "gameId", "not_found", `Game ${row.gameId} does not exist here (or is another user's custom game).`);
     else if (owned.has(gameId)) d.exists(r, "gameId", `Game ${gameId} is already in your library; kept as it is.`);
     else if (left <= 0) d.fail(r, "gameId", "plan_limit", limitMessage(ctx.plan, "library"));
     else {
@@ -186,7 +195,10 @@ async function decideLibrary(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"lib
 async function decideWishlist(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"wishlist">>[]): Promise<Decided> {
   const { db, userId } = ctx;
   const now = ctx.now.toISOString();
-  const gameIds = await mappedGameIds(ctx, rows.map((r) => r.d.gameId));
+  const gameIds = await mappedGameIds(
+    ctx,
+    rows.map((r) => r.d.gameId),
+  );
   const targets = [...new Set(gameIds.values())];
   const inTargets = sql`game_id IN (SELECT value FROM json_each(${json(targets)}))`;
   const [visible, owned, wished, room] = await Promise.all([
@@ -199,14 +211,21 @@ async function decideWishlist(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"wi
   let left = room;
   for (const { r, d: row } of rows) {
     const gameId = gameIds.get(row.gameId)!;
-    if (!visible.has(gameId)) d.fail(r, "gameId", "not_found", `Game ${row.gameId} does not exist here (or is another user's custom game).`);
+    if (!visible.has(gameId))
+      d.fail(r, "gameId", "not_found", `Game ${row.gameId} does not exist here (or is another user's custom game).`);
     else if (wished.has(gameId)) d.exists(r, "gameId", `Game ${gameId} is already on your wishlist; kept as it is.`);
     else if (owned.has(gameId)) d.exists(r, "gameId", `Game ${gameId} is in your library, so it cannot be wished for.`);
     else if (left <= 0) d.fail(r, "gameId", "plan_limit", limitMessage(ctx.plan, "wishlist"));
     else {
       wished.add(gameId);
       left--;
-      const values = { priority: row.priority ?? null, wishDate: row.wishDate ?? null, wishPrice: row.wishPrice ?? null, wishPlace: row.wishPlace ?? null, memo: row.memo ?? null };
+      const values = {
+        priority: row.priority ?? null,
+        wishDate: row.wishDate ?? null,
+        wishPrice: row.wishPrice ?? null,
+        wishPlace: row.wishPlace ?? null,
+        memo: row.memo ?? null,
+      };
       d.add(insertWishSql(userId, gameId, values, now, timesOf(row, now)));
     }
   }
@@ -223,21 +242,36 @@ const allOwnedGuard = (userId: string, gameIds: readonly number[]) =>
 async function decidePlayRecords(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"playRecords">>[]): Promise<Decided> {
   const { db, userId } = ctx;
   const now = ctx.now.toISOString();
-  const gameIds = await mappedGameIds(ctx, rows.map((r) => r.d.gameId));
+  const gameIds = await mappedGameIds(
+    ctx,
+    rows.map((r) => r.d.gameId),
+  );
   const targets = [...new Set(gameIds.values())];
   const playIds = rows.map((r) => r.d.playId);
   const consoleRefs = [...new Set(rows.flatMap((r) => (r.d.consoleId ? [r.d.consoleId] : [])))];
   const [owned, mappedPlays, ownPlays, latest, consoleMap, ownConsoles, resolve] = await Promise.all([
-    idsIn(db, sql`SELECT game_id AS id FROM library_entries WHERE user_id = ${userId} AND game_id IN (SELECT value FROM json_each(${json(targets)}))`),
+    idsIn(
+      db,
+      sql`SELECT game_id AS id FROM library_entries WHERE user_id = ${userId} AND game_id IN (SELECT value FROM json_each(${json(targets)}))`,
+    ),
     idMap(db, userId, "play", playIds),
     idsIn(db, sql`SELECT id FROM play_records WHERE user_id = ${userId} AND id IN (SELECT value FROM json_each(${json(playIds)}))`),
-    idsIn(db, sql`SELECT game_id AS id FROM play_records WHERE user_id = ${userId} AND is_latest = 1 AND game_id IN (SELECT value FROM json_each(${json(targets)}))`),
+    idsIn(
+      db,
+      sql`SELECT game_id AS id FROM play_records WHERE user_id = ${userId} AND is_latest = 1 AND game_id IN (SELECT value FROM json_each(${json(targets)}))`,
+    ),
     idMap(db, userId, "console", consoleRefs),
     idsIn(db, sql`SELECT id FROM consoles WHERE user_id = ${userId} AND id IN (SELECT value FROM json_each(${json(consoleRefs)}))`),
-    attributeResolver(ctx, rows.flatMap((r) => r.d.attributes)),
+    attributeResolver(
+      ctx,
+      rows.flatMap((r) => r.d.attributes),
+    ),
   ]);
   const existingIds = new Set([...ownPlays].map(String));
-  const currentConsoles = await idsIn(db, sql`SELECT id FROM consoles WHERE user_id = ${userId} AND id IN (SELECT value FROM json_each(${json([...consoleMap.values()])}))`);
+  const currentConsoles = await idsIn(
+    db,
+    sql`SELECT id FROM consoles WHERE user_id = ${userId} AND id IN (SELECT value FROM json_each(${json([...consoleMap.values()])}))`,
+  );
   const d = new Decisions();
   const touched: number[] = [];
   for (const { r, d: row } of rows) {
@@ -320,7 +354,10 @@ async function decidePlayLogs(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"pl
   const candidates = [...new Set([...playRefs, ...mappedPlays.values()])];
   const [records, mappedLogsThere] = await Promise.all([
     idsIn(db, sql`SELECT id FROM play_records WHERE user_id = ${userId} AND id IN (SELECT value FROM json_each(${json(candidates)}))`),
-    idsIn(db, sql`SELECT id FROM play_logs WHERE user_id = ${userId} AND id IN (SELECT value FROM json_each(${json([...mappedLogs.values()])}))`),
+    idsIn(
+      db,
+      sql`SELECT id FROM play_logs WHERE user_id = ${userId} AND id IN (SELECT value FROM json_each(${json([...mappedLogs.values()])}))`,
+    ),
   ]);
   const d = new Decisions();
   const parents: string[] = [];
@@ -340,7 +377,14 @@ async function decidePlayLogs(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"pl
     ownLogs.add(row.playLogId);
     parents.push(playId);
     d.add(
-      insertPlayLogSql(userId, playId, id, { playDate: row.playDate ?? null, playTime: row.playTime, memo: row.memo ?? null }, now, timesOf(row, now)),
+      insertPlayLogSql(
+        userId,
+        playId,
+        id,
+        { playDate: row.playDate ?? null, playTime: row.playTime, memo: row.memo ?? null },
+        now,
+        timesOf(row, now),
+      ),
       mapSql(userId, "log", row.playLogId, id),
     );
   }
@@ -357,7 +401,11 @@ async function decidePlayLogs(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"pl
 async function decideTracker(ctx: ApplyContext, rows: StagedRow<TrackerRow>[]): Promise<Decided> {
   const { db, userId } = ctx;
   const now = ctx.now.toISOString();
-  const matches: MatchResult[] = await matchGames(db, userId, rows.map((r) => r.d));
+  const matches: MatchResult[] = await matchGames(
+    db,
+    userId,
+    rows.map((r) => r.d),
+  );
   const targets = [...new Set(matches.flatMap((m) => (m.kind === "matched" ? [m.gameId] : [])))];
   const inTargets = sql`game_id IN (SELECT value FROM json_each(${json(targets)}))`;
   const [owned, wished, latest, libraryRoom, wishRoom] = await Promise.all([
@@ -371,7 +419,7 @@ async function decideTracker(ctx: ApplyContext, rows: StagedRow<TrackerRow>[]): 
   let libraryLeft = libraryRoom;
   let wishLeft = wishRoom;
   const touched: number[] = [];
-  rows.forEach(({ r, d: row }, i) => {
+  const decideRow = ({ r, d: row }: (typeof rows)[number], i: number) => {
     const match = matches[i]!;
     if (match.kind === "unmatched") return d.fail(r, match.column, "unmatched", match.message);
     if (match.kind === "ambiguous") return d.fail(r, match.column, "ambiguous", match.message, match.candidates);
@@ -382,14 +430,24 @@ async function decideTracker(ctx: ApplyContext, rows: StagedRow<TrackerRow>[]): 
       if (wishLeft <= 0) return d.fail(r, "title", "plan_limit", limitMessage(ctx.plan, "wishlist"));
       wishLeft--;
       wished.add(gameId);
-      return d.add(insertWishSql(userId, gameId, { priority: null, wishDate: null, wishPrice: null, wishPlace: row.buyPlace, memo: row.memo }, now));
+      return d.add(
+        insertWishSql(userId, gameId, { priority: null, wishDate: null, wishPrice: null, wishPlace: row.buyPlace, memo: row.memo }, now),
+      );
     }
     const statements: SQL[] = [];
     if (!owned.has(gameId)) {
       if (libraryLeft <= 0) return d.fail(r, "title", "plan_limit", limitMessage(ctx.plan, "library"));
       libraryLeft--;
       owned.add(gameId);
-      const values = { rating: row.rating, buyDate: row.buyDate, buyPrice: row.buyPrice, buyPlace: row.buyPlace, memo: row.memo, userLinks: [], attributeIds: [] };
+      const values = {
+        rating: row.rating,
+        buyDate: row.buyDate,
+        buyPrice: row.buyPrice,
+        buyPlace: row.buyPlace,
+        memo: row.memo,
+        userLinks: [],
+        attributeIds: [],
+      };
       statements.push(insertEntrySql(userId, gameId, values, now), deleteWishSql(userId, gameId));
     }
     if (row.status !== null && !latest.has(gameId)) {
@@ -412,9 +470,11 @@ async function decideTracker(ctx: ApplyContext, rows: StagedRow<TrackerRow>[]): 
       );
       statements.push(insertPlaySql(userId, gameId, newPlayId(), values, now));
     }
-    if (statements.length === 0) return d.exists(r, "title", `Game ${gameId} is already in your library${row.status ? " with a play record" : ""}; kept as it is.`);
+    if (statements.length === 0)
+      return d.exists(r, "title", `Game ${gameId} is already in your library${row.status ? " with a play record" : ""}; kept as it is.`);
     return d.add(...statements);
-  });
+  };
+  for (const [i, staged] of rows.entries()) decideRow(staged, i);
   for (const resource of ["library", "wishlist"] as const) {
     const guard = limitGuardAfter(ctx, resource);
     if (guard && d.statements.length > 0) d.statements.push(guard);
@@ -424,8 +484,17 @@ async function decideTracker(ctx: ApplyContext, rows: StagedRow<TrackerRow>[]): 
 }
 
 /** The ids among `ids` (of `table`, owned through `owner`) that exist; for records re-issued by earlier restores. */
-const existingIds = (db: Db, table: "games" | "consoles" | "tags" | "collections", owner: "owner_user_id" | "user_id", userId: string, ids: readonly (string | number)[]) =>
-  idsIn(db, sql`SELECT id FROM ${sql.raw(table)} WHERE ${sql.raw(owner)} = ${userId} AND id IN (SELECT value FROM json_each(${json(ids)}))`);
+const existingIds = (
+  db: Db,
+  table: "games" | "consoles" | "tags" | "collections",
+  owner: "owner_user_id" | "user_id",
+  userId: string,
+  ids: readonly (string | number)[],
+) =>
+  idsIn(
+    db,
+    sql`SELECT id FROM ${sql.raw(table)} WHERE ${sql.raw(owner)} = ${userId} AND id IN (SELECT value FROM json_each(${json(ids)}))`,
+  );
 
 /**
  * Custom games: each gets a new id from the custom-id allocator, recorded in import_id_map (kind
@@ -440,9 +509,21 @@ async function decideCustomGames(ctx: ApplyContext, rows: StagedRow<ExportRowOf<
   const [mapped, own, platforms, companies, genres, room] = await Promise.all([
     idMap(db, userId, "game", oldIds.map(String)),
     existingIds(db, "games", "owner_user_id", userId, oldIds),
-    usableIds(db, "platforms", userId, rows.map((r) => r.d.platformId)),
-    usableIds(db, "companies", userId, rows.flatMap((r) => (r.d.publisherId != null ? [r.d.publisherId] : []))),
-    db.all<{ id: number; parent_id: number | null }>(sql`SELECT id, parent_id FROM genres WHERE id IN (SELECT value FROM json_each(${json(genreIds)}))`),
+    usableIds(
+      db,
+      "platforms",
+      userId,
+      rows.map((r) => r.d.platformId),
+    ),
+    usableIds(
+      db,
+      "companies",
+      userId,
+      rows.flatMap((r) => (r.d.publisherId != null ? [r.d.publisherId] : [])),
+    ),
+    db.all<{ id: number; parent_id: number | null }>(
+      sql`SELECT id, parent_id FROM genres WHERE id IN (SELECT value FROM json_each(${json(genreIds)}))`,
+    ),
     roomLeft(db, ctx, "customGames"),
   ]);
   const restored = await existingIds(db, "games", "owner_user_id", userId, [...mapped.values()].map(Number));
@@ -458,11 +539,21 @@ async function decideCustomGames(ctx: ApplyContext, rows: StagedRow<ExportRowOf<
       continue;
     }
     if (!platforms.has(row.platformId)) {
-      d.fail(r, "platformId", "not_found", `Platform ${row.platformId} is not one you can use (custom platforms are not in exports: add it first).`);
+      d.fail(
+        r,
+        "platformId",
+        "not_found",
+        `Platform ${row.platformId} is not one you can use (custom platforms are not in exports: add it first).`,
+      );
       continue;
     }
     if (row.publisherId != null && !companies.has(row.publisherId)) {
-      d.fail(r, "publisherId", "not_found", `Publisher ${row.publisherId} is not one you can use (custom publishers are not in exports: add it first).`);
+      d.fail(
+        r,
+        "publisherId",
+        "not_found",
+        `Publisher ${row.publisherId} is not one you can use (custom publishers are not in exports: add it first).`,
+      );
       continue;
     }
     const badGenre = (["genreId", "genreSubId"] as const).find((field) => row[field] != null && !parents.has(row[field]!));
@@ -475,7 +566,12 @@ async function decideCustomGames(ctx: ApplyContext, rows: StagedRow<ExportRowOf<
       continue;
     }
     if (left <= 0) {
-      d.fail(r, "gameId", "plan_limit", `The ${ctx.plan} plan allows ${REGISTERED_LIMITS.customGames[ctx.plan]} custom games; this row is past the limit and was not imported.`);
+      d.fail(
+        r,
+        "gameId",
+        "plan_limit",
+        `The ${ctx.plan} plan allows ${REGISTERED_LIMITS.customGames[ctx.plan]} custom games; this row is past the limit and was not imported.`,
+      );
       continue;
     }
     left--;
@@ -494,8 +590,10 @@ async function decideCustomGames(ctx: ApplyContext, rows: StagedRow<ExportRowOf<
       modelNumber: row.modelNumber,
       price: row.price ?? null,
     };
-    for (const condition of referencesStillUsable(userId, { platformId: fields.platformId })) references.set(`platform ${fields.platformId}`, condition.holds);
-    for (const condition of referencesStillUsable(userId, { publisherId: fields.publisherId })) references.set(`publisher ${fields.publisherId}`, condition.holds);
+    for (const condition of referencesStillUsable(userId, { platformId: fields.platformId }))
+      references.set(`platform ${fields.platformId}`, condition.holds);
+    for (const condition of referencesStillUsable(userId, { publisherId: fields.publisherId }))
+      references.set(`publisher ${fields.publisherId}`, condition.holds);
     const gameId = randomCustomId();
     d.add(...(await insertCustomGameStatements(db, userId, gameId, fields)), mapSql(userId, "game", String(row.gameId), String(gameId)));
   }
@@ -516,7 +614,12 @@ async function decideConsoles(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"co
   const [mapped, own, platforms, room] = await Promise.all([
     idMap(db, userId, "console", consoleIds),
     existingIds(db, "consoles", "user_id", userId, consoleIds),
-    usableIds(db, "platforms", userId, rows.flatMap((r) => r.d.platforms.map((p) => p.platformId))),
+    usableIds(
+      db,
+      "platforms",
+      userId,
+      rows.flatMap((r) => r.d.platforms.map((p) => p.platformId)),
+    ),
     roomLeft(db, ctx, "consoles"),
   ]);
   const restored = await existingIds(db, "consoles", "user_id", userId, [...mapped.values()]);
@@ -535,7 +638,12 @@ async function decideConsoles(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"co
       continue;
     }
     if (left <= 0) {
-      d.fail(r, "consoleId", "plan_limit", `The ${ctx.plan} plan allows ${REGISTERED_LIMITS.consoles[ctx.plan]} consoles; this row is past the limit and was not imported.`);
+      d.fail(
+        r,
+        "consoleId",
+        "plan_limit",
+        `The ${ctx.plan} plan allows ${REGISTERED_LIMITS.consoles[ctx.plan]} consoles; this row is past the limit and was not imported.`,
+      );
       continue;
     }
     left--;
@@ -567,11 +675,19 @@ async function decideConsoles(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"co
 async function decideTags(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"tags">>[]): Promise<Decided> {
   const { db, userId } = ctx;
   const now = ctx.now.toISOString();
-  const gameIds = await mappedGameIds(ctx, rows.flatMap((r) => r.d.gameIds));
+  const gameIds = await mappedGameIds(
+    ctx,
+    rows.flatMap((r) => r.d.gameIds),
+  );
   const targets = [...new Set(gameIds.values())];
   const [named, owned, room] = await Promise.all([
-    db.all<{ id: number; name: string }>(sql`SELECT id, name FROM tags WHERE user_id = ${userId} AND name IN (SELECT value FROM json_each(${json(rows.map((r) => r.d.name))}))`),
-    idsIn(db, sql`SELECT game_id AS id FROM library_entries WHERE user_id = ${userId} AND game_id IN (SELECT value FROM json_each(${json(targets)}))`),
+    db.all<{ id: number; name: string }>(
+      sql`SELECT id, name FROM tags WHERE user_id = ${userId} AND name IN (SELECT value FROM json_each(${json(rows.map((r) => r.d.name))}))`,
+    ),
+    idsIn(
+      db,
+      sql`SELECT game_id AS id FROM library_entries WHERE user_id = ${userId} AND game_id IN (SELECT value FROM json_each(${json(targets)}))`,
+    ),
     roomLeft(db, ctx, "tags"),
   ]);
   const byName = new Map<string, number | null>(named.map((t) => [t.name, t.id]));
@@ -592,7 +708,12 @@ async function decideTags(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"tags">
       continue;
     }
     if (left <= 0) {
-      d.fail(r, "name", "plan_limit", `The ${ctx.plan} plan allows ${REGISTERED_LIMITS.tags[ctx.plan]} tags; this row is past the limit and was not imported.`);
+      d.fail(
+        r,
+        "name",
+        "plan_limit",
+        `The ${ctx.plan} plan allows ${REGISTERED_LIMITS.tags[ctx.plan]} tags; this row is past the limit and was not imported.`,
+      );
       continue;
     }
     left--;
@@ -619,7 +740,10 @@ async function decideTags(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"tags">
 async function decideCollections(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"collections">>[]): Promise<Decided> {
   const { db, userId } = ctx;
   const now = ctx.now.toISOString();
-  const gameIds = await mappedGameIds(ctx, rows.flatMap((r) => [...r.d.gameIds, ...r.d.excludeGameIds]));
+  const gameIds = await mappedGameIds(
+    ctx,
+    rows.flatMap((r) => [...r.d.gameIds, ...r.d.excludeGameIds]),
+  );
   const collectionIds = rows.map((r) => r.d.collectionId);
   const tagRefs = [...new Set(rows.flatMap((r) => (r.d.tagId != null ? [String(r.d.tagId)] : [])))];
   const [mapped, own, mappedTags, visible, platforms, room] = await Promise.all([
@@ -627,7 +751,12 @@ async function decideCollections(ctx: ApplyContext, rows: StagedRow<ExportRowOf<
     existingIds(db, "collections", "user_id", userId, collectionIds),
     idMap(db, userId, "tag", tagRefs),
     visibleGames(db, userId, [...new Set(gameIds.values())]),
-    usableIds(db, "platforms", userId, rows.flatMap((r) => (r.d.platformId != null ? [r.d.platformId] : []))),
+    usableIds(
+      db,
+      "platforms",
+      userId,
+      rows.flatMap((r) => (r.d.platformId != null ? [r.d.platformId] : [])),
+    ),
     roomLeft(db, ctx, "collections"),
   ]);
   const [restored, tags] = await Promise.all([
@@ -677,11 +806,21 @@ async function decideCollections(ctx: ApplyContext, rows: StagedRow<ExportRowOf<
       return index >= 0 ? [{ field, index, id: row[field][index]! }] : [];
     })[0];
     if (unknown) {
-      d.fail(r, `${unknown.field}[${unknown.index}]`, "not_found", `Game ${unknown.id} does not exist here (or is another user's custom game): import the customGames file first.`);
+      d.fail(
+        r,
+        `${unknown.field}[${unknown.index}]`,
+        "not_found",
+        `Game ${unknown.id} does not exist here (or is another user's custom game): import the customGames file first.`,
+      );
       continue;
     }
     if (left <= 0) {
-      d.fail(r, "collectionId", "plan_limit", `The ${ctx.plan} plan allows ${REGISTERED_LIMITS.collections[ctx.plan]} collections; this row is past the limit and was not imported.`);
+      d.fail(
+        r,
+        "collectionId",
+        "plan_limit",
+        `The ${ctx.plan} plan allows ${REGISTERED_LIMITS.collections[ctx.plan]} collections; this row is past the limit and was not imported.`,
+      );
       continue;
     }
     left--;
@@ -694,6 +833,7 @@ async function decideCollections(ctx: ApplyContext, rows: StagedRow<ExportRowOf<
   return d.decided;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: each dataset decides rows of its own staged type.
 const DECIDERS: Record<string, (ctx: ApplyContext, rows: StagedRow<any>[]) => Promise<Decided>> = {
   customGames: decideCustomGames,
   consoles: decideConsoles,

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../platform/db";
 import { listObjects } from "../../platform/exportStorage";
-import { type JobRow, STAGED_PREFIX, jobOfStagedKey } from "./jobs";
+import { type JobRow, jobOfStagedKey, STAGED_PREFIX } from "./jobs";
 
 /** A staged file with no readable expiry (should not happen) is kept this long after its upload. */
 const FALLBACK_LIFETIME_MS = 86_400_000;

@@ -11,7 +11,7 @@ export const getImportStatus = defineTool({
   description:
     "Reports an import job (rows done, added, already there, failed with their row number, column and reason; finished) and, while it is " +
     "processing, writes its next rows first (up to 200 per call): call it until finished is true.",
-  restNote: "REST only: POST /rest/v1/getImportStatus {\"jobId\": ...}.",
+  restNote: 'REST only: POST /rest/v1/getImportStatus {"jobId": ...}.',
   scopes: ["library:write", "play:write"],
   plans: ALL_PLANS,
   // It advances the job, so it is a write; calling it again is always safe.

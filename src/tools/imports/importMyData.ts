@@ -4,9 +4,9 @@ import { confirmPreviewSchema, confirmTokenArg, confirmTwoStep } from "../../pla
 import { queryBatch } from "../../platform/db";
 import { invalidInput } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
-import { UPLOAD_LINK_TTL_SEC, issueUploadLink } from "../../platform/signedLinks";
+import { issueUploadLink, UPLOAD_LINK_TTL_SEC } from "../../platform/signedLinks";
 import { defineTool } from "../../registry/defineTool";
-import { IMPORT_MODES, IMPORT_SOURCES, MAX_IMPORT_BYTES, createJob, importStatusSchema, ownJob, statusOf } from "./jobs";
+import { createJob, IMPORT_MODES, IMPORT_SOURCES, importStatusSchema, MAX_IMPORT_BYTES, ownJob, statusOf } from "./jobs";
 import { removalOf, removalPreview } from "./replace";
 import { advanceJob } from "./steps";
 
@@ -37,7 +37,10 @@ export const importMyData = defineTool({
   kind: "write",
   restOnly: true,
   input: z.strictObject({
-    source: z.enum(IMPORT_SOURCES).optional().describe("export (default): an exportMyData JSON file; generic, grouvee, yamtrack: a tracker CSV."),
+    source: z
+      .enum(IMPORT_SOURCES)
+      .optional()
+      .describe("export (default): an exportMyData JSON file; generic, grouvee, yamtrack: a tracker CSV."),
     mode: z.enum(IMPORT_MODES).optional().describe("merge (default) or replace (export files only; two-step)."),
     jobId: z.string().min(1).max(40).optional().describe("A replace job whose file is uploaded: asks for (or confirms) the removal."),
     confirmToken: confirmTokenArg,
@@ -55,16 +58,22 @@ export const importMyData = defineTool({
     const source = args.source ?? "export";
     const mode = args.mode ?? "merge";
     if (args.jobId === undefined) {
-      if (args.confirmToken !== undefined) throw invalidInput("confirmToken", "confirmToken: send it with the jobId of the replace job it confirms.");
-      if (mode === "replace" && source !== "export") throw invalidInput("mode", "mode: replace restores an export file; tracker imports always merge.");
+      if (args.confirmToken !== undefined)
+        throw invalidInput("confirmToken", "confirmToken: send it with the jobId of the replace job it confirms.");
+      if (mode === "replace" && source !== "export")
+        throw invalidInput("mode", "mode: replace restores an export file; tracker imports always merge.");
       const job = await createJob(db, auth.userId, source, mode, now);
       const link = await issueUploadLink({ env, now, origin, userId: auth.userId }, job.id);
       return { jobId: job.id, ...link, uploadMethod: "PUT" as const, maxBytes: MAX_IMPORT_BYTES, status: statusOf(job) };
     }
-    if (args.source !== undefined || args.mode !== undefined) throw invalidInput(args.source !== undefined ? "source" : "mode", "With jobId, send only jobId and confirmToken.");
+    if (args.source !== undefined || args.mode !== undefined)
+      throw invalidInput(args.source !== undefined ? "source" : "mode", "With jobId, send only jobId and confirmToken.");
     const job = await ownJob(db, auth.userId, args.jobId, now);
     if (job.mode !== "replace" || job.state !== "awaiting_confirmation") {
-      throw invalidInput("jobId", `jobId: job ${job.id} is ${job.mode === "replace" ? `${job.state.replace("_", " ")}` : "a merge job"}; only a replace job whose file is uploaded awaits confirmation.`);
+      throw invalidInput(
+        "jobId",
+        `jobId: job ${job.id} is ${job.mode === "replace" ? `${job.state.replace("_", " ")}` : "a merge job"}; only a replace job whose file is uploaded awaits confirmation.`,
+      );
     }
     const removal = removalOf(auth.userId, job.dataset!);
     const preview = await removalPreview(db, removal);

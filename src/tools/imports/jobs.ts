@@ -116,7 +116,9 @@ export const importStatusSchema = z
     rowsFailed: z.number().int().describe("Rows not imported (unknown or unmatched game, plan limit, missing reference)."),
     finished: z.boolean(),
     unitsCharged: z.number().int().describe("Daily quota units this import's row batches consumed so far."),
-    reported: z.array(reportedRowSchema).describe(`Rows not added, each with its row number, column and reason (the first ${MAX_REPORTED}).`),
+    reported: z
+      .array(reportedRowSchema)
+      .describe(`Rows not added, each with its row number, column and reason (the first ${MAX_REPORTED}).`),
     reportedTruncated: z.boolean(),
     createdAt: z.string(),
     updatedAt: z.string(),

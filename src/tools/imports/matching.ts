@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { type Db, queryBatch } from "../../platform/db";
 import { normalizePlace } from "../../platform/normalize";
-import { type HitRow, type SearchCriteria, prepareSearch, readSearch } from "../games/searchQuery";
+import { type HitRow, prepareSearch, readSearch, type SearchCriteria } from "../games/searchQuery";
 import type { TrackerRow } from "./rows";
 
 /**
@@ -46,7 +46,10 @@ export async function matchGames(db: Db, userId: string, rows: readonly TrackerR
       return prepareSearch(db, userId, criteria, CANDIDATES);
     }),
   );
-  const pages = await queryBatch<HitRow[][]>(db, prepared.map((p) => p.query));
+  const pages = await queryBatch<HitRow[][]>(
+    db,
+    prepared.map((p) => p.query),
+  );
   return rows.map((row, i) => {
     const result = readSearch(prepared[i]!, pages[i]!);
     const column = row.janCode ? "janCode" : row.modelNumber ? "modelNumber" : "title";

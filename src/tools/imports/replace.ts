@@ -51,7 +51,11 @@ export function removalOf(userId: string, dataset: string): Removal {
       return {
         counts: sql`SELECT (SELECT COUNT(*) FROM play_records WHERE user_id = ${userId}) AS plays, (SELECT COUNT(*) FROM play_logs WHERE user_id = ${userId}) AS logs`,
         revision: sql`SELECT COUNT(*) || ifnull(max(updated_at), '') AS r FROM play_records WHERE user_id = ${userId}`,
-        statements: [sql`DELETE FROM play_logs WHERE user_id = ${userId}`, sql`DELETE FROM play_records WHERE user_id = ${userId}`, forgetIds(userId, ["play", "log"])],
+        statements: [
+          sql`DELETE FROM play_logs WHERE user_id = ${userId}`,
+          sql`DELETE FROM play_records WHERE user_id = ${userId}`,
+          forgetIds(userId, ["play", "log"]),
+        ],
         describe: (c) => `${plural(c.plays ?? 0, "play record")} (every cycle) with their ${plural(c.logs ?? 0, "play log")}`,
       };
     case "playLogs":
@@ -112,7 +116,8 @@ export function removalOf(userId: string, dataset: string): Removal {
           sql`DELETE FROM tags WHERE user_id = ${userId}`,
           forgetIds(userId, ["tag"]),
         ],
-        describe: (c) => `${plural(c.tags ?? 0, "tag")} with their ${plural(c.memberships ?? 0, "game membership")} (the games stay in your library)`,
+        describe: (c) =>
+          `${plural(c.tags ?? 0, "tag")} with their ${plural(c.memberships ?? 0, "game membership")} (the games stay in your library)`,
       };
     case "collections":
       return {
@@ -131,6 +136,9 @@ export function removalOf(userId: string, dataset: string): Removal {
 }
 
 export async function removalPreview(db: Db, removal: Removal) {
-  const [[counts], [revision]] = await Promise.all([db.all<Record<string, number>>(removal.counts), db.all<{ r: string | null }>(removal.revision)]);
+  const [[counts], [revision]] = await Promise.all([
+    db.all<Record<string, number>>(removal.counts),
+    db.all<{ r: string | null }>(removal.revision),
+  ]);
   return { description: removal.describe(counts ?? {}), revision: revision?.r ?? "" };
 }

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { isoDate, janCode, positiveId, text } from "../../platform/schemas";
-import { COLLECTION_TYPES, PURPOSES, collectionFieldArgs } from "../collections/queries";
+import { COLLECTION_TYPES, collectionFieldArgs, PURPOSES } from "../collections/queries";
 import { consoleFieldArgs } from "../consoles/console";
 import { customGameFields } from "../customGames/shared";
 import { entryFieldArgs, userLink } from "../library/entry";
-import { tagFieldArgs } from "../tags/queries";
 import { PLAY_STATUSES, playFieldArgs } from "../play/record";
+import { tagFieldArgs } from "../tags/queries";
 import { wishFieldArgs } from "../wishlist/entry";
 import { malformed } from "./readers";
 
@@ -36,7 +36,16 @@ const orEmpty = <T extends z.ZodType<unknown[]>>(schema: T) => schema.nullish().
  * other files refer to them), consoles (play records refer to them), then the library and what
  * hangs off it, tags (their games must be in the library) and collections (they refer to tags).
  */
-export const IMPORTABLE_DATASETS = ["customGames", "consoles", "library", "wishlist", "playRecords", "playLogs", "tags", "collections"] as const;
+export const IMPORTABLE_DATASETS = [
+  "customGames",
+  "consoles",
+  "library",
+  "wishlist",
+  "playRecords",
+  "playLogs",
+  "tags",
+  "collections",
+] as const;
 export type ImportableDataset = (typeof IMPORTABLE_DATASETS)[number];
 
 export const EXPORT_ROW_SCHEMAS = {
@@ -83,7 +92,10 @@ export const EXPORT_ROW_SCHEMAS = {
     name: collectionFieldArgs.name,
     description: collectionFieldArgs.description.nullish(),
     type: z.enum(COLLECTION_TYPES),
-    purpose: z.enum(PURPOSES).nullish().transform((value) => value ?? "LIBRARY"),
+    purpose: z
+      .enum(PURPOSES)
+      .nullish()
+      .transform((value) => value ?? "LIBRARY"),
     tagId: positiveId.nullish(),
     platformId: positiveId.nullish(),
     genreId: positiveId.nullish(),
@@ -125,7 +137,10 @@ export const EXPORT_ROW_SCHEMAS = {
     userLinks: list(userLink, 20),
     attributes: list(text(40), 20),
     consoleId: playFieldArgs.consoleId.nullish(),
-    isLatest: z.boolean().nullish().transform((value) => value ?? true),
+    isLatest: z
+      .boolean()
+      .nullish()
+      .transform((value) => value ?? true),
     ...times,
   }),
   playLogs: z.object({
@@ -142,12 +157,16 @@ export type ExportRowOf<D extends ImportableDataset> = z.output<(typeof EXPORT_R
 
 /** The first problem of a row as a 400 naming the row and the column. */
 export function validRow<T extends z.ZodType>(schema: T, value: unknown, row: number): z.output<T> {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) throw malformed(row, null, "each row must be a JSON object of the export's columns.");
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    throw malformed(row, null, "each row must be a JSON object of the export's columns.");
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   const column = issue.path.length > 0 ? String(issue.path[0]) : null;
-  const path = issue.path.slice(1).map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("");
+  const path = issue.path
+    .slice(1)
+    .map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`))
+    .join("");
   throw malformed(row, column === null ? null : `${column}${path}`, issue.message);
 }
 

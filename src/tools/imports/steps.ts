@@ -1,31 +1,34 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../platform/db";
+import { queryBatch } from "../../platform/db";
 import { ApiError } from "../../platform/errors";
+import { StreamedObjectWriter } from "../../platform/exportStorage";
 import { randomBase62 } from "../../platform/ids";
 import type { Plan } from "../../platform/plans";
 import { quotaExceeded, userDailyChargeStatement, utcDay } from "../../platform/quota";
-import { StreamedObjectWriter } from "../../platform/exportStorage";
-import { queryBatch } from "../../platform/db";
-import { MY_DATASETS, MY_DATASET_PLANS } from "../exports/myData/args";
+import { MY_DATASET_PLANS, MY_DATASETS } from "../exports/myData/args";
 import { applyBatch } from "./apply";
 import {
   BATCH_ROWS,
+  findJob,
   type JobRow,
   LEASE_SEC,
   MAX_IMPORT_BYTES,
   MAX_REPORTED,
   type ReportedRow,
   STEP_ROWS,
-  UNITS_PER_BATCH,
-  findJob,
   stagedKey,
+  UNITS_PER_BATCH,
 } from "./jobs";
 import { csvRecords, exportFileEvents, malformed, ndjsonLines } from "./readers";
 import { EXPORT_ROW_SCHEMAS, IMPORTABLE_DATASETS, type ImportableDataset, type StagedRow, validRow } from "./rows";
 import { type TrackerSource, trackerHeader, trackerRow } from "./trackers";
 
 export const tooLarge = () =>
-  new ApiError("payload_too_large", `An import file may hold at most ${MAX_IMPORT_BYTES} bytes (10 MiB); split it or import a narrower export.`);
+  new ApiError(
+    "payload_too_large",
+    `An import file may hold at most ${MAX_IMPORT_BYTES} bytes (10 MiB); split it or import a narrower export.`,
+  );
 
 /** The request body a chunk at a time, refusing it (413) as soon as it passes the size limit. */
 async function* limited(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
@@ -74,7 +77,8 @@ export async function stageUpload(ctx: StageContext, job: JobRow, body: Readable
           dataset = checkDataset(ctx, event.value);
           continue;
         }
-        if (dataset === null) throw malformed(null, "dataset", "the file must name its dataset before its rows, as exportMyData writes it.");
+        if (dataset === null)
+          throw malformed(null, "dataset", "the file must name its dataset before its rows, as exportMyData writes it.");
         rows = event.row;
         await stage({ r: event.row, d: validRow(EXPORT_ROW_SCHEMAS[dataset as ImportableDataset], event.value, event.row) });
       }
@@ -110,7 +114,10 @@ function checkDataset(ctx: StageContext, value: unknown): ImportableDataset {
   }
   const plans = MY_DATASET_PLANS[value as ImportableDataset] as readonly Plan[];
   if (!plans.includes(ctx.plan)) {
-    throw new ApiError("plan_required", `The ${value} dataset needs the ${plans[0]} plan or above.`, { field: "dataset", upgradeUrl: ctx.upgradeUrl });
+    throw new ApiError("plan_required", `The ${value} dataset needs the ${plans[0]} plan or above.`, {
+      field: "dataset",
+      upgradeUrl: ctx.upgradeUrl,
+    });
   }
   return value as ImportableDataset;
 }

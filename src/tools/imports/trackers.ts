@@ -76,7 +76,10 @@ function namesIn(value: string | undefined): string[] {
   } catch {
     // not JSON: a plain list
   }
-  return text.split(",").map((s) => s.trim()).filter(Boolean);
+  return text
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** The first dates entry of a Grouvee row ({"date_started", "date_finished"}). */
@@ -162,7 +165,8 @@ const MAPPERS: Record<TrackerSource, (c: Cells) => Mapped> = {
 export function trackerHeader(source: TrackerSource, cells: string[]): string[] {
   const names = cells.map((cell) => cell.replace(/^\uFEFF/, "").trim());
   const missing = REQUIRED[source].filter((name) => !names.includes(name));
-  if (missing.length > 0) throw malformed(null, missing[0]!, `the ${source} CSV header lacks the column '${missing[0]}' (header: ${names.join(", ")}).`);
+  if (missing.length > 0)
+    throw malformed(null, missing[0]!, `the ${source} CSV header lacks the column '${missing[0]}' (header: ${names.join(", ")}).`);
   return names;
 }
 

@@ -6,8 +6,8 @@ import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
 import { attributeLabels, resolveAttributeIds } from "../attributes/queries";
 import { loadGameRecords } from "../games/queries";
-import { WRITE_RESULT_FIELDS, entryFieldArgs, libraryEntrySchema, toLibraryItem } from "./entry";
 import { deleteWishSql } from "../wishlist/queries";
+import { entryFieldArgs, libraryEntrySchema, toLibraryItem, WRITE_RESULT_FIELDS } from "./entry";
 import { findEntry, insertEntry } from "./queries";
 
 export const libraryWriteResult = z.object({ item: libraryEntrySchema, revision: z.string() });
@@ -18,14 +18,21 @@ export const addToLibrary = defineTool({
   title: "ライブラリ追加",
   description:
     "Adds a game you own to your library, optionally with rating, purchase date, price and place, memo, links and attributes. A game already in the library is a conflict: change it with updateLibraryEntry.",
-  restNote: "In REST, POST /rest/v1/addToLibrary with {\"gameId\": ...}.",
+  restNote: 'In REST, POST /rest/v1/addToLibrary with {"gameId": ...}.',
   scopes: ["library:write"],
   plans: ALL_PLANS,
   kind: "write",
-  input: z.strictObject({ gameId: positiveId, ...entryFieldArgs }).partial().required({ gameId: true }),
+  input: z
+    .strictObject({ gameId: positiveId, ...entryFieldArgs })
+    .partial()
+    .required({ gameId: true }),
   output: libraryWriteResult.extend({ removedFromWishlist: z.boolean().describe("True when the game was on your wishlist and left it.") }),
   conflicts: ["already_exists"],
-  notes: ["Official games and your own custom games can be added.", "A game on the wishlist leaves it when added.", "How many games a library holds depends on the plan (see getAccount)."],
+  notes: [
+    "Official games and your own custom games can be added.",
+    "A game on the wishlist leaves it when added.",
+    "How many games a library holds depends on the plan (see getAccount).",
+  ],
   async handler({ db, auth, now, upgradeUrl }, args) {
     if (!(await loadGameRecords(db, auth.userId, [args.gameId])).has(args.gameId)) throw notFound(`Game ${args.gameId}`);
     await insertEntry(

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { rating } from "../../platform/filters";
 import { isoDate, text } from "../../platform/schemas";
-import type { Attribute } from "../attributes/queries";
 import { attributeSchema } from "../attributes/listAttributes";
+import type { Attribute } from "../attributes/queries";
 import { type GameRecord, gameSchema, toGame } from "../games/gameObject";
 
 export const LIBRARY_FIELD_GROUPS = ["game", "purchase", "attributes", "userLinks", "memo", "latestPlay", "timestamps"] as const;
@@ -37,19 +37,26 @@ export const personalFieldsOutput = {
   game: gameSchema.optional(),
 };
 
-export const libraryEntrySchema = z.object({
-  gameId: z.number().int(),
-  rating: z.number().int().nullable(),
-  revision: z.string().describe("Send it back to updateLibraryEntry."),
-  buyDate: z.string().nullable().optional(),
-  buyPrice: z.number().nullable().optional(),
-  buyPlace: z.string().nullable().optional(),
-  ...personalFieldsOutput,
-  latestPlay: z
-    .object({ hasPlayRecord: z.boolean(), playId: z.string().optional(), status: z.string().optional(), hasHistory: z.boolean().optional() })
-    .optional()
-    .describe("hasPlayRecord false only means no play record was created; it is not a backlog flag."),
-}).meta({ id: "LibraryEntry" });
+export const libraryEntrySchema = z
+  .object({
+    gameId: z.number().int(),
+    rating: z.number().int().nullable(),
+    revision: z.string().describe("Send it back to updateLibraryEntry."),
+    buyDate: z.string().nullable().optional(),
+    buyPrice: z.number().nullable().optional(),
+    buyPlace: z.string().nullable().optional(),
+    ...personalFieldsOutput,
+    latestPlay: z
+      .object({
+        hasPlayRecord: z.boolean(),
+        playId: z.string().optional(),
+        status: z.string().optional(),
+        hasHistory: z.boolean().optional(),
+      })
+      .optional()
+      .describe("hasPlayRecord false only means no play record was created; it is not a backlog flag."),
+  })
+  .meta({ id: "LibraryEntry" });
 export type LibraryItem = z.infer<typeof libraryEntrySchema>;
 
 /** One library row as the library queries read it (plus the game's columns when joined). */
@@ -86,9 +93,7 @@ export function toLibraryItem(
     rating: row.rating,
     revision: row.revision,
     ...(groups.has("purchase") ? { buyDate: row.buy_date, buyPrice: row.buy_price, buyPlace: row.buy_place } : {}),
-    ...(groups.has("attributes")
-      ? { attributes: (JSON.parse(row.attribute_ids) as string[]).flatMap((id) => labels.get(id) ?? []) }
-      : {}),
+    ...(groups.has("attributes") ? { attributes: (JSON.parse(row.attribute_ids) as string[]).flatMap((id) => labels.get(id) ?? []) } : {}),
     ...(groups.has("userLinks") ? { userLinks: JSON.parse(row.user_links) } : {}),
     ...(groups.has("memo") ? { memo: row.memo } : {}),
     ...(groups.has("timestamps") ? { createdAt: row.created_at, updatedAt: row.updated_at } : {}),

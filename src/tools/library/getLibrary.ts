@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { ApiError } from "../../platform/errors";
 import { sharedFilterArgs, sharedRangeCheck } from "../../platform/filters";
-import { type PageCap, limitArg, pageArg, pagedEnvelope, pageOf, pageOffset, resolveLimit } from "../../platform/paging";
+import { limitArg, type PageCap, pageArg, pagedEnvelope, pageOf, pageOffset, resolveLimit } from "../../platform/paging";
 import { ALL_PLANS } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
-import { type OwnAttributeRow, attributeLabelsFrom, ownAttributesQuery } from "../attributes/queries";
-import { DEFAULT_LIBRARY_FIELDS, LIBRARY_FIELD_GROUPS, type LibraryFieldGroup, libraryEntrySchema, toLibraryItem } from "./entry";
+import { attributeLabelsFrom, type OwnAttributeRow, ownAttributesQuery } from "../attributes/queries";
 import { latestPlays } from "../play/queries";
+import { DEFAULT_LIBRARY_FIELDS, LIBRARY_FIELD_GROUPS, type LibraryFieldGroup, libraryEntrySchema, toLibraryItem } from "./entry";
 import { LIBRARY_DEFAULT_SORT, LIBRARY_SORTS, libraryFilter, libraryPage } from "./queries";
 
 const CAP = 200;
@@ -36,7 +36,10 @@ export const getLibrary = defineTool({
       sortOrder: z.enum(["asc", "desc"]).default(LIBRARY_DEFAULT_SORT.sortOrder),
       page: pageArg,
       limit: limitArg(CAP, DEFAULT_LIMIT),
-      fields: z.array(z.enum(LIBRARY_FIELD_GROUPS)).optional().describe("Default: game, purchase, attributes. [] gives gameId, rating and revision."),
+      fields: z
+        .array(z.enum(LIBRARY_FIELD_GROUPS))
+        .optional()
+        .describe("Default: game, purchase, attributes. [] gives gameId, rating and revision."),
     })
     .superRefine(sharedRangeCheck),
   output: pagedEnvelope(libraryEntrySchema),
@@ -53,14 +56,28 @@ export const getLibrary = defineTool({
         scopes: ["library:read", "play:read"],
       });
     }
-    const limit = resolveLimit(args.limit, DEFAULT_LIMIT, [{ cap: CAP, reason: `getLibrary returns at most ${CAP} per page` }, ...fieldCaps(groups)]);
+    const limit = resolveLimit(args.limit, DEFAULT_LIMIT, [
+      { cap: CAP, reason: `getLibrary returns at most ${CAP} per page` },
+      ...fieldCaps(groups),
+    ]);
     const filter = await libraryFilter(db, auth.userId, args);
     const page = { limit: limit.effectiveLimit, offset: pageOffset(args.page, limit) };
     const { rows, totalCount, also } = await libraryPage(db, auth.userId, filter, args.sortBy, args.sortOrder, page, groups.has("game"), [
       ownAttributesQuery(auth.userId),
     ]);
     const labels = attributeLabelsFrom(also[0] as OwnAttributeRow[]);
-    const plays = groups.has("latestPlay") ? await latestPlays(db, auth.userId, rows.map((row) => row.game_id)) : undefined;
-    return pageOf(rows.map((row) => toLibraryItem(row, groups, labels, plays)), args.page, totalCount, limit);
+    const plays = groups.has("latestPlay")
+      ? await latestPlays(
+          db,
+          auth.userId,
+          rows.map((row) => row.game_id),
+        )
+      : undefined;
+    return pageOf(
+      rows.map((row) => toLibraryItem(row, groups, labels, plays)),
+      args.page,
+      totalCount,
+      limit,
+    );
   },
 });

@@ -1,15 +1,15 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type Db, isUniqueViolation, placeContains, rangeConditions } from "../../platform/db";
-import { nullsLastSort, orderOf } from "../../platform/keyset";
 import { ApiError } from "../../platform/errors";
 import type { SharedFilters } from "../../platform/filters";
 import { newRevision } from "../../platform/ids";
+import { nullsLastSort, orderOf } from "../../platform/keyset";
 import { placeKey } from "../../platform/normalize";
+import { addWithinLimit, type LimitContext } from "../../platform/registeredLimits";
 import { differs, touchIfChanged } from "../../platform/writes";
 import { resolveAttributeIds } from "../attributes/queries";
 import { listGameConditions } from "../games/queries";
-import { type ListFilter, type UserList, joinedConditions, userListPage, userListRow } from "../games/userLists";
-import { type LimitContext, addWithinLimit } from "../../platform/registeredLimits";
+import { joinedConditions, type ListFilter, type UserList, userListPage, userListRow } from "../games/userLists";
 import type { EntryRow } from "./entry";
 
 const ENTRY_COLUMNS = sql.raw(
@@ -97,7 +97,13 @@ const alreadyInLibrary = (gameId: number) =>
   new ApiError("already_exists", `Game ${gameId} is already in your library; use updateLibraryEntry.`, { field: "gameId" });
 
 /** The one INSERT of a library entry (addToLibrary, imports); `times` keeps a restored entry's timestamps. */
-export const insertEntrySql = (userId: string, gameId: number, values: EntryValues, now: string, times = { createdAt: now, updatedAt: now }) => sql`
+export const insertEntrySql = (
+  userId: string,
+  gameId: number,
+  values: EntryValues,
+  now: string,
+  times = { createdAt: now, updatedAt: now },
+) => sql`
   INSERT INTO library_entries (user_id, game_id, rating, buy_date, buy_price, buy_place, buy_place_key, memo, user_links, attribute_ids, created_at, updated_at, revision)
   VALUES (${userId}, ${gameId}, ${values.rating}, ${values.buyDate}, ${values.buyPrice}, ${values.buyPlace}, ${placeKey(values.buyPlace)}, ${values.memo},
     ${JSON.stringify(values.userLinks)}, ${JSON.stringify(values.attributeIds)}, ${times.createdAt}, ${times.updatedAt}, ${newRevision()})`;

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { confirmTokenArg, confirmTwoStep, removalResult, TWO_STEP_NOTE } from "../../platform/confirm";
+import { queryBatch } from "../../platform/db";
 import { notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
 import { positiveId } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
-import { queryBatch } from "../../platform/db";
 import { deleteCopiesSql, listCopies } from "../physicalCopies/queries";
 import { deleteGamePlaysSql, gamePlaysOf } from "../play/queries";
 import { untagGameSql } from "../tags/queries";
@@ -16,7 +16,7 @@ export const removeFromLibrary = defineTool({
   title: "ライブラリ削除",
   description:
     "Removes a game from your library, in two steps: the first call only previews what goes; call again with the same arguments plus its confirmToken to remove it. The game itself stays in the master data.",
-  restNote: "In REST, POST /rest/v1/removeFromLibrary with {\"gameId\": ...}, then again with confirmToken.",
+  restNote: 'In REST, POST /rest/v1/removeFromLibrary with {"gameId": ...}, then again with confirmToken.',
   scopes: ["library:delete"],
   plans: ALL_PLANS,
   kind: "delete",
@@ -30,7 +30,10 @@ export const removeFromLibrary = defineTool({
       listCopies(db, auth.userId, args.gameId).then((list) => list.length),
       gamePlaysOf(db, auth.userId, args.gameId),
     ]);
-    const alsoGoes = [copies && `${copies} physical ${copies === 1 ? "copy" : "copies"}`, plays.count && `${plays.count} play ${plays.count === 1 ? "record" : "records"} with their logs`]
+    const alsoGoes = [
+      copies && `${copies} physical ${copies === 1 ? "copy" : "copies"}`,
+      plays.count && `${plays.count} play ${plays.count === 1 ? "record" : "records"} with their logs`,
+    ]
       .filter(Boolean)
       .join(" and ");
     return confirmTwoStep({ kv: env.KV, db, auth, now }, "removeFromLibrary", args, {

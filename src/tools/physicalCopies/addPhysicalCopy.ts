@@ -7,7 +7,18 @@ import { defineTool } from "../../registry/defineTool";
 import { attributeLabels, resolveAttributeIds } from "../attributes/queries";
 import { entryValuesOf, findEntry } from "../library/queries";
 import { copyFieldArgs, physicalCopySchema, toPhysicalCopy } from "./copy";
-import { type CopyValues, type NewCopy, findCopy, insertCopySql, listCopies, newCopy, notInLibrary, revisionConflict, setActiveSql, writeCopies } from "./queries";
+import {
+  type CopyValues,
+  findCopy,
+  insertCopySql,
+  listCopies,
+  type NewCopy,
+  newCopy,
+  notInLibrary,
+  revisionConflict,
+  setActiveSql,
+  writeCopies,
+} from "./queries";
 
 export const copyWriteResult = {
   item: physicalCopySchema,
@@ -50,7 +61,9 @@ export const addPhysicalCopy = defineTool({
     if (revision !== entry.revision) throw revisionConflict();
     const existing = await listCopies(db, auth.userId, gameId);
     if (mode === "materialize" && existing.length > 0) {
-      throw new ApiError("already_exists", "Copies of this game are recorded already; add another with mode additional.", { field: "mode" });
+      throw new ApiError("already_exists", "Copies of this game are recorded already; add another with mode additional.", {
+        field: "mode",
+      });
     }
     const { userLinks: _links, ...inherited } = entryValuesOf(entry);
     const chosen: Partial<CopyValues> = {
@@ -62,7 +75,9 @@ export const addPhysicalCopy = defineTool({
     let materializedSync = false;
     if (mode === "materialize") {
       const copy = newCopy({ quantity: 1, ...inherited, ...chosen }, true);
-      materializedSync = (Object.keys(inherited) as (keyof typeof inherited)[]).some((key) => JSON.stringify(copy[key]) !== JSON.stringify(inherited[key]));
+      materializedSync = (Object.keys(inherited) as (keyof typeof inherited)[]).some(
+        (key) => JSON.stringify(copy[key]) !== JSON.stringify(inherited[key]),
+      );
       created.push(copy);
     } else {
       const blank = { rating: null, buyDate: null, buyPrice: null, buyPlace: null, memo: null, attributeIds: [] };
@@ -77,9 +92,14 @@ export const addPhysicalCopy = defineTool({
       now: nowIso,
       sync: makeActive || materializedSync ? copy : undefined,
     });
-    const activePhysicalId = makeActive ? copy.id : (existing.find((c) => c.is_active === 1)?.id ?? created.find((c) => c.isActive)?.id ?? null);
+    const activePhysicalId = makeActive
+      ? copy.id
+      : (existing.find((c) => c.is_active === 1)?.id ?? created.find((c) => c.isActive)?.id ?? null);
     return {
-      item: toPhysicalCopy(readBack(await findCopy(db, auth.userId, copy.id), () => notInLibrary(gameId)), await attributeLabels(db, auth.userId)),
+      item: toPhysicalCopy(
+        readBack(await findCopy(db, auth.userId, copy.id), () => notInLibrary(gameId)),
+        await attributeLabels(db, auth.userId),
+      ),
       createdPhysicalIds: created.map((c) => c.id),
       activePhysicalId,
       remainingCount: existing.length + created.length,

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { rating } from "../../platform/filters";
 import { isoDate, text } from "../../platform/schemas";
-import type { Attribute } from "../attributes/queries";
 import { attributeSchema } from "../attributes/listAttributes";
+import type { Attribute } from "../attributes/queries";
 
 /** What a copy records: the library entry's purchase data, per copy. */
 export const copyFieldArgs = {
@@ -17,21 +17,23 @@ export const copyFieldArgs = {
   makeActive: z.boolean().describe("true makes this copy the representative: its data overwrites the library entry's."),
 };
 
-export const physicalCopySchema = z.object({
-  physicalId: z.string(),
-  gameId: z.number().int(),
-  quantity: z.number().int(),
-  isActive: z.boolean().describe("true: the representative copy, whose data the library entry shows."),
-  buyDate: z.string().nullable(),
-  buyPrice: z.number().nullable(),
-  buyPlace: z.string().nullable(),
-  rating: z.number().int().nullable(),
-  memo: z.string().nullable(),
-  attributes: z.array(attributeSchema),
-  editionRef: z.object({ kind: z.literal("base") }),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-}).meta({ id: "PhysicalCopy" });
+export const physicalCopySchema = z
+  .object({
+    physicalId: z.string(),
+    gameId: z.number().int(),
+    quantity: z.number().int(),
+    isActive: z.boolean().describe("true: the representative copy, whose data the library entry shows."),
+    buyDate: z.string().nullable(),
+    buyPrice: z.number().nullable(),
+    buyPlace: z.string().nullable(),
+    rating: z.number().int().nullable(),
+    memo: z.string().nullable(),
+    attributes: z.array(attributeSchema),
+    editionRef: z.object({ kind: z.literal("base") }),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: "PhysicalCopy" });
 
 export interface CopyRow {
   id: string;

@@ -96,7 +96,9 @@ export async function writeCopies(
   await runGuarded(
     db,
     [
-      guardStatement(sql`EXISTS (SELECT 1 FROM library_entries WHERE user_id = ${userId} AND game_id = ${gameId} AND revision = ${expectedRevision})`),
+      guardStatement(
+        sql`EXISTS (SELECT 1 FROM library_entries WHERE user_id = ${userId} AND game_id = ${gameId} AND revision = ${expectedRevision})`,
+      ),
       ...statements,
       touchLibrarySql(userId, gameId, revision, touch.now, touch.sync),
     ],

@@ -13,7 +13,7 @@ export const removePhysicalCopy = defineTool({
   title: "所持品削除",
   description:
     "Removes one physical copy, in two steps: the first call only previews; call again with the same arguments plus its confirmToken. The library entry stays; if the representative copy goes, the oldest remaining copy becomes representative.",
-  restNote: "In REST, POST /rest/v1/removePhysicalCopy with {\"physicalId\": ...}, then again with confirmToken; it takes no revision.",
+  restNote: 'In REST, POST /rest/v1/removePhysicalCopy with {"physicalId": ...}, then again with confirmToken; it takes no revision.',
   scopes: ["library:delete"],
   plans: PREMIUM_ONLY,
   kind: "delete",
@@ -42,10 +42,19 @@ export const removePhysicalCopy = defineTool({
         `Removes one copy of '${entry.title}' (${remaining.length} left; the library entry stays)` +
         (copy.is_active === 1 && heir ? "; the oldest remaining copy becomes representative." : "."),
       async execute(marker) {
-        const statements = [marker, deleteCopySql(auth.userId, copy.id), ...(copy.is_active === 1 ? [setActiveSql(auth.userId, copy.game_id, heir)] : [])];
-        const revision = await writeCopies(db, { userId: auth.userId, gameId: copy.game_id, expectedRevision: entry.revision }, statements, {
-          now: now.toISOString(),
-        });
+        const statements = [
+          marker,
+          deleteCopySql(auth.userId, copy.id),
+          ...(copy.is_active === 1 ? [setActiveSql(auth.userId, copy.game_id, heir)] : []),
+        ];
+        const revision = await writeCopies(
+          db,
+          { userId: auth.userId, gameId: copy.game_id, expectedRevision: entry.revision },
+          statements,
+          {
+            now: now.toISOString(),
+          },
+        );
         return {
           physicalId: copy.id,
           removed: true as const,

@@ -52,7 +52,13 @@ export const updatePhysicalCopy = defineTool({
     const copies = await listCopies(db, auth.userId, copy.game_id);
     const labels = await attributeLabels(db, auth.userId);
     return {
-      item: toPhysicalCopy(readBack(copies.find((c) => c.id === physicalId), gone), labels),
+      item: toPhysicalCopy(
+        readBack(
+          copies.find((c) => c.id === physicalId),
+          gone,
+        ),
+        labels,
+      ),
       activePhysicalId: copies.find((c) => c.is_active === 1)?.id ?? null,
       remainingCount: copies.length,
       libraryEntryRetained: true,

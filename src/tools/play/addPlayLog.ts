@@ -12,8 +12,9 @@ export const addPlayLog = defineTool({
   name: "addPlayLog",
   family: "play",
   title: "プレイログ追加",
-  description: "Records one play session of a play record: when, how many minutes, and a memo. The record's totalPlayTime is the sum of its logs.",
-  restNote: "In REST, POST /rest/v1/addPlayLog with {\"playId\": ..., \"playTime\": minutes}.",
+  description:
+    "Records one play session of a play record: when, how many minutes, and a memo. The record's totalPlayTime is the sum of its logs.",
+  restNote: 'In REST, POST /rest/v1/addPlayLog with {"playId": ..., "playTime": minutes}.',
   scopes: ["play:write"],
   plans: ALL_PLANS,
   kind: "write",
@@ -26,7 +27,13 @@ export const addPlayLog = defineTool({
   output: z.object({ item: playLogSchema }),
   async handler({ db, auth, now }, args) {
     if (!(await findPlay(db, auth.userId, args.playId))) throw notFound(`Your play record ${args.playId}`);
-    const id = await insertPlayLog(db, auth.userId, args.playId, { playDate: args.playDate ?? utcDay(now), playTime: args.playTime, memo: args.memo ?? null }, now.toISOString());
+    const id = await insertPlayLog(
+      db,
+      auth.userId,
+      args.playId,
+      { playDate: args.playDate ?? utcDay(now), playTime: args.playTime, memo: args.memo ?? null },
+      now.toISOString(),
+    );
     return { item: toPlayLog(readBack(await findPlayLog(db, auth.userId, id), () => notFound(`Your play record ${args.playId}`))) };
   },
 });

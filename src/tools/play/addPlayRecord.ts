@@ -1,14 +1,24 @@
-import { z } from "zod";
 import { sql } from "drizzle-orm";
+import { z } from "zod";
 import { confirmTokenArg, confirmTwoStep, twoStepResult } from "../../platform/confirm";
 import { ApiError, invalidInput, notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
+import { runConditional, type WriteCondition } from "../../platform/registeredLimits";
 import { positiveId, text } from "../../platform/schemas";
-import { type WriteCondition, runConditional } from "../../platform/registeredLimits";
 import { defineTool } from "../../registry/defineTool";
 import { findConsole } from "../consoles/queries";
 import { findEntry, ownedSql } from "../library/queries";
-import { consoleNotFound, deletePlaySql, endLatestSql, insertPlaySql, latestPlay, latestSql, newPlayId, logsOf, withStatusDates } from "./queries";
+import {
+  consoleNotFound,
+  deletePlaySql,
+  endLatestSql,
+  insertPlaySql,
+  latestPlay,
+  latestSql,
+  logsOf,
+  newPlayId,
+  withStatusDates,
+} from "./queries";
 import { PLAY_STATUSES, playRecordSchema } from "./record";
 import { renderPlay } from "./render";
 
@@ -63,17 +73,38 @@ export const addPlayRecord = defineTool({
     const nowIso = now.toISOString();
     const create = (status: NonNullable<typeof args.status>, consoleId: string | null) =>
       withStatusDates(
-        { status, playStartDate: null, playEndDate: null, clearTargetDate: null, rating: null, memo: args.memo ?? null, userLinks: [], attributeIds: [], consoleId },
+        {
+          status,
+          playStartDate: null,
+          playEndDate: null,
+          clearTargetDate: null,
+          rating: null,
+          memo: args.memo ?? null,
+          userLinks: [],
+          attributeIds: [],
+          consoleId,
+        },
         null,
         now,
       );
-    const result = async (playId: string, replayed: boolean) => ({ item: { ...(await renderPlay(db, auth.userId, playId, notOwned)), playLogId: null }, replayed, playId });
+    const result = async (playId: string, replayed: boolean) => ({
+      item: { ...(await renderPlay(db, auth.userId, playId, notOwned)), playLogId: null },
+      replayed,
+      playId,
+    });
 
     if (!args.replay) {
       if (latest) throw hasRecord(args.gameId);
       const playId = newPlayId();
-      const stillNone: WriteCondition = { holds: sql`NOT EXISTS (${latestSql(auth.userId, args.gameId)})`, error: () => hasRecord(args.gameId) };
-      await runConditional(db, [owned, stillNone], [insertPlaySql(auth.userId, args.gameId, playId, create(args.status ?? "PLANNED", args.consoleId ?? null), nowIso)]);
+      const stillNone: WriteCondition = {
+        holds: sql`NOT EXISTS (${latestSql(auth.userId, args.gameId)})`,
+        error: () => hasRecord(args.gameId),
+      };
+      await runConditional(
+        db,
+        [owned, stillNone],
+        [insertPlaySql(auth.userId, args.gameId, playId, create(args.status ?? "PLANNED", args.consoleId ?? null), nowIso)],
+      );
       return result(playId, false);
     }
     if (args.status !== undefined && args.status !== "PLAYING") throw invalidInput("status", "status: a replay always starts as PLAYING.");
@@ -96,7 +127,11 @@ export const addPlayRecord = defineTool({
         `Replaces the play record of '${latest.title}' (${latest.status}, ${latest.total_play_time} minutes) with a new PLAYING one; ` +
         `the old record and its ${logs.count} play ${logs.count === 1 ? "log is" : "logs are"} deleted.`,
       async execute(marker) {
-        await runConditional(db, [owned], [marker, ...deletePlaySql(auth.userId, args.gameId, latest.play_id), endLatestSql(auth.userId, args.gameId), fresh]);
+        await runConditional(
+          db,
+          [owned],
+          [marker, ...deletePlaySql(auth.userId, args.gameId, latest.play_id), endLatestSql(auth.userId, args.gameId), fresh],
+        );
         return result(playId, true);
       },
     });

@@ -30,6 +30,11 @@ export const getGamePlayHistory = defineTool({
       attributeLabels(db, auth.userId),
     ]);
     const groups = new Set(PLAY_FIELD_GROUPS.filter((group) => group !== "game"));
-    return pageOf(rows.map((row) => toPlayRecord(row, groups, labels)), args.page, totalCount, limit);
+    return pageOf(
+      rows.map((row) => toPlayRecord(row, groups, labels)),
+      args.page,
+      totalCount,
+      limit,
+    );
   },
 });

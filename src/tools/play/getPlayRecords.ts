@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { type PageCap, limitArg, pageArg, pagedEnvelope, pageOf, pageOffset, resolveLimit } from "../../platform/paging";
+import { limitArg, type PageCap, pageArg, pagedEnvelope, pageOf, pageOffset, resolveLimit } from "../../platform/paging";
 import { ALL_PLANS } from "../../platform/plans";
 import { orderedRanges } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
-import { type OwnAttributeRow, attributeLabelsFrom, ownAttributesQuery } from "../attributes/queries";
+import { attributeLabelsFrom, type OwnAttributeRow, ownAttributesQuery } from "../attributes/queries";
 import { PLAY_DEFAULT_SORT, PLAY_RANGES, PLAY_SORTS, playFilter, playFilterArgs, playPage, playSort } from "./queries";
 import { PLAY_FIELD_GROUPS, type PlayFieldGroup, playRecordSchema, toPlayRecord } from "./record";
 
@@ -52,10 +52,21 @@ export const getPlayRecords = defineTool({
     const limit = resolveLimit(args.limit, DEFAULT_LIMIT, caps);
     const filter = await playFilter(db, auth.userId, args, now);
     const page = { limit: limit.effectiveLimit, offset: pageOffset(args.page, limit) };
-    const { rows, totalCount, also } = await playPage(db, auth.userId, filter, playSort(args.sortBy, args.sortOrder), page, groups.has("game"), [
-      ownAttributesQuery(auth.userId),
-    ]);
+    const { rows, totalCount, also } = await playPage(
+      db,
+      auth.userId,
+      filter,
+      playSort(args.sortBy, args.sortOrder),
+      page,
+      groups.has("game"),
+      [ownAttributesQuery(auth.userId)],
+    );
     const labels = attributeLabelsFrom(also[0] as OwnAttributeRow[]);
-    return pageOf(rows.map((row) => toPlayRecord(row, groups, labels)), args.page, totalCount, limit);
+    return pageOf(
+      rows.map((row) => toPlayRecord(row, groups, labels)),
+      args.page,
+      totalCount,
+      limit,
+    );
   },
 });

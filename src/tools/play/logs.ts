@@ -3,17 +3,19 @@ import { z } from "zod";
 import { type Db, queryBatch } from "../../platform/db";
 import { notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
-import { type WriteCondition, runConditional } from "../../platform/registeredLimits";
+import { runConditional, type WriteCondition } from "../../platform/registeredLimits";
 
-export const playLogSchema = z.object({
-  playLogId: z.string(),
-  playId: z.string(),
-  playDate: z.string().nullable(),
-  playTime: z.number().int().describe("Minutes of the session."),
-  memo: z.string().nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-}).meta({ id: "PlayLog" });
+export const playLogSchema = z
+  .object({
+    playLogId: z.string(),
+    playId: z.string(),
+    playDate: z.string().nullable(),
+    playTime: z.number().int().describe("Minutes of the session."),
+    memo: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: "PlayLog" });
 
 export interface LogRow {
   id: string;
@@ -45,7 +47,13 @@ export async function findPlayLog(db: Db, userId: string, playLogId: string): Pr
 }
 
 /** Adds a log while its record still exists (checked in the same batch: a removal racing it leaves no orphan log). */
-export async function insertPlayLog(db: Db, userId: string, playId: string, values: { playDate: string | null; playTime: number; memo: string | null }, now: string) {
+export async function insertPlayLog(
+  db: Db,
+  userId: string,
+  playId: string,
+  values: { playDate: string | null; playTime: number; memo: string | null },
+  now: string,
+) {
   const id = newId("plog");
   const recordKept: WriteCondition = {
     holds: sql`EXISTS (SELECT 1 FROM play_records WHERE id = ${playId} AND user_id = ${userId})`,
@@ -67,11 +75,20 @@ export const insertPlayLogSql = (
   INSERT INTO play_logs (id, user_id, play_id, play_date, play_time, memo, created_at, updated_at)
   VALUES (${id}, ${userId}, ${playId}, ${values.playDate}, ${values.playTime}, ${values.memo}, ${times.createdAt}, ${times.updatedAt})`;
 
-export async function updatePlayLogRow(db: Db, userId: string, playLogId: string, values: { playTime: number; memo: string | null }, now: string) {
-  await db.run(sql`UPDATE play_logs SET play_time = ${values.playTime}, memo = ${values.memo}, updated_at = ${now} WHERE id = ${playLogId} AND user_id = ${userId}`);
+export async function updatePlayLogRow(
+  db: Db,
+  userId: string,
+  playLogId: string,
+  values: { playTime: number; memo: string | null },
+  now: string,
+) {
+  await db.run(
+    sql`UPDATE play_logs SET play_time = ${values.playTime}, memo = ${values.memo}, updated_at = ${now} WHERE id = ${playLogId} AND user_id = ${userId}`,
+  );
 }
 
-export const deletePlayLogSql = (userId: string, playLogId: string): SQL => sql`DELETE FROM play_logs WHERE id = ${playLogId} AND user_id = ${userId}`;
+export const deletePlayLogSql = (userId: string, playLogId: string): SQL =>
+  sql`DELETE FROM play_logs WHERE id = ${playLogId} AND user_id = ${userId}`;
 
 /** Newest session first. */
 export async function playLogPage(db: Db, playId: string, page: { limit: number; offset: number }) {

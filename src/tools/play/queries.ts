@@ -1,16 +1,16 @@
 import { type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
-import { type Db, queryBatch, rangeConditions } from "../../platform/db";
-import { rating, sharedFilterArgs } from "../../platform/filters";
-import { type SortKey, nullsLastSort, orderOf } from "../../platform/keyset";
-import { isoDate } from "../../platform/schemas";
+import { type Db, rangeConditions } from "../../platform/db";
 import { ApiError } from "../../platform/errors";
+import { rating, sharedFilterArgs } from "../../platform/filters";
+import { newId, newRevision } from "../../platform/ids";
+import { nullsLastSort, orderOf, type SortKey } from "../../platform/keyset";
 import { utcDay } from "../../platform/quota";
+import { isoDate } from "../../platform/schemas";
 import { resolveAttributeIds } from "../attributes/queries";
 import type { GameRecord } from "../games/gameObject";
 import { GAME_JOINS, GAME_SELECT, type GameFilters, listGameConditions } from "../games/queries";
-import { type ListFilter, type UserList, joinedConditions, userListPage } from "../games/userLists";
-import { newId, newRevision } from "../../platform/ids";
+import { joinedConditions, type ListFilter, type UserList, userListPage } from "../games/userLists";
 import { PLAY_STATUSES, type PlayRow, type PlayStatus, UNFINISHED } from "./record";
 
 /** Minutes played in a cycle: always the sum of its logs, never stored apart from them. */
@@ -90,12 +90,24 @@ function overdue(now: Date): SQL {
 }
 
 /** The latest cycle of each game (or, with cycles "all", every kept cycle), filtered. */
-export async function playConditions(db: Db, userId: string, filters: PlayFilters, now: Date, cycles: "latest" | "all" = "latest"): Promise<SQL[]> {
+export async function playConditions(
+  db: Db,
+  userId: string,
+  filters: PlayFilters,
+  now: Date,
+  cycles: "latest" | "all" = "latest",
+): Promise<SQL[]> {
   return joinedConditions(userId, await playFilter(db, userId, filters, now, cycles));
 }
 
 /** playConditions in two parts: on the records (r) and on their games (g). */
-export async function playFilter(db: Db, userId: string, filters: PlayFilters, now: Date, cycles: "latest" | "all" = "latest"): Promise<ListFilter> {
+export async function playFilter(
+  db: Db,
+  userId: string,
+  filters: PlayFilters,
+  now: Date,
+  cycles: "latest" | "all" = "latest",
+): Promise<ListFilter> {
   const conditions = [sql`r.user_id = ${userId}`, ...(cycles === "latest" ? [sql`r.is_latest = 1`] : [])];
   if (filters.statuses?.length) conditions.push(inList("r.status", filters.statuses));
   if (filters.consoleIds?.length) conditions.push(inList("r.console_id", filters.consoleIds));
@@ -202,7 +214,8 @@ export function withStatusDates(values: PlayValues, previous: PlayStatus | null,
   if (values.status === previous) return values;
   const today = utcDay(now);
   if (values.status === "PLAYING" && values.playStartDate === null) return { ...values, playStartDate: today };
-  if ((values.status === "COMPLETED" || values.status === "DROPPED") && values.playEndDate === null) return { ...values, playEndDate: today };
+  if ((values.status === "COMPLETED" || values.status === "DROPPED") && values.playEndDate === null)
+    return { ...values, playEndDate: today };
   return values;
 }
 

@@ -26,22 +26,24 @@ export const playFieldArgs = {
   consoleId: z.string().min(1).max(40).nullable().describe("One of your consoles (LIGHT and above)."),
 };
 
-export const playRecordSchema = z.object({
-  playId: z.string(),
-  gameId: z.number().int(),
-  status: z.enum(PLAY_STATUSES),
-  playStartDate: z.string().nullable(),
-  playEndDate: z.string().nullable(),
-  totalPlayTime: z.number().int().describe("Minutes: the sum of the cycle's play logs."),
-  rating: z.number().int().nullable(),
-  hasHistory: z.boolean().describe("True when earlier cycles of the game are kept (PREMIUM)."),
-  isLatest: z.boolean(),
-  revision: z.string(),
-  clearTargetDate: z.string().nullable().optional(),
-  consoleId: z.string().nullable().optional(),
-  console: z.object({ consoleId: z.string(), name: z.string() }).nullable().optional(),
-  ...personalFieldsOutput,
-}).meta({ id: "PlayRecord" });
+export const playRecordSchema = z
+  .object({
+    playId: z.string(),
+    gameId: z.number().int(),
+    status: z.enum(PLAY_STATUSES),
+    playStartDate: z.string().nullable(),
+    playEndDate: z.string().nullable(),
+    totalPlayTime: z.number().int().describe("Minutes: the sum of the cycle's play logs."),
+    rating: z.number().int().nullable(),
+    hasHistory: z.boolean().describe("True when earlier cycles of the game are kept (PREMIUM)."),
+    isLatest: z.boolean(),
+    revision: z.string(),
+    clearTargetDate: z.string().nullable().optional(),
+    consoleId: z.string().nullable().optional(),
+    console: z.object({ consoleId: z.string(), name: z.string() }).nullable().optional(),
+    ...personalFieldsOutput,
+  })
+  .meta({ id: "PlayRecord" });
 
 export interface PlayRow {
   /** Aliased: joined game columns bring their own `id`. */
@@ -65,7 +67,11 @@ export interface PlayRow {
   revision: string;
 }
 
-export function toPlayRecord(row: PlayRow & Partial<GameRecord>, groups: ReadonlySet<PlayFieldGroup>, labels: ReadonlyMap<string, Attribute>) {
+export function toPlayRecord(
+  row: PlayRow & Partial<GameRecord>,
+  groups: ReadonlySet<PlayFieldGroup>,
+  labels: ReadonlyMap<string, Attribute>,
+) {
   return {
     playId: row.play_id,
     gameId: row.game_id,

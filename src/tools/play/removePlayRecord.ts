@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { queryBatch } from "../../platform/db";
 import { confirmTokenArg, confirmTwoStep, removalResult, TWO_STEP_NOTE } from "../../platform/confirm";
+import { queryBatch } from "../../platform/db";
 import { notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
@@ -12,7 +12,7 @@ export const removePlayRecord = defineTool({
   title: "プレイ記録削除",
   description:
     "Removes one play record (cycle) with its play logs, in two steps: the first call only previews; call again with the same arguments plus its confirmToken. If it was the latest cycle, the newest remaining one becomes latest.",
-  restNote: "In REST, POST /rest/v1/removePlayRecord with {\"playId\": ...}, then again with confirmToken.",
+  restNote: 'In REST, POST /rest/v1/removePlayRecord with {"playId": ...}, then again with confirmToken.',
   scopes: ["play:delete"],
   plans: ALL_PLANS,
   kind: "delete",

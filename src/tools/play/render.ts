@@ -2,8 +2,8 @@ import type { Db } from "../../platform/db";
 import { notFound } from "../../platform/errors";
 import { readBack } from "../../platform/writes";
 import { attributeLabels } from "../attributes/queries";
-import { PLAY_FIELD_GROUPS, toPlayRecord } from "./record";
 import { findPlay } from "./queries";
+import { PLAY_FIELD_GROUPS, toPlayRecord } from "./record";
 
 /** A stored play record as a write result: every field group; `gone()` when a removal took it meanwhile. */
 export async function renderPlay(db: Db, userId: string, playId: string, gone = () => notFound(`Your play record ${playId}`)) {

@@ -25,7 +25,13 @@ export const updatePlayLog = defineTool({
   async handler({ db, auth, now }, args) {
     const log = await findPlayLog(db, auth.userId, args.playLogId);
     if (!log) throw notFound(`Your play log ${args.playLogId}`);
-    await updatePlayLogRow(db, auth.userId, log.id, { playTime: args.playTime ?? log.play_time, memo: args.memo ?? log.memo }, now.toISOString());
+    await updatePlayLogRow(
+      db,
+      auth.userId,
+      log.id,
+      { playTime: args.playTime ?? log.play_time, memo: args.memo ?? log.memo },
+      now.toISOString(),
+    );
     return { item: toPlayLog(readBack(await findPlayLog(db, auth.userId, log.id), () => notFound(`Your play log ${args.playLogId}`))) };
   },
 });

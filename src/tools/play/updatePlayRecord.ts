@@ -8,7 +8,8 @@ import { consoleNotFound, findPlay, playValuesOf, updatePlay, withStatusDates } 
 import { playFieldArgs, playRecordSchema } from "./record";
 import { renderPlay } from "./render";
 
-const conflict = () => new ApiError("revision_conflict", "The play record changed since that revision; read it again and resend.", { field: "revision" });
+const conflict = () =>
+  new ApiError("revision_conflict", "The play record changed since that revision; read it again and resend.", { field: "revision" });
 
 export const updatePlayRecord = defineTool({
   name: "updatePlayRecord",
@@ -22,7 +23,11 @@ export const updatePlayRecord = defineTool({
   kind: "write",
   idempotent: true,
   input: z
-    .strictObject({ playId: z.string().min(1).max(40), ...playFieldArgs, revision: z.string().min(1).describe("From the record; optional.") })
+    .strictObject({
+      playId: z.string().min(1).max(40),
+      ...playFieldArgs,
+      revision: z.string().min(1).describe("From the record; optional."),
+    })
     .partial()
     .required({ playId: true }),
   output: z.object({ item: playRecordSchema }),

@@ -1,11 +1,11 @@
 import { type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import { type Db, isUniqueViolation, queryBatch } from "../../platform/db";
-import { type SortKey, orderOf } from "../../platform/keyset";
 import { ApiError } from "../../platform/errors";
-import { type LimitContext, addWithinLimit } from "../../platform/registeredLimits";
-import { nameText, text } from "../../platform/schemas";
 import { newRevision } from "../../platform/ids";
+import { orderOf, type SortKey } from "../../platform/keyset";
+import { addWithinLimit, type LimitContext } from "../../platform/registeredLimits";
+import { nameText, text } from "../../platform/schemas";
 import { differs, touchIfChanged } from "../../platform/writes";
 
 /** One tag holds at most this many games. */
@@ -14,20 +14,25 @@ export const TAG_GAME_LIMIT = 1000;
 export const tagFieldArgs = {
   name: nameText(30).describe("Unique among your tags."),
   nameKana: text(60).nullable(),
-  color: z.string().regex(/^#[0-9a-fA-F]{6}$/, "must be #rrggbb").describe("#rrggbb."),
+  color: z
+    .string()
+    .regex(/^#[0-9a-fA-F]{6}$/, "must be #rrggbb")
+    .describe("#rrggbb."),
   description: text(500).nullable(),
 };
 
-export const tagSchema = z.object({
-  tagId: z.number().int(),
-  name: z.string(),
-  nameKana: z.string().nullable(),
-  gameCount: z.number().int(),
-  revision: z.string().describe("Send it back to updateTag and updateTagGames."),
-  description: z.string().nullable(),
-  color: z.string().nullable(),
-  updatedAt: z.string(),
-}).meta({ id: "Tag" });
+export const tagSchema = z
+  .object({
+    tagId: z.number().int(),
+    name: z.string(),
+    nameKana: z.string().nullable(),
+    gameCount: z.number().int(),
+    revision: z.string().describe("Send it back to updateTag and updateTagGames."),
+    description: z.string().nullable(),
+    color: z.string().nullable(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: "Tag" });
 
 export interface TagRow {
   id: number;
@@ -108,7 +113,14 @@ export const revisionConflict = () =>
 const TAG_COLUMNS = { name: "name", nameKana: "name_kana", color: "color", description: "description" } as const;
 
 /** Patches the tag; with `expected`, only while its revision still is that. Changing nothing keeps revision and updatedAt. */
-export async function patchTag(db: Db, userId: string, tagId: number, changes: Partial<Record<keyof typeof TAG_COLUMNS, string | null>>, expected: string | undefined, now: string) {
+export async function patchTag(
+  db: Db,
+  userId: string,
+  tagId: number,
+  changes: Partial<Record<keyof typeof TAG_COLUMNS, string | null>>,
+  expected: string | undefined,
+  now: string,
+) {
   const keys = Object.keys(changes) as (keyof typeof TAG_COLUMNS)[];
   const sets = keys.map((key) => sql`${sql.raw(TAG_COLUMNS[key])} = ${changes[key]}`);
   const changed = differs(keys.map((key) => [TAG_COLUMNS[key], changes[key]] as const));
@@ -146,7 +158,13 @@ export const allOwnedSql = (userId: string, gameIds: readonly number[]) =>
  * and the size limit around them). Only games still in the library are inserted, and the tag's
  * revision and updatedAt move only when its set of games really changes (compared before it does).
  */
-export function tagGamesStatements(userId: string, tagId: number, mode: "add" | "remove" | "replace", gameIds: readonly number[], now: string): SQL[] {
+export function tagGamesStatements(
+  userId: string,
+  tagId: number,
+  mode: "add" | "remove" | "replace",
+  gameIds: readonly number[],
+  now: string,
+): SQL[] {
   const ids = JSON.stringify(gameIds);
   const tagged = sql`SELECT game_id FROM tag_games WHERE tag_id = ${tagId}`;
   const adds = sql`EXISTS (SELECT 1 FROM json_each(${ids}) WHERE value NOT IN (${tagged}))`;
@@ -156,11 +174,11 @@ export function tagGamesStatements(userId: string, tagId: number, mode: "add" | 
   const change: SQL[] =
     mode === "remove"
       ? [sql`DELETE FROM tag_games WHERE tag_id = ${tagId} AND ${inIds}`]
-      : [
-          ...(mode === "replace" ? [sql`DELETE FROM tag_games WHERE tag_id = ${tagId}`] : []),
-          tagGamesInsertSql(userId, tagId, gameIds),
-        ];
-  return [sql`UPDATE tags SET ${sql.join(touchIfChanged(changed, now, newRevision()), sql`, `)} WHERE id = ${tagId} AND user_id = ${userId}`, ...change];
+      : [...(mode === "replace" ? [sql`DELETE FROM tag_games WHERE tag_id = ${tagId}`] : []), tagGamesInsertSql(userId, tagId, gameIds)];
+  return [
+    sql`UPDATE tags SET ${sql.join(touchIfChanged(changed, now, newRevision()), sql`, `)} WHERE id = ${tagId} AND user_id = ${userId}`,
+    ...change,
+  ];
 }
 
 /** A game leaving the library leaves the user's tags too. */

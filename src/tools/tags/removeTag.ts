@@ -11,8 +11,9 @@ export const removeTag = defineTool({
   name: "removeTag",
   family: "tags",
   title: "タグ削除",
-  description: "Removes a tag, in two steps: the first call only previews; call again with the same arguments plus its confirmToken. The games stay in your library.",
-  restNote: "In REST, POST /rest/v1/removeTag with {\"tagId\": ...}, then again with confirmToken.",
+  description:
+    "Removes a tag, in two steps: the first call only previews; call again with the same arguments plus its confirmToken. The games stay in your library.",
+  restNote: 'In REST, POST /rest/v1/removeTag with {"tagId": ...}, then again with confirmToken.',
   scopes: ["library:delete"],
   plans: LIGHT_AND_ABOVE,
   kind: "delete",

@@ -10,7 +10,8 @@ export const updateTag = defineTool({
   name: "updateTag",
   family: "tags",
   title: "タグ更新",
-  description: "Changes a tag's name, reading, colour or description (omit a field to keep it; null clears nameKana or description). Membership changes use updateTagGames.",
+  description:
+    "Changes a tag's name, reading, colour or description (omit a field to keep it; null clears nameKana or description). Membership changes use updateTagGames.",
   restNote: "In REST, POST /rest/v1/updateTag with tagId and the fields to change.",
   scopes: ["library:write"],
   plans: LIGHT_AND_ABOVE,
@@ -26,7 +27,14 @@ export const updateTag = defineTool({
     const tag = await findTag(db, auth.userId, tagId);
     if (!tag) throw notFound(`Your tag ${tagId}`);
     if (revision !== undefined && revision !== tag.revision) throw revisionConflict();
-    await patchTag(db, auth.userId, tagId, Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)), revision, now.toISOString());
+    await patchTag(
+      db,
+      auth.userId,
+      tagId,
+      Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)),
+      revision,
+      now.toISOString(),
+    );
     return { item: toTag(readBack(await findTag(db, auth.userId, tagId), () => notFound(`Your tag ${tagId}`))) };
   },
 });

@@ -4,9 +4,9 @@ import { guardStatement, runGuarded } from "../../platform/db";
 import { ApiError, invalidInput, notFound } from "../../platform/errors";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
 import { positiveId } from "../../platform/schemas";
-import { defineTool } from "../../registry/defineTool";
 import { readBack } from "../../platform/writes";
-import { TAG_GAME_LIMIT, allOwnedSql, countTagged, findTag, ownedAmong, revisionConflict, tagGamesStatements } from "./queries";
+import { defineTool } from "../../registry/defineTool";
+import { allOwnedSql, countTagged, findTag, ownedAmong, revisionConflict, TAG_GAME_LIMIT, tagGamesStatements } from "./queries";
 
 export const updateTagGames = defineTool({
   name: "updateTagGames",
@@ -24,20 +24,27 @@ export const updateTagGames = defineTool({
     gameIds: z.array(positiveId).max(TAG_GAME_LIMIT).describe(`Up to ${TAG_GAME_LIMIT}; only games in your library.`),
     revision: z.string().min(1).optional().describe("The tag's revision; required for replace."),
   }),
-  output: z.object({ tagId: z.number().int(), gameCount: z.number().int(), mode: z.enum(["add", "remove", "replace"]), revision: z.string() }),
+  output: z.object({
+    tagId: z.number().int(),
+    gameCount: z.number().int(),
+    mode: z.enum(["add", "remove", "replace"]),
+    revision: z.string(),
+  }),
   conflicts: ["revision_conflict"],
   notes: ["replace without revision is 400; a stale revision is 409 revision_conflict and nothing changes."],
   async handler({ db, auth, now }, args) {
     const tag = await findTag(db, auth.userId, args.tagId);
     if (!tag) throw notFound(`Your tag ${args.tagId}`);
-    if (args.mode === "replace" && args.revision === undefined) throw invalidInput("revision", "revision: replace needs the tag's revision.");
+    if (args.mode === "replace" && args.revision === undefined)
+      throw invalidInput("revision", "revision: replace needs the tag's revision.");
     if (args.revision !== undefined && args.revision !== tag.revision) throw revisionConflict();
     const gameIds = [...new Set(args.gameIds)];
     if (args.mode !== "remove") {
       const owned = await ownedAmong(db, auth.userId, gameIds);
       const index = args.gameIds.findIndex((id) => !owned.has(id));
       if (index >= 0) throw notFound(`gameIds[${index}]: game ${args.gameIds[index]} in your library`);
-      const after = args.mode === "replace" ? gameIds.length : tag.game_count + gameIds.length - (await countTagged(db, args.tagId, gameIds));
+      const after =
+        args.mode === "replace" ? gameIds.length : tag.game_count + gameIds.length - (await countTagged(db, args.tagId, gameIds));
       if (after > TAG_GAME_LIMIT) throw invalidInput("gameIds", `gameIds: the tag would hold ${after} games; at most ${TAG_GAME_LIMIT}.`);
     }
     const countAfter = sql`(SELECT COUNT(*) FROM tag_games WHERE tag_id = ${args.tagId})`;
@@ -61,7 +68,11 @@ export const updateTagGames = defineTool({
         const index = args.gameIds.findIndex((id) => !owned.has(id));
         if (index >= 0) throw notFound(`gameIds[${index}]: game ${args.gameIds[index]} in your library`);
       }
-      throw new ApiError("revision_conflict", `The tag changed meanwhile, or would hold more than ${TAG_GAME_LIMIT} games; read it again.`, { field: "revision" });
+      throw new ApiError(
+        "revision_conflict",
+        `The tag changed meanwhile, or would hold more than ${TAG_GAME_LIMIT} games; read it again.`,
+        { field: "revision" },
+      );
     }
     const updated = readBack(await findTag(db, auth.userId, args.tagId), () => notFound(`Your tag ${args.tagId}`));
     return { tagId: args.tagId, gameCount: updated.game_count, mode: args.mode, revision: updated.revision };

@@ -5,7 +5,7 @@ import { positiveId } from "../../platform/schemas";
 import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
 import { loadGameRecords } from "../games/queries";
-import { WISHLIST_FIELD_GROUPS, toWishlistItem, wishFieldArgs, wishlistEntrySchema } from "./entry";
+import { toWishlistItem, WISHLIST_FIELD_GROUPS, wishFieldArgs, wishlistEntrySchema } from "./entry";
 import { findWish, insertWish } from "./queries";
 
 export const wishlistWriteResult = z.object({ item: wishlistEntrySchema, revision: z.string() }).meta({ id: "WishlistWriteResult" });
@@ -16,11 +16,14 @@ export const addToWishlist = defineTool({
   title: "ほしいもの追加",
   description:
     "Puts a game on your wishlist, optionally with priority, planned date, price and place. Adding it to the library later takes it off the wishlist.",
-  restNote: "In REST, POST /rest/v1/addToWishlist with {\"gameId\": ...}.",
+  restNote: 'In REST, POST /rest/v1/addToWishlist with {"gameId": ...}.',
   scopes: ["library:write"],
   plans: ALL_PLANS,
   kind: "write",
-  input: z.strictObject({ gameId: positiveId, ...wishFieldArgs }).partial().required({ gameId: true }),
+  input: z
+    .strictObject({ gameId: positiveId, ...wishFieldArgs })
+    .partial()
+    .required({ gameId: true }),
   output: wishlistWriteResult,
   conflicts: ["already_exists"],
   notes: ["A game already on the wishlist or in the library is 409 already_exists."],

@@ -16,18 +16,20 @@ export const wishFieldArgs = {
   memo: text(2000).nullable(),
 };
 
-export const wishlistEntrySchema = z.object({
-  gameId: z.number().int(),
-  priority: z.number().int().nullable(),
-  revision: z.string().describe("Send it back to updateWishlistEntry."),
-  wishDate: z.string().nullable().optional(),
-  wishPrice: z.number().nullable().optional(),
-  wishPlace: z.string().nullable().optional(),
-  memo: z.string().nullable().optional(),
-  createdAt: z.string().optional(),
-  updatedAt: z.string().optional(),
-  game: gameSchema.optional(),
-}).meta({ id: "WishlistEntry" });
+export const wishlistEntrySchema = z
+  .object({
+    gameId: z.number().int(),
+    priority: z.number().int().nullable(),
+    revision: z.string().describe("Send it back to updateWishlistEntry."),
+    wishDate: z.string().nullable().optional(),
+    wishPrice: z.number().nullable().optional(),
+    wishPlace: z.string().nullable().optional(),
+    memo: z.string().nullable().optional(),
+    createdAt: z.string().optional(),
+    updatedAt: z.string().optional(),
+    game: gameSchema.optional(),
+  })
+  .meta({ id: "WishlistEntry" });
 
 export interface WishRow {
   game_id: number;

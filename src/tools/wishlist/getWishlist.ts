@@ -3,15 +3,8 @@ import { limitArg, pageArg, pagedEnvelope, pageOf, pageOffset, resolveLimit } fr
 import { ALL_PLANS } from "../../platform/plans";
 import { orderedRanges } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
-import { DEFAULT_WISHLIST_FIELDS, WISHLIST_FIELD_GROUPS, type WishlistFieldGroup, toWishlistItem, wishlistEntrySchema } from "./entry";
-import {
-  WISHLIST_DEFAULT_SORT,
-  WISHLIST_RANGES,
-  WISHLIST_SORTS,
-  wishlistFilter,
-  wishlistFilterArgs,
-  wishlistPage,
-} from "./queries";
+import { DEFAULT_WISHLIST_FIELDS, toWishlistItem, WISHLIST_FIELD_GROUPS, type WishlistFieldGroup, wishlistEntrySchema } from "./entry";
+import { WISHLIST_DEFAULT_SORT, WISHLIST_RANGES, WISHLIST_SORTS, wishlistFilter, wishlistFilterArgs, wishlistPage } from "./queries";
 
 const CAP = 200;
 const DEFAULT_LIMIT = 50;
@@ -54,6 +47,11 @@ export const getWishlist = defineTool({
       { limit: limit.effectiveLimit, offset: pageOffset(args.page, limit) },
       groups.has("game"),
     );
-    return pageOf(rows.map((row) => toWishlistItem(row, groups)), args.page, totalCount, limit);
+    return pageOf(
+      rows.map((row) => toWishlistItem(row, groups)),
+      args.page,
+      totalCount,
+      limit,
+    );
   },
 });

@@ -1,16 +1,16 @@
 import { type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import { type Db, isUniqueViolation, placeContains, rangeConditions } from "../../platform/db";
-import { rating, sharedFilterArgs } from "../../platform/filters";
-import { nullsLastSort, orderOf } from "../../platform/keyset";
-import { isoDate, text } from "../../platform/schemas";
 import { ApiError } from "../../platform/errors";
-import { utcDay } from "../../platform/quota";
-import { type GameFilters, listGameConditions } from "../games/queries";
-import { type ListFilter, type UserList, joinedConditions, userListPage, userListRow } from "../games/userLists";
-import { type LimitContext, addWithinLimit } from "../../platform/registeredLimits";
+import { rating, sharedFilterArgs } from "../../platform/filters";
 import { newRevision } from "../../platform/ids";
+import { nullsLastSort, orderOf } from "../../platform/keyset";
 import { placeKey } from "../../platform/normalize";
+import { utcDay } from "../../platform/quota";
+import { addWithinLimit, type LimitContext } from "../../platform/registeredLimits";
+import { isoDate, text } from "../../platform/schemas";
+import { type GameFilters, listGameConditions } from "../games/queries";
+import { joinedConditions, type ListFilter, type UserList, userListPage, userListRow } from "../games/userLists";
 import type { WishRow } from "./entry";
 
 const WISH_COLUMNS = sql.raw(
@@ -99,13 +99,21 @@ export const WISHLIST_SORTS = {
 export type WishlistSort = keyof typeof WISHLIST_SORTS;
 export const WISHLIST_DEFAULT_SORT = { sortBy: "priority", sortOrder: "desc" } as const;
 
-export const wishlistSort = (sortBy: WishlistSort, sortOrder: "asc" | "desc") => nullsLastSort(WISHLIST_SORTS[sortBy], sortOrder, "w.game_id");
+export const wishlistSort = (sortBy: WishlistSort, sortOrder: "asc" | "desc") =>
+  nullsLastSort(WISHLIST_SORTS[sortBy], sortOrder, "w.game_id");
 export const wishlistOrder = (sortBy: WishlistSort, sortOrder: "asc" | "desc") => orderOf(wishlistSort(sortBy, sortOrder));
 
 export const WISHLIST: UserList = { table: "wishlist_entries", alias: "w", columns: WISH_COLUMNS };
 
-export const wishlistPage = (db: Db, userId: string, filter: ListFilter, sort: WishlistSort, order: "asc" | "desc", page: { limit: number; offset: number }, withGame: boolean) =>
-  userListPage<WishRow>(db, WISHLIST, userId, filter, wishlistSort(sort, order), page, withGame);
+export const wishlistPage = (
+  db: Db,
+  userId: string,
+  filter: ListFilter,
+  sort: WishlistSort,
+  order: "asc" | "desc",
+  page: { limit: number; offset: number },
+  withGame: boolean,
+) => userListPage<WishRow>(db, WISHLIST, userId, filter, wishlistSort(sort, order), page, withGame);
 
 export const findWish = (db: Db, userId: string, gameId: number) => userListRow<WishRow>(db, WISHLIST, userId, gameId);
 
@@ -126,7 +134,13 @@ export const wishValuesOf = (row: WishRow): WishValues => ({
 });
 
 /** The one INSERT of a wishlist entry (addToWishlist, imports); `times` keeps a restored entry's timestamps. */
-export const insertWishSql = (userId: string, gameId: number, values: WishValues, now: string, times = { createdAt: now, updatedAt: now }) => sql`
+export const insertWishSql = (
+  userId: string,
+  gameId: number,
+  values: WishValues,
+  now: string,
+  times = { createdAt: now, updatedAt: now },
+) => sql`
   INSERT INTO wishlist_entries (user_id, game_id, priority, wish_date, wish_price, wish_place, wish_place_key, memo, created_at, updated_at, revision)
   VALUES (${userId}, ${gameId}, ${values.priority}, ${values.wishDate}, ${values.wishPrice}, ${values.wishPlace}, ${placeKey(values.wishPlace)}, ${values.memo},
     ${times.createdAt}, ${times.updatedAt}, ${newRevision()})`;
@@ -134,8 +148,7 @@ export const insertWishSql = (userId: string, gameId: number, values: WishValues
 /** A game already owned cannot be wished for: the library is where it lives now. */
 export async function insertWish(db: Db, limit: LimitContext, gameId: number, values: WishValues, now: string) {
   const { userId } = limit;
-  const exists = (where: string) =>
-    new ApiError("already_exists", `Game ${gameId} is already in your ${where}.`, { field: "gameId" });
+  const exists = (where: string) => new ApiError("already_exists", `Game ${gameId} is already in your ${where}.`, { field: "gameId" });
   const [owned] = await db.all(sql`SELECT 1 FROM library_entries WHERE user_id = ${userId} AND game_id = ${gameId}`);
   if (owned) throw exists("library");
   try {

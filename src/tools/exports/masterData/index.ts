@@ -4,7 +4,7 @@ import { positiveId } from "../../../platform/schemas";
 import { readGeneration } from "../../games/generation";
 import type { ExportReader, ExportRow, ExportSource } from "../exportSource";
 import { ndjsonRows, officialPart, readMasterState } from "./officialGames";
-import { MASTER_COLUMNS, GAME_PAGE_ROWS, companyPages, compareGameRows, mainGenrePages, platformGamePages, platformPages } from "./rows";
+import { companyPages, compareGameRows, GAME_PAGE_ROWS, MASTER_COLUMNS, mainGenrePages, platformGamePages, platformPages } from "./rows";
 
 export const MASTER_EXPORT_DATASETS = ["games", "platforms", "companies", "genres"] as const;
 export type MasterExportDataset = (typeof MASTER_EXPORT_DATASETS)[number];
@@ -17,7 +17,8 @@ const argsOf = {
   genres: z.object({}),
 };
 
-const isMasterDataset = (dataset: string): dataset is MasterExportDataset => (MASTER_EXPORT_DATASETS as readonly string[]).includes(dataset);
+const isMasterDataset = (dataset: string): dataset is MasterExportDataset =>
+  (MASTER_EXPORT_DATASETS as readonly string[]).includes(dataset);
 
 /** Yields `a` and `b` (each already in order) as one ordered sequence. */
 async function* mergeOrdered(a: AsyncIterable<ExportRow>, b: AsyncIterable<ExportRow>, compare: (x: ExportRow, y: ExportRow) => number) {
@@ -67,10 +68,13 @@ export async function openMasterDataSource(
   upgradeUrl: string,
 ): Promise<ExportSource> {
   if (reader.plan !== "PREMIUM") {
-    throw new ApiError("plan_required", `Master data exports are available on PREMIUM; this account is now ${reader.plan}.`, { upgradeUrl });
+    throw new ApiError("plan_required", `Master data exports are available on PREMIUM; this account is now ${reader.plan}.`, {
+      upgradeUrl,
+    });
   }
   const parsed = isMasterDataset(dataset) ? argsOf[dataset].safeParse(args) : null;
-  if (!isMasterDataset(dataset) || !parsed?.success) throw new ApiError("not_found", "This download link names no master dataset this service exports.");
+  if (!isMasterDataset(dataset) || !parsed?.success)
+    throw new ApiError("not_found", "This download link names no master dataset this service exports.");
   const { db, userId } = reader;
 
   switch (dataset) {

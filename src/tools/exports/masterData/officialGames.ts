@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../../../platform/db";
 import { ApiError } from "../../../platform/errors";
 import { formatWriter } from "../../../platform/exportFormats";
-import { PARTS_PREFIX, StreamedObjectWriter, listObjects } from "../../../platform/exportStorage";
+import { listObjects, PARTS_PREFIX, StreamedObjectWriter } from "../../../platform/exportStorage";
 import { EMPTY_GENERATION, generationKey } from "../../games/generation";
 import type { MasterDataset } from "../../games/masterRows";
 import type { ExportRow } from "../exportSource";
@@ -29,13 +29,17 @@ export interface MasterState {
 
 export async function readMasterState(db: Db): Promise<MasterState> {
   const rows = await db.all<{ key: string; value: string }>(
-    sql`SELECT key, value FROM master_meta WHERE key IN (${sql.join(STATE_DATASETS.map((d) => sql`${generationKey(d)}`), sql`, `)})`,
+    sql`SELECT key, value FROM master_meta WHERE key IN (${sql.join(
+      STATE_DATASETS.map((d) => sql`${generationKey(d)}`),
+      sql`, `,
+    )})`,
   );
   const generationOf = (dataset: MasterDataset) => rows.find((row) => row.key === generationKey(dataset))?.value ?? EMPTY_GENERATION;
   return { gamesGeneration: generationOf("games"), tag: STATE_DATASETS.map(generationOf).join(".") };
 }
 
-export const officialPartKey = (platformId: number, state: MasterState) => `${GAMES_PARTS_PREFIX}platform-${platformId}/${state.tag}.ndjson`;
+export const officialPartKey = (platformId: number, state: MasterState) =>
+  `${GAMES_PARTS_PREFIX}platform-${platformId}/${state.tag}.ndjson`;
 
 /**
  * Builds the part from D1. Should the master data change while it is built, the part may mix two

@@ -46,7 +46,13 @@ const visiblePages = (db: Db, userId: string, table: "platforms" | "companies", 
   );
 
 export const platformPages = (db: Db, userId: string) =>
-  visiblePages(db, userId, "platforms", "platformId", "name, name_en AS nameEn, short_name AS shortName, maker, release_date AS releaseDate");
+  visiblePages(
+    db,
+    userId,
+    "platforms",
+    "platformId",
+    "name, name_en AS nameEn, short_name AS shortName, maker, release_date AS releaseDate",
+  );
 
 export const companyPages = (db: Db, userId: string) =>
   visiblePages(db, userId, "companies", "companyId", "name, name_kana AS nameKana, name_en AS nameEn");

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { SHARED_RANGES, sharedFilterArgs } from "../../../platform/filters";
-import { ALL_PLANS, LIGHT_AND_ABOVE, PREMIUM_ONLY, type Plan } from "../../../platform/plans";
+import { ALL_PLANS, LIGHT_AND_ABOVE, type Plan, PREMIUM_ONLY } from "../../../platform/plans";
 import { isoDate, orderedRanges, text } from "../../../platform/schemas";
 import type { LowerPlan, PlanDifference } from "../../../registry/defineTool";
 import { COLLECTION_TYPES, PURPOSES } from "../../collections/queries";
@@ -30,7 +30,10 @@ export const MY_DATA_FORMATS = ["json", "csv"] as const;
 export const DEFAULT_MY_DATA_FORMAT = "json";
 
 /** Every sortBy of the list tools behind the datasets, in their order, each once. */
-const SORT_VALUES = [...new Set([LIBRARY_SORTS, WISHLIST_SORTS, PLAY_SORTS, CONSOLE_SORTS].flatMap((sorts) => Object.keys(sorts)))] as [string, ...string[]];
+const SORT_VALUES = [...new Set([LIBRARY_SORTS, WISHLIST_SORTS, PLAY_SORTS, CONSOLE_SORTS].flatMap((sorts) => Object.keys(sorts)))] as [
+  string,
+  ...string[],
+];
 
 /** The game filters (every list of games has them). */
 export const GAME_FILTER_NAMES = ["platformIds", "genreId", "title", "releaseDateFrom", "releaseDateTo"] as const;
@@ -42,7 +45,9 @@ export const GAME_FILTER_NAMES = ["platformIds", "genreId", "title", "releaseDat
 export const myDataArgs = {
   dataset: z
     .enum(MY_DATASETS)
-    .describe("library, wishlist, playRecords, playLogs (all plans); tags, consoles (LIGHT and above); collections, customGames (PREMIUM)."),
+    .describe(
+      "library, wishlist, playRecords, playLogs (all plans); tags, consoles (LIGHT and above); collections, customGames (PREMIUM).",
+    ),
   format: z.enum(MY_DATA_FORMATS).default(DEFAULT_MY_DATA_FORMAT).describe("json (default) or csv (UTF-8 with BOM)."),
   includeHistory: z.boolean().optional().describe("playRecords only: true exports every play cycle, one row per record (PREMIUM)."),
   ...sharedFilterArgs,

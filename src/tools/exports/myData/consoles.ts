@@ -10,7 +10,7 @@ import {
   platformsOf,
 } from "../../consoles/queries";
 import { MY_DATASET_PLANS } from "./args";
-import { type MyDataset, SORT_ARGS, rowOf } from "./dataset";
+import { type MyDataset, rowOf, SORT_ARGS } from "./dataset";
 
 const columns = [
   "consoleId",
@@ -41,7 +41,10 @@ export const consolesDataset: MyDataset = {
       select: sql`c.*`,
       keys: consoleSort(sort!.sortBy as ConsoleSort, sort!.sortOrder),
       async render(rows: ConsoleRow[]) {
-        const platforms = await platformsOf(db, rows.map((row) => row.id));
+        const platforms = await platformsOf(
+          db,
+          rows.map((row) => row.id),
+        );
         return rows.map((row) =>
           rowOf(columns, {
             consoleId: row.id,

@@ -78,7 +78,11 @@ export async function prepareMyData(
     columns: definition.columns,
     rowCount: () => countRows(reader.db, query.from, query.where),
     async *pages(): AsyncIterable<ExportRow[]> {
-      for await (const rows of keysetPages(reader.db, { select: query.select, from, where: query.where, keys: query.keys }, EXPORT_PAGE_SIZE)) {
+      for await (const rows of keysetPages(
+        reader.db,
+        { select: query.select, from, where: query.where, keys: query.keys },
+        EXPORT_PAGE_SIZE,
+      )) {
         yield await query.render(rows);
       }
     },
@@ -86,5 +90,9 @@ export async function prepareMyData(
 }
 
 /** The download face's opener for exportMyData links (see exportSource.ts). */
-export const openMyDataSource = (reader: ExportReader, dataset: string, args: Record<string, unknown>, upgradeUrl?: string): Promise<ExportSource> =>
-  prepareMyData(reader, dataset, args, upgradeUrl);
+export const openMyDataSource = (
+  reader: ExportReader,
+  dataset: string,
+  args: Record<string, unknown>,
+  upgradeUrl?: string,
+): Promise<ExportSource> => prepareMyData(reader, dataset, args, upgradeUrl);

@@ -7,7 +7,16 @@ import type { EntryRow } from "../../library/entry";
 import { LIBRARY, LIBRARY_DEFAULT_SORT, LIBRARY_SORTS, type LibrarySort, libraryConditions, librarySort } from "../../library/queries";
 import { latestPlays } from "../../play/queries";
 import { MY_DATASET_PLANS } from "./args";
-import { GAME_COLUMNS, GAME_COLUMNS_SELECT, type GameColumnsRow, type MyDataset, SORT_ARGS, attributeLabelsOf, gameColumns, rowOf } from "./dataset";
+import {
+  attributeLabelsOf,
+  GAME_COLUMNS,
+  GAME_COLUMNS_SELECT,
+  type GameColumnsRow,
+  gameColumns,
+  type MyDataset,
+  rowOf,
+  SORT_ARGS,
+} from "./dataset";
 
 const columns = [
   "gameId",
@@ -41,7 +50,11 @@ export const libraryDataset: MyDataset = {
       select: sql`${LIBRARY.columns}, ${GAME_COLUMNS_SELECT}`,
       keys: librarySort(sort!.sortBy as LibrarySort, sort!.sortOrder),
       async render(rows: (EntryRow & GameColumnsRow)[]) {
-        const plays = await latestPlays(db, userId, rows.map((row) => row.game_id));
+        const plays = await latestPlays(
+          db,
+          userId,
+          rows.map((row) => row.game_id),
+        );
         return rows.map((row) => {
           const play = plays.get(row.game_id);
           return rowOf(columns, {

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { GAME_LEFT_JOINS } from "../../games/queries";
 import { playConditions, playFilterArgs } from "../../play/queries";
 import { MY_DATASET_PLANS } from "./args";
-import { GAME_COLUMNS, GAME_COLUMNS_SELECT, type GameColumnsRow, type MyDataset, gameColumns, rowOf } from "./dataset";
+import { GAME_COLUMNS, GAME_COLUMNS_SELECT, type GameColumnsRow, gameColumns, type MyDataset, rowOf } from "./dataset";
 
 const columns = ["playLogId", "playId", "gameId", ...GAME_COLUMNS, "playDate", "playTime", "memo", "createdAt", "updatedAt"] as const;
 

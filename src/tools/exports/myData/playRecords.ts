@@ -5,7 +5,16 @@ import { userListFrom } from "../../games/userLists";
 import { PLAY_DEFAULT_SORT, PLAY_RECORDS, PLAY_SORTS, type PlaySort, playConditions, playFilterArgs, playSort } from "../../play/queries";
 import type { PlayRow } from "../../play/record";
 import { MY_DATASET_PLANS } from "./args";
-import { GAME_COLUMNS, GAME_COLUMNS_SELECT, type GameColumnsRow, type MyDataset, SORT_ARGS, attributeLabelsOf, gameColumns, rowOf } from "./dataset";
+import {
+  attributeLabelsOf,
+  GAME_COLUMNS,
+  GAME_COLUMNS_SELECT,
+  type GameColumnsRow,
+  gameColumns,
+  type MyDataset,
+  rowOf,
+  SORT_ARGS,
+} from "./dataset";
 
 const columns = [
   "playId",
@@ -41,7 +50,10 @@ export const playRecordsDataset: MyDataset = {
   columns,
   async query({ db, userId, now }, args, sort) {
     const history = args.includeHistory === true;
-    const [where, labels] = await Promise.all([playConditions(db, userId, args, now, history ? "all" : "latest"), attributeLabels(db, userId)]);
+    const [where, labels] = await Promise.all([
+      playConditions(db, userId, args, now, history ? "all" : "latest"),
+      attributeLabels(db, userId),
+    ]);
     const keys = playSort(sort!.sortBy as PlaySort, sort!.sortOrder);
     return {
       from: userListFrom(PLAY_RECORDS),

@@ -2,9 +2,17 @@ import { sql } from "drizzle-orm";
 import { GAME_LEFT_JOINS } from "../../games/queries";
 import { userListFrom } from "../../games/userLists";
 import type { WishRow } from "../../wishlist/entry";
-import { WISHLIST, WISHLIST_DEFAULT_SORT, WISHLIST_SORTS, type WishlistSort, wishlistConditions, wishlistFilterArgs, wishlistSort } from "../../wishlist/queries";
+import {
+  WISHLIST,
+  WISHLIST_DEFAULT_SORT,
+  WISHLIST_SORTS,
+  type WishlistSort,
+  wishlistConditions,
+  wishlistFilterArgs,
+  wishlistSort,
+} from "../../wishlist/queries";
 import { MY_DATASET_PLANS } from "./args";
-import { GAME_COLUMNS, GAME_COLUMNS_SELECT, type GameColumnsRow, type MyDataset, SORT_ARGS, gameColumns, rowOf } from "./dataset";
+import { GAME_COLUMNS, GAME_COLUMNS_SELECT, type GameColumnsRow, gameColumns, type MyDataset, rowOf, SORT_ARGS } from "./dataset";
 
 const columns = ["gameId", ...GAME_COLUMNS, "priority", "wishDate", "wishPrice", "wishPlace", "memo", "createdAt", "updatedAt"] as const;
 
