@@ -3,8 +3,7 @@ import { randomCustomId } from "../../platform/customIds";
 import { type Db, guardStatement, isUniqueViolation, prepare, queryBatch } from "../../platform/db";
 import { ApiError } from "../../platform/errors";
 import { newId } from "../../platform/ids";
-import type { Plan } from "../../platform/plans";
-import { REGISTERED_LIMITS } from "../../platform/plans";
+import { type Plan, REGISTERED_LIMITS, type RegisteredResource } from "../../platform/plans";
 import { limitGuardAfter, roomLeft } from "../../platform/registeredLimits";
 import { attributeLabels, insertOwnAttribute } from "../attributes/queries";
 import { checkCollectionFields, insertCollectionSql, type NewCollection } from "../collections/queries";
@@ -136,8 +135,8 @@ async function mappedGameIds(ctx: ApplyContext, ids: readonly number[]): Promise
   return new Map(ids.map((id) => [id, Number(mapped.get(String(id)) ?? id)]));
 }
 
-const limitMessage = (plan: Plan, resource: "library" | "wishlist") =>
-  `The ${plan} plan allows ${REGISTERED_LIMITS[resource][plan]} ${resource} entries; this row is past the limit and was not imported.`;
+const limitMessage = (plan: Plan, resource: RegisteredResource, noun = `${resource} entries`) =>
+  `The ${plan} plan allows ${REGISTERED_LIMITS[resource][plan]} ${noun}; this row is past the limit and was not imported.`;
 
 async function decideLibrary(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"library">>[]): Promise<Decided> {
   const { db, userId } = ctx;
@@ -566,12 +565,7 @@ async function decideCustomGames(ctx: ApplyContext, rows: StagedRow<ExportRowOf<
       continue;
     }
     if (left <= 0) {
-      d.fail(
-        r,
-        "gameId",
-        "plan_limit",
-        `The ${ctx.plan} plan allows ${REGISTERED_LIMITS.customGames[ctx.plan]} custom games; this row is past the limit and was not imported.`,
-      );
+      d.fail(r, "gameId", "plan_limit", limitMessage(ctx.plan, "customGames", "custom games"));
       continue;
     }
     left--;
@@ -638,12 +632,7 @@ async function decideConsoles(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"co
       continue;
     }
     if (left <= 0) {
-      d.fail(
-        r,
-        "consoleId",
-        "plan_limit",
-        `The ${ctx.plan} plan allows ${REGISTERED_LIMITS.consoles[ctx.plan]} consoles; this row is past the limit and was not imported.`,
-      );
+      d.fail(r, "consoleId", "plan_limit", limitMessage(ctx.plan, "consoles", "consoles"));
       continue;
     }
     left--;
@@ -708,12 +697,7 @@ async function decideTags(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"tags">
       continue;
     }
     if (left <= 0) {
-      d.fail(
-        r,
-        "name",
-        "plan_limit",
-        `The ${ctx.plan} plan allows ${REGISTERED_LIMITS.tags[ctx.plan]} tags; this row is past the limit and was not imported.`,
-      );
+      d.fail(r, "name", "plan_limit", limitMessage(ctx.plan, "tags", "tags"));
       continue;
     }
     left--;
@@ -815,12 +799,7 @@ async function decideCollections(ctx: ApplyContext, rows: StagedRow<ExportRowOf<
       continue;
     }
     if (left <= 0) {
-      d.fail(
-        r,
-        "collectionId",
-        "plan_limit",
-        `The ${ctx.plan} plan allows ${REGISTERED_LIMITS.collections[ctx.plan]} collections; this row is past the limit and was not imported.`,
-      );
+      d.fail(r, "collectionId", "plan_limit", limitMessage(ctx.plan, "collections", "collections"));
       continue;
     }
     left--;
