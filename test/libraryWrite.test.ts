@@ -680,8 +680,9 @@ describe("under concurrency (issue 13)", () => {
       kind: "delete",
       input: z.strictObject({ confirmToken: confirmTokenArg }),
       output: z.any(),
-      async handler({ db, env, auth, now }, args) {
-        return confirmTwoStep({ kv: env.KV, db, auth, now }, "testForgetfulRemove", args, {
+      async handler(ctx, args) {
+        const { db } = ctx;
+        return confirmTwoStep(ctx, args, {
           targetRevision: "t",
           summary: "Removes nothing.",
           async execute() {

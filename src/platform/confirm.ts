@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { AuthContext } from "./auth";
 import { type Db, queryBatch } from "./db";
 import { ApiError } from "./errors";
-import { sha256Hex } from "./hashing";
+import { canonical, sha256Hex } from "./hashing";
 import { randomBase62 } from "./ids";
 
 /**
@@ -77,27 +77,15 @@ interface StoredToken {
 
 const tokenKey = (token: string) => `confirm:${token}`;
 
-/** Key order and the token itself do not change what a call means. */
-function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (value && typeof value === "object") {
-    return Object.fromEntries(
-      Object.entries(value)
-        .filter(([key, v]) => key !== "confirmToken" && v !== undefined)
-        .sort(([a], [b]) => (a < b ? -1 : 1))
-        .map(([key, v]) => [key, canonical(v)]),
-    );
-  }
-  return value;
-}
-
 const refused = (message: string) =>
   new ApiError("invalid_input", `confirmToken: ${message} Call again without confirmToken for a new preview.`, {
     field: "confirmToken",
   });
 
+/** What a two-step call needs of its tool's context (a ToolContext fits): the tool it serves, KV for tokens, D1 for markers. */
 export interface ConfirmContext {
-  kv: KVNamespace;
+  tool: string;
+  env: { KV: KVNamespace };
   db: Db;
   auth: AuthContext;
   now: Date;
@@ -127,40 +115,39 @@ async function preview(ctx: ConfirmContext, bound: Omit<StoredToken, "expiresAt"
   const confirmToken = `ct_${randomBase62(32)}`;
   const expiresAt = new Date(ctx.now.getTime() + CONFIRM_TOKEN_TTL_SEC * 1000).toISOString();
   const stored: StoredToken = { ...bound, expiresAt };
-  await ctx.kv.put(tokenKey(confirmToken), JSON.stringify(stored), { expirationTtl: CONFIRM_TOKEN_TTL_SEC });
+  await ctx.env.KV.put(tokenKey(confirmToken), JSON.stringify(stored), { expirationTtl: CONFIRM_TOKEN_TTL_SEC });
   return { confirmRequired: true as const, summary, confirmToken, expiresInSec: CONFIRM_TOKEN_TTL_SEC, expiresAt, targetChanged };
 }
 
 /** Runs `plan` two-step: a preview without a token, the work with a valid one. */
 export async function confirmTwoStep<R>(
   ctx: ConfirmContext,
-  tool: string,
   args: { confirmToken?: string },
   plan: ConfirmPlan<R>,
 ): Promise<R | ConfirmPreview> {
   const bound = {
     userId: ctx.auth.userId,
-    tool,
-    argumentsHash: await sha256Hex(JSON.stringify(canonical(args))),
+    tool: ctx.tool,
+    argumentsHash: await sha256Hex(JSON.stringify(canonical(args, ["confirmToken"]))),
     targetRevision: plan.targetRevision,
   };
   if (args.confirmToken === undefined) return preview(ctx, bound, plan.summary, false);
 
   const key = tokenKey(args.confirmToken);
-  const text = await ctx.kv.get(key);
+  const text = await ctx.env.KV.get(key);
   const stored = text === null ? null : (JSON.parse(text) as StoredToken);
   if (!stored || Date.parse(stored.expiresAt) <= ctx.now.getTime()) throw refused("unknown or expired.");
-  if (stored.userId !== bound.userId || stored.tool !== tool) throw refused("was not issued for this call.");
+  if (stored.userId !== bound.userId || stored.tool !== ctx.tool) throw refused("was not issued for this call.");
   if (stored.argumentsHash !== bound.argumentsHash) throw refused("was issued for other arguments.");
 
   const use: TokenUse = { tokenHash: await sha256Hex(args.confirmToken), useId: randomBase62(16), expiresAt: stored.expiresAt };
   if ((await holderOf(ctx.db, use.tokenHash)) !== null) throw alreadyUsed();
   if (stored.targetRevision !== bound.targetRevision) {
     // The stale token is spent too (once), so it cannot act should the target change back.
-    await spend(ctx, tool, use, key, () => queryBatch(ctx.db, [markerOf(use)]));
+    await spend(ctx, use, key, () => queryBatch(ctx.db, [markerOf(use)]));
     return preview(ctx, bound, plan.summary, true);
   }
-  return spend(ctx, tool, use, key, () => plan.execute(markerOf(use)));
+  return spend(ctx, use, key, () => plan.execute(markerOf(use)));
 }
 
 /**
@@ -168,7 +155,7 @@ export async function confirmTwoStep<R>(
  * token is that call's win: 400 already used. Afterwards the marker must be this call's (else the
  * tool's plan forgot it: a bug, answered 500); expired markers are pruned in the same round trip.
  */
-async function spend<R>(ctx: ConfirmContext, tool: string, use: TokenUse, key: string, work: () => Promise<R>): Promise<R> {
+async function spend<R>(ctx: ConfirmContext, use: TokenUse, key: string, work: () => Promise<R>): Promise<R> {
   let result: R;
   try {
     result = await work();
@@ -182,7 +169,7 @@ async function spend<R>(ctx: ConfirmContext, tool: string, use: TokenUse, key: s
     sql`DELETE FROM consumed_confirm_tokens WHERE expires_at <= ${ctx.now.toISOString()}`,
   ]);
   if (holders[0]?.use_id !== use.useId)
-    throw new Error(`${tool}: ConfirmPlan.execute() did not put its confirm marker in the batch that does the work.`);
-  await ctx.kv.delete(key);
+    throw new Error(`${ctx.tool}: ConfirmPlan.execute() did not put its confirm marker in the batch that does the work.`);
+  await ctx.env.KV.delete(key);
   return result;
 }

@@ -25,6 +25,8 @@ export interface PlanDifference {
 export type Face = "rest" | "mcp";
 
 export interface ToolContext {
+  /** The tool being called (two-step tokens are bound to it). */
+  tool: string;
   env: Bindings;
   /** The face the call came through, for the few rules that differ per face (declared by the tool). */
   face: Face;

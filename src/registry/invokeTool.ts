@@ -108,7 +108,7 @@ async function runPipeline(tool: ToolDefinition, call: ToolCall, record: CallRec
     const args = parseWith(tool.input, raw);
     enforcePlanDifferences(tool, auth, args, upgradeUrl);
     const { env, face, requestId, origin, idempotencyKey } = call;
-    const handle = () => tool.handler({ env, face, origin, db, auth, requestId, now, upgradeUrl }, args);
+    const handle = () => tool.handler({ tool: tool.name, env, face, origin, db, auth, requestId, now, upgradeUrl }, args);
     if (idempotencyKey === undefined || tool.kind === "read") return await handle();
     const { result, replayed } = await runIdempotently(
       { db, userId: auth.userId, key: idempotencyKey, tool: tool.name, args, now },

@@ -24,7 +24,8 @@ export const removeAttribute = defineTool({
   }),
   output: removalResult({ id: z.string() }),
   notes: [TWO_STEP_NOTE],
-  async handler({ db, env, auth, now }, args) {
+  async handler(ctx, args) {
+    const { db, auth } = ctx;
     if (systemAttribute(args.attribute)) throw invalidInput("attribute", "attribute: system labels cannot be removed.");
     const own = await findOwnAttribute(db, auth.userId, args.attribute);
     if (!own) throw notFound(`Your attribute '${args.attribute}'`);
@@ -35,7 +36,7 @@ export const removeAttribute = defineTool({
     ]
       .filter(Boolean)
       .join(" and ");
-    return confirmTwoStep({ kv: env.KV, db, auth, now }, "removeAttribute", args, {
+    return confirmTwoStep(ctx, args, {
       targetRevision: `${own.id}:${own.label}:${entries}:${copies}`,
       summary: `Removes your attribute '${own.label}'${carriers ? ` and takes it off ${carriers}` : ""}.`,
       async execute(marker) {

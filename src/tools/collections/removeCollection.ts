@@ -19,10 +19,11 @@ export const removeCollection = defineTool({
   input: z.strictObject({ collectionId: z.string().min(1).max(40), confirmToken: confirmTokenArg }),
   output: removalResult({ collectionId: z.string() }),
   notes: [TWO_STEP_NOTE],
-  async handler({ db, env, auth, now }, args) {
+  async handler(ctx, args) {
+    const { db, auth } = ctx;
     const collection = await findCollection(db, auth.userId, args.collectionId);
     if (!collection) throw notFound(`Your collection ${args.collectionId}`);
-    return confirmTwoStep({ kv: env.KV, db, auth, now }, "removeCollection", args, {
+    return confirmTwoStep(ctx, args, {
       targetRevision: collection.revision,
       summary: `Removes your ${collection.type} collection '${collection.name}'; its games stay where they are.`,
       async execute(marker) {

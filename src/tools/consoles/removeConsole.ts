@@ -19,12 +19,13 @@ export const removeConsole = defineTool({
   input: z.strictObject({ consoleId: z.string().min(1).max(40), confirmToken: confirmTokenArg }),
   output: removalResult({ consoleId: z.string() }),
   notes: [TWO_STEP_NOTE],
-  async handler({ db, env, auth, now }, args) {
+  async handler(ctx, args) {
+    const { db, auth } = ctx;
     const owned = await findConsole(db, auth.userId, args.consoleId);
     if (!owned) throw notFound(`Your console ${args.consoleId}`);
     const [logs, plays] = await Promise.all([countLogs(db, args.consoleId), playsOnConsole(db, auth.userId, args.consoleId)]);
     const detached = plays.length ? ` The play records of ${plays.map((p) => `'${p.title}'`).join(", ")} lose their console.` : "";
-    return confirmTwoStep({ kv: env.KV, db, auth, now }, "removeConsole", args, {
+    return confirmTwoStep(ctx, args, {
       targetRevision: `${owned.updated_at}:${logs}:${plays.length}`,
       summary: `Removes your console '${owned.name}'${logs ? ` and its ${logs} maintenance ${logs === 1 ? "log" : "logs"}` : ""}.${detached}`,
       async execute(marker) {

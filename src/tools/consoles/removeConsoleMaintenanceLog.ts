@@ -23,10 +23,11 @@ export const removeConsoleMaintenanceLog = defineTool({
   }),
   output: removalResult({ maintenanceLogId: z.string() }),
   notes: ["The log must belong to that console (404 otherwise).", "Two-step: the preview (200) changes nothing."],
-  async handler({ db, env, auth, now }, args) {
+  async handler(ctx, args) {
+    const { db, auth } = ctx;
     const log = await findLog(db, auth.userId, args.maintenanceLogId);
     if (!log || log.console_id !== args.consoleId) throw notFound(`Maintenance log ${args.maintenanceLogId} of console ${args.consoleId}`);
-    return confirmTwoStep({ kv: env.KV, db, auth, now }, "removeConsoleMaintenanceLog", args, {
+    return confirmTwoStep(ctx, args, {
       targetRevision: log.updated_at,
       summary: `Removes the maintenance log '${log.title}' (${log.status}${log.completed_date ? `, ${log.completed_date}` : ""}).`,
       async execute(marker) {

@@ -21,12 +21,13 @@ export const removeCustomGame = defineTool({
   input: z.strictObject({ gameId: positiveId, confirmToken: confirmTokenArg }),
   output: removalResult({ gameId: z.number().int() }),
   notes: [TWO_STEP_NOTE],
-  async handler({ db, env, auth, now }, args) {
+  async handler(ctx, args) {
+    const { db, auth } = ctx;
     const game = await findCustomGame(db, auth.userId, args.gameId);
     if (!game) throw notFound(`Your custom game ${args.gameId}`);
     const [entry, wish] = await Promise.all([findEntry(db, auth.userId, args.gameId), findWish(db, auth.userId, args.gameId)]);
     const alsoGoes = [entry && "its library entry", wish && "its wishlist entry"].filter(Boolean).join(" and ");
-    return confirmTwoStep({ kv: env.KV, db, auth, now }, "removeCustomGame", args, {
+    return confirmTwoStep(ctx, args, {
       targetRevision: `${await customGameRevision(game)}:${entry?.revision ?? "-"}:${wish?.revision ?? "-"}`,
       summary: `Removes your custom game '${game.title}'${alsoGoes ? ` with ${alsoGoes}` : ""}.`,
       async execute(marker) {

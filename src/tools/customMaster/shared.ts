@@ -208,13 +208,14 @@ export function customRecordRemoveTool(kind: CustomRecordKind) {
     input: z.strictObject({ [idField]: kind.idArg, confirmToken: confirmTokenArg }),
     output: removalResult<z.ZodRawShape>({ [idField]: z.number().int() }),
     notes: [TWO_STEP_NOTE, kind.remove.note],
-    async handler({ db, env, auth, now }, args) {
+    async handler(ctx, args) {
+      const { db, auth, now } = ctx;
       const id = args[idField] as number;
       const record = await findCustom(db, kind.store, auth.userId, id);
       if (!record) throw notYours(kind.store, id);
       const { name } = record.fields;
       const { affected, effect } = await kind.remove.preview(db, auth.userId, id, name);
-      return confirmTwoStep({ kv: env.KV, db, auth, now }, basics.name, args, {
+      return confirmTwoStep(ctx, args, {
         targetRevision: `${record.revision}:${affected}`,
         summary: `Removes your custom ${noun} '${name}'.${effect}`,
         async execute(marker) {

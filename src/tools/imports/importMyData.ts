@@ -54,7 +54,8 @@ export const importMyData = defineTool({
     "Two uploads to one link at once: the first to finish is taken, the other is 409.",
     "replace: the preview says what is removed and how many rows the file adds; confirming removes and starts writing.",
   ],
-  async handler({ db, env, auth, now, origin }, args) {
+  async handler(ctx, args) {
+    const { db, env, auth, now, origin } = ctx;
     const source = args.source ?? "export";
     const mode = args.mode ?? "merge";
     if (args.jobId === undefined) {
@@ -77,7 +78,7 @@ export const importMyData = defineTool({
     }
     const removal = removalOf(auth.userId, job.dataset!);
     const preview = await removalPreview(db, removal);
-    return confirmTwoStep({ kv: env.KV, db, auth, now }, "importMyData", args, {
+    return confirmTwoStep(ctx, args, {
       targetRevision: `${preview.revision}|${job.id}|${job.total_rows}`,
       summary: `Removes your ${preview.description}, then adds the ${job.total_rows} ${job.dataset} rows of the uploaded file.`,
       async execute(marker) {

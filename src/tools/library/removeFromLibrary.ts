@@ -23,7 +23,8 @@ export const removeFromLibrary = defineTool({
   input: z.strictObject({ gameId: positiveId, confirmToken: confirmTokenArg }),
   output: removalResult({ gameId: z.number().int() }),
   notes: [TWO_STEP_NOTE],
-  async handler({ db, env, auth, now }, args) {
+  async handler(ctx, args) {
+    const { db, auth } = ctx;
     const entry = await findEntry(db, auth.userId, args.gameId);
     if (!entry) throw notFound(`Game ${args.gameId} in your library`);
     const [copies, plays] = await Promise.all([
@@ -36,7 +37,7 @@ export const removeFromLibrary = defineTool({
     ]
       .filter(Boolean)
       .join(" and ");
-    return confirmTwoStep({ kv: env.KV, db, auth, now }, "removeFromLibrary", args, {
+    return confirmTwoStep(ctx, args, {
       targetRevision: `${entry.revision}:${plays.fingerprint}`,
       summary: `Removes '${entry.title}' from your library, with its purchase data, memo, links and attributes${alsoGoes ? `, and ${alsoGoes}` : ""}.`,
       async execute(marker) {

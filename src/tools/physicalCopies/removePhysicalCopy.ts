@@ -29,14 +29,15 @@ export const removePhysicalCopy = defineTool({
     }),
   ),
   notes: [TWO_STEP_NOTE],
-  async handler({ db, env, auth, now }, args) {
+  async handler(ctx, args) {
+    const { db, auth, now } = ctx;
     const copy = await findCopy(db, auth.userId, args.physicalId);
     if (!copy) throw notFound(`Your copy ${args.physicalId}`);
     const entry = readBack(await findEntry(db, auth.userId, copy.game_id), () => notFound(`Your copy ${args.physicalId}`));
     const remaining = (await listCopies(db, auth.userId, copy.game_id)).filter((c) => c.id !== copy.id);
     // The representative role passes to the oldest remaining copy; the library keeps its data.
     const heir = copy.is_active === 1 ? (remaining[0]?.id ?? null) : (remaining.find((c) => c.is_active === 1)?.id ?? null);
-    return confirmTwoStep({ kv: env.KV, db, auth, now }, "removePhysicalCopy", args, {
+    return confirmTwoStep(ctx, args, {
       targetRevision: entry.revision,
       summary:
         `Removes one copy of '${entry.title}' (${remaining.length} left; the library entry stays)` +

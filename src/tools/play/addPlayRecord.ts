@@ -63,7 +63,8 @@ export const addPlayRecord = defineTool({
     "Owned games only (addToLibrary first). A second record without replay is 409 already_exists.",
     "PLAYING without a start date starts today (UTC); COMPLETED or DROPPED without an end date end today.",
   ],
-  async handler({ db, env, auth, now }, args) {
+  async handler(ctx, args) {
+    const { db, auth, now } = ctx;
     const notOwned = () => notFound(`Game ${args.gameId} in your library (add it with addToLibrary first)`);
     if (!(await findEntry(db, auth.userId, args.gameId))) throw notOwned();
     // Checked again in the batch that writes, so a record never outlives its library entry.
@@ -121,7 +122,7 @@ export const addPlayRecord = defineTool({
       });
     }
     const logs = await logsOf(db, latest.play_id);
-    return confirmTwoStep({ kv: env.KV, db, auth, now }, "addPlayRecord", args, {
+    return confirmTwoStep(ctx, args, {
       targetRevision: `${latest.revision}:${logs.fingerprint}`,
       summary:
         `Replaces the play record of '${latest.title}' (${latest.status}, ${latest.total_play_time} minutes) with a new PLAYING one; ` +

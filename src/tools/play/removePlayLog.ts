@@ -18,10 +18,11 @@ export const removePlayLog = defineTool({
   kind: "delete",
   input: z.strictObject({ playLogId: z.string().min(1).max(40), confirmToken: confirmTokenArg }),
   output: removalResult({ playLogId: z.string() }),
-  async handler({ db, env, auth, now }, args) {
+  async handler(ctx, args) {
+    const { db, auth } = ctx;
     const log = await findPlayLog(db, auth.userId, args.playLogId);
     if (!log) throw notFound(`Your play log ${args.playLogId}`);
-    return confirmTwoStep({ kv: env.KV, db, auth, now }, "removePlayLog", args, {
+    return confirmTwoStep(ctx, args, {
       targetRevision: log.updated_at,
       summary: `Removes the ${log.play_time}-minute session of '${log.title}'${log.play_date ? ` on ${log.play_date}` : ""}.`,
       async execute(marker) {

@@ -19,11 +19,12 @@ export const removePlayRecord = defineTool({
   input: z.strictObject({ playId: z.string().min(1).max(40), confirmToken: confirmTokenArg }),
   output: removalResult({ playId: z.string() }),
   notes: [TWO_STEP_NOTE],
-  async handler({ db, env, auth, now }, args) {
+  async handler(ctx, args) {
+    const { db, auth } = ctx;
     const play = await findPlay(db, auth.userId, args.playId);
     if (!play) throw notFound(`Your play record ${args.playId}`);
     const logs = await logsOf(db, play.play_id);
-    return confirmTwoStep({ kv: env.KV, db, auth, now }, "removePlayRecord", args, {
+    return confirmTwoStep(ctx, args, {
       targetRevision: `${play.revision}:${logs.fingerprint}`,
       summary: `Removes the play record of '${play.title}' (${play.status}) and its ${logs.count} play ${logs.count === 1 ? "log" : "logs"}.`,
       async execute(marker) {

@@ -20,10 +20,11 @@ export const removeTag = defineTool({
   input: z.strictObject({ tagId: positiveId, confirmToken: confirmTokenArg }),
   output: removalResult({ tagId: z.number().int() }),
   notes: [TWO_STEP_NOTE],
-  async handler({ db, env, auth, now }, args) {
+  async handler(ctx, args) {
+    const { db, auth } = ctx;
     const tag = await findTag(db, auth.userId, args.tagId);
     if (!tag) throw notFound(`Your tag ${args.tagId}`);
-    return confirmTwoStep({ kv: env.KV, db, auth, now }, "removeTag", args, {
+    return confirmTwoStep(ctx, args, {
       targetRevision: tag.revision,
       summary: `Removes your tag '${tag.name}' from ${tag.game_count} ${tag.game_count === 1 ? "game" : "games"}; the games stay in your library.`,
       async execute(marker) {

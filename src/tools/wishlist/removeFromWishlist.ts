@@ -20,10 +20,11 @@ export const removeFromWishlist = defineTool({
   input: z.strictObject({ gameId: positiveId, confirmToken: confirmTokenArg }),
   output: removalResult({ gameId: z.number().int() }),
   notes: [TWO_STEP_NOTE],
-  async handler({ db, env, auth, now }, args) {
+  async handler(ctx, args) {
+    const { db, auth } = ctx;
     const wish = await findWish(db, auth.userId, args.gameId);
     if (!wish) throw notFound(`Game ${args.gameId} on your wishlist`);
-    return confirmTwoStep({ kv: env.KV, db, auth, now }, "removeFromWishlist", args, {
+    return confirmTwoStep(ctx, args, {
       targetRevision: wish.revision,
       summary: `Takes '${wish.title}' off your wishlist, with its planned date, price, place and memo.`,
       async execute(marker) {
