@@ -156,7 +156,7 @@ async function insertLibraryBySql(stateDir, userId, gameIds) {
         e.buyDate,
         e.buyPrice,
         place,
-        place?.normalize("NFKC").toLowerCase(),
+        place?.normalize("NFKC").toLowerCase() ?? null,
         JSON.stringify(e.attributes),
         at,
         at,
