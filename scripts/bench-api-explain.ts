@@ -117,6 +117,7 @@ const authOf = (user: string) => ({
 
 async function call(label: string, tool: ToolDefinition, user: string, args: Record<string, unknown>) {
   const ctx = {
+    tool: tool.name,
     env: {} as never,
     face: "rest" as const,
     origin: "http://127.0.0.1",
