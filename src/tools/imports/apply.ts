@@ -138,6 +138,13 @@ async function mappedGameIds(ctx: ApplyContext, ids: readonly number[]): Promise
 const limitMessage = (plan: Plan, resource: RegisteredResource, noun = `${resource} entries`) =>
   `The ${plan} plan allows ${REGISTERED_LIMITS[resource][plan]} ${noun}; this row is past the limit and was not imported.`;
 
+/** The decided rows, their batch closed by the plan-limit guard of `resource` (when it writes anything). */
+function decidedWithin(ctx: ApplyContext, d: Decisions, resource: RegisteredResource): Decided {
+  const guard = limitGuardAfter(ctx, resource);
+  if (guard && d.statements.length > 0) d.statements.push(guard);
+  return d.decided;
+}
+
 async function decideLibrary(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"library">>[]): Promise<Decided> {
   const { db, userId } = ctx;
   const now = ctx.now.toISOString();
@@ -186,9 +193,7 @@ async function decideLibrary(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"lib
       d.add(insertEntrySql(userId, gameId, values, now, timesOf(row, now)), deleteWishSql(userId, gameId));
     }
   }
-  const guard = limitGuardAfter(ctx, "library");
-  if (guard && d.statements.length > 0) d.statements.push(guard);
-  return d.decided;
+  return decidedWithin(ctx, d, "library");
 }
 
 async function decideWishlist(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"wishlist">>[]): Promise<Decided> {
@@ -228,9 +233,7 @@ async function decideWishlist(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"wi
       d.add(insertWishSql(userId, gameId, values, now, timesOf(row, now)));
     }
   }
-  const guard = limitGuardAfter(ctx, "wishlist");
-  if (guard && d.statements.length > 0) d.statements.push(guard);
-  return d.decided;
+  return decidedWithin(ctx, d, "wishlist");
 }
 
 /** Games that must still be in the library when the batch runs (a removal racing the import breaks it). */
@@ -651,9 +654,7 @@ async function decideConsoles(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"co
     };
     d.add(...insertConsoleSql(id, userId, values, now, timesOf(row, now)), mapSql(userId, "console", row.consoleId, id));
   }
-  const guard = limitGuardAfter(ctx, "consoles");
-  if (guard && d.statements.length > 0) d.statements.push(guard);
-  return d.decided;
+  return decidedWithin(ctx, d, "consoles");
 }
 
 /**
@@ -807,9 +808,7 @@ async function decideCollections(ctx: ApplyContext, rows: StagedRow<ExportRowOf<
     const id = newId("col");
     d.add(...insertCollectionSql(id, userId, collection, now, timesOf(row, now)), mapSql(userId, "collection", row.collectionId, id));
   }
-  const guard = limitGuardAfter(ctx, "collections");
-  if (guard && d.statements.length > 0) d.statements.push(guard);
-  return d.decided;
+  return decidedWithin(ctx, d, "collections");
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: each dataset decides rows of its own staged type.
