@@ -5,6 +5,7 @@ import { ApiError } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { type Plan, REGISTERED_LIMITS, type RegisteredResource } from "../../platform/plans";
 import { limitGuardAfter, roomLeft } from "../../platform/registeredLimits";
+import { CUSTOM_ID_BASE } from "../../platform/schemas";
 import { attributeLabels, insertOwnAttribute } from "../attributes/queries";
 import { checkCollectionFields, insertCollectionSql, type NewCollection } from "../collections/queries";
 import { insertConsoleSql } from "../consoles/queries";
@@ -130,9 +131,15 @@ const timesOf = (row: { createdAt?: string | null; updatedAt?: string | null }, 
 
 /** Custom game ids of another account are mapped through earlier customGames restores; official ids are kept. */
 async function mappedGameIds(ctx: ApplyContext, ids: readonly number[]): Promise<Map<number, number>> {
-  const custom = ids.filter((id) => id >= 1_000_000_000).map(String);
+  const custom = ids.filter((id) => id >= CUSTOM_ID_BASE).map(String);
   const mapped = await idMap(ctx.db, ctx.userId, "game", custom);
   return new Map(ids.map((id) => [id, Number(mapped.get(String(id)) ?? id)]));
+}
+
+/** The file's game ids mapped to this account's, and the distinct games they land on. */
+async function mappedTargets(ctx: ApplyContext, ids: readonly number[]) {
+  const gameIds = await mappedGameIds(ctx, ids);
+  return { gameIds, targets: [...new Set(gameIds.values())] };
 }
 
 const limitMessage = (plan: Plan, resource: RegisteredResource, noun = `${resource} entries`) =>
@@ -148,11 +155,10 @@ function decidedWithin(ctx: ApplyContext, d: Decisions, resource: RegisteredReso
 async function decideLibrary(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"library">>[]): Promise<Decided> {
   const { db, userId } = ctx;
   const now = ctx.now.toISOString();
-  const gameIds = await mappedGameIds(
+  const { gameIds, targets } = await mappedTargets(
     ctx,
     rows.map((r) => r.d.gameId),
   );
-  const targets = [...new Set(gameIds.values())];
   const [visible, owned, room, resolve] = await Promise.all([
     visibleGames(db, userId, targets),
     idsIn(
@@ -199,11 +205,10 @@ async function decideLibrary(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"lib
 async function decideWishlist(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"wishlist">>[]): Promise<Decided> {
   const { db, userId } = ctx;
   const now = ctx.now.toISOString();
-  const gameIds = await mappedGameIds(
+  const { gameIds, targets } = await mappedTargets(
     ctx,
     rows.map((r) => r.d.gameId),
   );
-  const targets = [...new Set(gameIds.values())];
   const inTargets = sql`game_id IN (SELECT value FROM json_each(${json(targets)}))`;
   const [visible, owned, wished, room] = await Promise.all([
     visibleGames(db, userId, targets),
@@ -244,11 +249,10 @@ const allOwnedGuard = (userId: string, gameIds: readonly number[]) =>
 async function decidePlayRecords(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"playRecords">>[]): Promise<Decided> {
   const { db, userId } = ctx;
   const now = ctx.now.toISOString();
-  const gameIds = await mappedGameIds(
+  const { gameIds, targets } = await mappedTargets(
     ctx,
     rows.map((r) => r.d.gameId),
   );
-  const targets = [...new Set(gameIds.values())];
   const playIds = rows.map((r) => r.d.playId);
   const consoleRefs = [...new Set(rows.flatMap((r) => (r.d.consoleId ? [r.d.consoleId] : [])))];
   const [owned, mappedPlays, ownPlays, latest, consoleMap, ownConsoles, resolve] = await Promise.all([
@@ -665,11 +669,10 @@ async function decideConsoles(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"co
 async function decideTags(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"tags">>[]): Promise<Decided> {
   const { db, userId } = ctx;
   const now = ctx.now.toISOString();
-  const gameIds = await mappedGameIds(
+  const { gameIds, targets } = await mappedTargets(
     ctx,
     rows.flatMap((r) => r.d.gameIds),
   );
-  const targets = [...new Set(gameIds.values())];
   const [named, owned, room] = await Promise.all([
     db.all<{ id: number; name: string }>(
       sql`SELECT id, name FROM tags WHERE user_id = ${userId} AND name IN (SELECT value FROM json_each(${json(rows.map((r) => r.d.name))}))`,
