@@ -12,6 +12,7 @@ import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlit
 import { admitCall } from "../src/platform/admission";
 import { presentedKey } from "../src/platform/auth";
 import { createDb } from "../src/platform/db";
+import { batchReader } from "../src/platform/firstReads";
 import type { Scope } from "../src/platform/plans";
 import type { ToolDefinition } from "../src/registry/defineTool";
 import { getAccount } from "../src/tools/account/getAccount";
@@ -122,6 +123,7 @@ async function call(label: string, tool: ToolDefinition, user: string, args: Rec
     face: "rest" as const,
     origin: "http://127.0.0.1",
     db,
+    read: batchReader(db),
     auth: authOf(user),
     requestId: "req_explain",
     now,

@@ -211,7 +211,6 @@ let baselineConfig;
 async function startApi({ inspect = false } = {}) {
   api = startServer({
     config: apiConfig,
-    noBundle: true,
     port: values.port,
     stateDir,
     vars: { ADMIN_TOKEN: adminOptions.token },
@@ -415,7 +414,7 @@ async function writeLoad() {
 baselineConfig = buildSnapshot(BASELINE_CONFIG, join(buildDir, "baseline"));
 if (values["write-load"]) {
   try {
-    baseline = startServer({ config: baselineConfig, noBundle: true, port: values["baseline-port"], stateDir: baselineState });
+    baseline = startServer({ config: baselineConfig, port: values["baseline-port"], stateDir: baselineState });
     await waitForPath(baseline, `${baselineUrl}/json`);
     for (let i = 0; i < 50; i++) await request(`${baselineUrl}/charge?k=${i}`);
     await writeLoad();
@@ -432,7 +431,6 @@ try {
   await startApi({ inspect: values.profile });
   baseline = startServer({
     config: baselineConfig,
-    noBundle: true,
     port: values["baseline-port"],
     stateDir: baselineState,
     inspectorPort: values.profile ? values["baseline-inspector-port"] : undefined,

@@ -3,7 +3,7 @@ import { createAdminRouter } from "./admin/adminRoutes";
 import type { AppEnv } from "./env";
 import { docsPage } from "./faces/docs";
 import { mountDownloadRoutes } from "./faces/downloads";
-import { browserAccess, jsonWithCharset, rateLimitState, requestIds } from "./faces/httpHeaders";
+import { errorResponse, serviceFrame } from "./faces/httpHeaders";
 import { MCP_PATH, mountMcpEndpoint } from "./faces/mcp";
 import { mountToolRoutes } from "./faces/rest";
 import { mountUploadRoutes } from "./faces/uploads";
@@ -14,33 +14,14 @@ import type { ToolDefinition } from "./registry/defineTool";
 import { TOOL_PATH_PREFIX } from "./registry/defineTool";
 import { tools as registeredTools } from "./tools";
 
-/** Seconds a client should wait before retrying during maintenance. */
-export const MAINTENANCE_RETRY_AFTER_SEC = 300;
-
-function errorResponse(error: ApiError, requestId: string): Response {
-  const headers = new Headers({ "Content-Type": "application/json; charset=UTF-8" });
-  if (typeof error.details.allow === "string") headers.set("Allow", error.details.allow);
-  if (error.details.retryAfterSec !== undefined) headers.set("Retry-After", String(error.details.retryAfterSec));
-  if (error.status === 401) headers.set("WWW-Authenticate", "Bearer");
-  return new Response(JSON.stringify(error.toBody(requestId)), { status: error.status, headers });
-}
-
 /** The whole service as one Hono app; tests build it with other tools or settings. */
 export function createApp(tools: readonly ToolDefinition[] = registeredTools) {
   const app = new Hono<AppEnv>();
 
-  app.use("*", requestIds, jsonWithCharset);
-  for (const path of [`${TOOL_PATH_PREFIX}*`, MCP_PATH]) app.use(path, browserAccess(), rateLimitState);
-
-  app.use("*", async (_c, next) => {
-    if (_c.env.MAINTENANCE_MODE === "on") {
-      throw new ApiError("maintenance", "The service is under maintenance; retry later.", {
-        retryable: true,
-        retryAfterSec: MAINTENANCE_RETRY_AFTER_SEC,
-      });
-    }
-    await next();
-  });
+  app.use(
+    "*",
+    serviceFrame((path) => path.startsWith(TOOL_PATH_PREFIX) || path === MCP_PATH),
+  );
 
   mountCatalogRoutes(app, tools);
   mountToolRoutes(app, tools);

@@ -9,7 +9,7 @@ afterEach(() => {
 
 function captureCallLines() {
   const lines: Record<string, unknown>[] = [];
-  vi.spyOn(console, "log").mockImplementation((line: unknown) => {
+  vi.spyOn(console, "info").mockImplementation((line: unknown) => {
     if (typeof line === "string" && line.includes('"event":"tool_call"')) lines.push(JSON.parse(line));
   });
   return lines;

@@ -116,3 +116,25 @@ describe("GET /docs", () => {
     expect(reply.body).toContain("/rest/v1/openapi.json");
   });
 });
+
+describe("paging declared once per tool", () => {
+  it("every tool with a limit argument declares its paging, and the argument says that paging's cap and default", () => {
+    for (const tool of tools) {
+      const limit = tool.input.shape.limit as { description?: string } | undefined;
+      expect(Boolean(limit), `${tool.name}: a limit argument exactly when paging is declared`).toBe(tool.paging !== undefined);
+      if (!limit || !tool.paging) continue;
+      expect(limit.description, tool.name).toContain(`1 to ${tool.paging.cap} (default ${tool.paging.defaultLimit})`);
+    }
+  });
+
+  it("a limit above a tool's cap is reduced with the tool's own reason", async () => {
+    const account = await newAccount();
+    for (const [tool, reason] of [
+      ["getTags", "getTags returns at most 200 per page"],
+      ["listGenres", "listGenres returns at most 100 main genres per page"],
+    ] as const) {
+      const reply = await send(`/rest/v1/${tool}?limit=500`, { headers: authHeader(account.apiKey) });
+      expect(reply.body).toMatchObject({ limitReduced: true, limitReason: reason });
+    }
+  });
+});

@@ -1,5 +1,6 @@
 // The two Workers `npm run bench:api` compares: the project and the bare Hono baseline in
-// bench/baseline/, each under `wrangler dev` (same wrangler, same workerd) on a state folder of its own.
+// bench/baseline/, each under wrangler's dev server (same wrangler, same workerd, see benchWorker.mjs)
+// on a state folder of its own.
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -10,7 +11,7 @@ export const BASELINE_CONFIG = join(projectRoot, "bench", "baseline", "wrangler.
 
 /**
  * Bundles a Worker once (`wrangler deploy --dry-run --outdir`, the bundle a deploy would upload)
- * and writes a config beside it that runs that bundle as it is (`wrangler dev --no-bundle`): the
+ * and writes a config beside it that runs that bundle as it is (no bundling in dev): the
  * benchmark measures one fixed build, which source edits made during the run (this tree is shared)
  * do not rebuild or reload, and both Workers run without wrangler dev's bundling middleware.
  * Answers the config to start.
@@ -34,25 +35,9 @@ export function buildSnapshot(config, outDir) {
   return snapshotConfig;
 }
 
-/** Spawns `wrangler dev` for `config` (default: the project's wrangler.toml); its output stays off the terminal but errors. */
-export function startServer({ config, port, stateDir, vars = {}, inspectorPort, noBundle = false }) {
-  const args = [
-    wranglerBin(),
-    "dev",
-    ...(config ? ["--config", config] : []),
-    ...(noBundle ? ["--no-bundle"] : []),
-    "--ip",
-    "127.0.0.1",
-    "--port",
-    String(port),
-    "--persist-to",
-    stateDir,
-    "--show-interactive-dev-session=false",
-    "--log-level",
-    "error",
-    ...(inspectorPort ? ["--inspector-port", String(inspectorPort)] : []),
-    ...Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
-  ];
+/** Starts a Worker (scripts/lib/benchWorker.mjs) for `config` on `port` over `stateDir`; its output stays off the terminal but errors. */
+export function startServer({ config, port, stateDir, vars = {}, inspectorPort }) {
+  const args = [join(projectRoot, "scripts", "lib", "benchWorker.mjs"), JSON.stringify({ config, port, stateDir, vars, inspectorPort })];
   const child = spawn(process.execPath, args, {
     cwd: projectRoot,
     env: { ...process.env, WRANGLER_SEND_METRICS: "false" },

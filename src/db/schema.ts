@@ -23,6 +23,16 @@ const sortIndexes = (
     return where ? built.where(where) : built;
   });
 
+/**
+ * A list row's copies of its game's sort_key and release_date, so the title and release date sorts
+ * have an index that starts with the user; triggers (migration 0033) set them on insert and
+ * whenever the game's change, so they never differ from the game's.
+ */
+const gameSortCopies = () => ({
+  gameSortKey: text("game_sort_key"),
+  gameReleaseDate: text("game_release_date"),
+});
+
 const createdAt = () => text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`);
 
 export const users = sqliteTable("users", {
@@ -248,11 +258,15 @@ export const libraryEntries = sqliteTable(
     updatedAt: text("updated_at").notNull(),
     /** Changes on every write; updateLibraryEntry's optimistic check. */
     revision: text("revision").notNull(),
+    ...gameSortCopies(),
   },
   (t) => [
     primaryKey({ columns: [t.userId, t.gameId] }),
     index("library_user_updated_idx").on(t.userId, t.updatedAt),
-    ...[t.updatedAt, t.buyDate, t.buyPrice, t.rating].flatMap((column) => sortIndexes("library_user", t.userId, column, t.gameId)),
+    index("library_entries_game_idx").on(t.gameId),
+    ...[t.updatedAt, t.buyDate, t.buyPrice, t.rating, t.gameSortKey, t.gameReleaseDate].flatMap((column) =>
+      sortIndexes("library_user", t.userId, column, t.gameId),
+    ),
   ],
 );
 
@@ -273,10 +287,14 @@ export const wishlistEntries = sqliteTable(
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
     revision: text("revision").notNull(),
+    ...gameSortCopies(),
   },
   (t) => [
     primaryKey({ columns: [t.userId, t.gameId] }),
-    ...[t.priority, t.createdAt, t.wishDate, t.wishPrice].flatMap((column) => sortIndexes("wishlist_user", t.userId, column, t.gameId)),
+    index("wishlist_entries_game_idx").on(t.gameId),
+    ...[t.priority, t.createdAt, t.wishDate, t.wishPrice, t.gameSortKey, t.gameReleaseDate].flatMap((column) =>
+      sortIndexes("wishlist_user", t.userId, column, t.gameId),
+    ),
   ],
 );
 
@@ -404,11 +422,16 @@ export const playRecords = sqliteTable(
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
     revision: text("revision").notNull(),
+    /** The game's sort_key, kept equal by triggers (migration 0033), for the title sort's index. */
+    gameSortKey: text("game_sort_key"),
+    /** The sum of the record's play logs' play_time, kept by triggers on play_logs (migration 0033). */
+    totalPlayTime: integer("total_play_time").notNull().default(0),
   },
   (t) => [
     index("play_records_user_game_idx").on(t.userId, t.gameId, t.isLatest),
     index("play_records_console_idx").on(t.consoleId),
-    ...[t.updatedAt, t.playStartDate, t.playEndDate, t.clearTargetDate, t.rating].flatMap((column) =>
+    index("play_records_game_idx").on(t.gameId),
+    ...[t.updatedAt, t.playStartDate, t.playEndDate, t.clearTargetDate, t.rating, t.gameSortKey, t.totalPlayTime].flatMap((column) =>
       sortIndexes("play_records_latest", t.userId, column, t.gameId, { where: sql`${t.isLatest} = 1` }),
     ),
   ],

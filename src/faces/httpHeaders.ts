@@ -1,34 +1,61 @@
 import type { Context, MiddlewareHandler, Next } from "hono";
 import { cors } from "hono/cors";
 import type { AppEnv } from "../env";
+import { ApiError } from "../platform/errors";
 import { randomBase62 } from "../platform/ids";
 import { rateLimitHeaders } from "../platform/rateLimitHeaders";
 
 /** A client's own X-Request-Id is used when it is short printable ASCII; anything else is replaced. */
 const CLIENT_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 
-/** Every answer carries X-Request-Id: the client's, when usable, else a new one; errors and logs quote it. */
-export const requestIds: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const sent = c.req.header("X-Request-Id");
-  c.set("requestId", sent && CLIENT_REQUEST_ID.test(sent) ? sent : `req_${randomBase62(20)}`);
-  await next();
-  c.res.headers.set("X-Request-Id", c.get("requestId"));
-};
+/** Seconds a client should wait before retrying during maintenance. */
+export const MAINTENANCE_RETRY_AFTER_SEC = 300;
 
-/** One Content-Type for every JSON answer, success or error, from any face. */
-export const jsonWithCharset: MiddlewareHandler<AppEnv> = async (c, next) => {
-  await next();
-  if (/^application\/json\s*$/i.test(c.res.headers.get("Content-Type") ?? "")) {
-    c.res.headers.set("Content-Type", "application/json; charset=UTF-8");
-  }
-};
+/** An ApiError as this service's JSON error answer, with the headers its code calls for. */
+export function errorResponse(error: ApiError, requestId: string): Response {
+  const headers = new Headers({ "Content-Type": JSON_CONTENT_TYPE, "X-Request-Id": requestId });
+  if (typeof error.details.allow === "string") headers.set("Allow", error.details.allow);
+  if (error.details.retryAfterSec !== undefined) headers.set("Retry-After", String(error.details.retryAfterSec));
+  if (error.status === 401) headers.set("WWW-Authenticate", "Bearer");
+  return new Response(JSON.stringify(error.toBody(requestId)), { status: error.status, headers });
+}
 
-/** A tool call's answer, result or error, tells where the caller's burst window and daily quota stand. */
-export const rateLimitState: MiddlewareHandler<AppEnv> = async (c, next) => {
-  await next();
-  const rate = c.get("rate");
-  if (rate) for (const [name, value] of Object.entries(rateLimitHeaders(rate))) c.res.headers.set(name, value);
-};
+const JSON_CONTENT_TYPE = "application/json; charset=UTF-8";
+
+const underMaintenance = () =>
+  new ApiError("maintenance", "The service is under maintenance; retry later.", {
+    retryable: true,
+    retryAfterSec: MAINTENANCE_RETRY_AFTER_SEC,
+  });
+
+/**
+ * What every answer of the service shares, in one middleware (each layer of Hono's chain costs a
+ * call its share of CPU): X-Request-Id (the client's, when usable, else a new one; errors and logs
+ * quote it), CORS for browsers on the API paths, the maintenance switch, one JSON Content-Type for
+ * every face, and the rate-limit headers once a tool call was admitted (results and errors alike).
+ */
+export function serviceFrame(isApiPath: (path: string) => boolean): MiddlewareHandler<AppEnv> {
+  const corsFor = browserAccess();
+  return async (c, next) => {
+    const sent = c.req.header("X-Request-Id");
+    const requestId = sent && CLIENT_REQUEST_ID.test(sent) ? sent : `req_${randomBase62(20)}`;
+    c.set("requestId", requestId);
+    const serve = async () => {
+      if (c.env.MAINTENANCE_MODE === "on") c.res = errorResponse(underMaintenance(), requestId);
+      else await next();
+    };
+    // Only browsers send Origin; scripts and assistants skip the CORS work entirely.
+    if (c.req.header("Origin") && isApiPath(c.req.path)) {
+      const preflight = await corsFor(c, serve);
+      if (preflight) c.res = preflight;
+    } else await serve();
+    const headers = c.res.headers;
+    headers.set("X-Request-Id", requestId);
+    if (/^application\/json\s*$/i.test(headers.get("Content-Type") ?? "")) headers.set("Content-Type", JSON_CONTENT_TYPE);
+    const rate = c.get("rate");
+    if (rate) for (const [name, value] of Object.entries(rateLimitHeaders(rate))) headers.set(name, value);
+  };
+}
 
 const EXPOSED_HEADERS = ["RateLimit", "RateLimit-Policy", "Retry-After", "X-Request-Id", "ETag", "Idempotent-Replayed", "WWW-Authenticate"];
 const ALLOWED_HEADERS = [
@@ -46,7 +73,7 @@ const ALLOWED_HEADERS = [
  * by default; CORS_ORIGINS narrows it to a list. Only real preflights (with
  * Access-Control-Request-Method) are answered here: any other OPTIONS is a 405 like other methods.
  */
-export function browserAccess(): MiddlewareHandler<AppEnv> {
+function browserAccess(): MiddlewareHandler<AppEnv> {
   const handlers = new Map<string, MiddlewareHandler>();
   const handlerFor = (origins: string) => {
     let handler = handlers.get(origins);
@@ -63,8 +90,6 @@ export function browserAccess(): MiddlewareHandler<AppEnv> {
     return handler;
   };
   return async (c: Context<AppEnv>, next: Next) => {
-    // Only browsers send Origin; scripts and assistants skip the CORS work entirely.
-    if (!c.req.header("Origin")) return next();
     if (c.req.method === "OPTIONS" && !c.req.header("Access-Control-Request-Method")) return next();
     return handlerFor(c.env.CORS_ORIGINS?.trim() || "*")(c, next);
   };

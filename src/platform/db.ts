@@ -26,10 +26,23 @@ export const nowIso = () => new Date().toISOString();
 
 const dialect = new SQLiteAsyncDialect();
 
+/** A drizzle `sql` query as the text and parameters D1 runs. */
+export interface RenderedQuery {
+  sql: string;
+  params: unknown[];
+}
+
+export const renderQuery = (query: SQL): RenderedQuery => dialect.sqlToQuery(query);
+
 /** A drizzle `sql` query as a D1 statement, for batches that mix it with prepared ones. */
-export function prepare(db: Db, query: SQL): D1PreparedStatement {
-  const { sql: text, params } = dialect.sqlToQuery(query);
-  return db.$client.prepare(text).bind(...params);
+export const prepare = (db: Db, query: SQL): D1PreparedStatement => prepareRendered(db, renderQuery(query));
+
+const prepareRendered = (db: Db, { sql: text, params }: RenderedQuery) => db.$client.prepare(text).bind(...params);
+
+/** Runs rendered queries in one D1 round trip and returns each one's rows. */
+export async function runRendered(db: Db, queries: readonly RenderedQuery[]): Promise<unknown[][]> {
+  const results = await db.$client.batch(queries.map((query) => prepareRendered(db, query)));
+  return results.map((result) => result.results);
 }
 
 /**
@@ -37,8 +50,7 @@ export function prepare(db: Db, query: SQL): D1PreparedStatement {
  * queries) and returns each one's rows.
  */
 export async function queryBatch<R extends unknown[][] = unknown[][]>(db: Db, queries: readonly SQL[]): Promise<R> {
-  const results = await db.$client.batch(queries.map((query) => prepare(db, query)));
-  return results.map((result) => result.results) as R;
+  return (await runRendered(db, queries.map(renderQuery))) as R;
 }
 
 /** D1 reports a broken UNIQUE constraint only in its message. */

@@ -1,8 +1,12 @@
 const encoder = new TextEncoder();
 
+const HEX_BYTES = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
+
+/** Every call hashes its API key, so the hex text is built with a lookup table, not per-byte formatting. */
 export async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", encoder.encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  let hex = "";
+  for (const byte of new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(text)))) hex += HEX_BYTES[byte];
+  return hex;
 }
 
 /**

@@ -2,14 +2,15 @@ const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 
 /** Uniformly random base62 characters from the platform CSPRNG. */
 export function randomBase62(length: number): string {
-  const out: string[] = [];
+  let out = "";
   while (out.length < length) {
-    for (const byte of crypto.getRandomValues(new Uint8Array(length * 2))) {
+    const bytes = crypto.getRandomValues(new Uint8Array(length * 2));
+    for (let i = 0; i < bytes.length && out.length < length; i++) {
       // 248 = 62 * 4: rejecting larger bytes keeps every character equally likely.
-      if (byte < 248 && out.length < length) out.push(ALPHABET[byte % 62]!);
+      if (bytes[i]! < 248) out += ALPHABET[bytes[i]! % 62];
     }
   }
-  return out.join("");
+  return out;
 }
 
 /** A prefixed string id such as `usr_3kT9…`; the prefix tells a reader what the id names. */

@@ -16,10 +16,38 @@ export const limitArg = (toolCap: number, defaultLimit: number) =>
 
 export const pageArg = z.number().int().min(1).default(1).describe("Page number, from 1.");
 
+/**
+ * A list tool's page size, declared once on its definition: the registry builds its `limit`
+ * argument from it (pageArgs, limitArgOf) and resolves calls' limits by it (ToolContext.pageLimit).
+ */
+export interface Paging {
+  cap: number;
+  defaultLimit: number;
+  /** What limitReason says when the tool's cap applies; default "<tool> returns at most <cap> per page". */
+  capReason?: string;
+}
+
+export const limitArgOf = (paging: Paging) => limitArg(paging.cap, paging.defaultLimit);
+
+/** The `page` and `limit` arguments of a paged list. */
+export const pageArgs = (paging: Paging) => ({ page: pageArg, limit: limitArgOf(paging) });
+
+/** Resolves a call's `limit` by a tool's paging: the global ceiling, the tool's cap, then any field-group caps. */
+export type PageLimit = (requested: number | undefined, fieldCaps?: readonly PageCap[]) => LimitResolution;
+
+export function pageLimitOf(toolName: string, paging: Paging): PageLimit {
+  const toolCap = { cap: paging.cap, reason: paging.capReason ?? `${toolName} returns at most ${paging.cap} per page` };
+  return (requested, fieldCaps = []) => resolveLimit(requested, paging.defaultLimit, [toolCap, ...fieldCaps]);
+}
+
 export interface PageCap {
   cap: number;
   reason: string;
 }
+
+/** Field groups that make each item larger cap the page lower (getLibrary, getWishlist, getPlayRecords). */
+export const GAME_GROUP_CAP: PageCap = { cap: 100, reason: "the game field group caps the page at 100" };
+export const USER_LINKS_GROUP_CAP: PageCap = { cap: 50, reason: "the userLinks field group caps the page at 50" };
 
 export interface LimitResolution {
   effectiveLimit: number;

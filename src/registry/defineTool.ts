@@ -1,7 +1,10 @@
+import type { SQL } from "drizzle-orm";
 import type { z } from "zod";
 import type { Bindings } from "../env";
 import type { AuthContext } from "../platform/auth";
 import type { Db } from "../platform/db";
+import type { BatchReader, KnownCaller } from "../platform/firstReads";
+import { type PageLimit, type Paging, pageLimitOf } from "../platform/paging";
 import type { Plan, Scope } from "../platform/plans";
 
 /** Every tool is served at TOOL_PATH_PREFIX + its name. */
@@ -33,11 +36,21 @@ export interface ToolContext {
   /** The origin the caller reached the service at, for absolute links (exports). */
   origin: string;
   db: Db;
+  /** Runs a batch of reads; the tool's firstReads, when they were read ahead, answer from there. */
+  read: BatchReader;
   auth: AuthContext;
   requestId: string;
   now: Date;
   /** Where plan_required errors send the user. */
   upgradeUrl: string;
+  /** The call's page size by the tool's declared paging (a list tool's only way to read `limit`). */
+  pageLimit: PageLimit;
+}
+
+/** What a tool's firstReads know of the call before admission: the time, and the key's user and plan when this isolate has seen it. */
+export interface FirstReadsCaller extends Partial<KnownCaller> {
+  now: Date;
+  pageLimit: PageLimit;
 }
 
 export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> {
@@ -66,12 +79,28 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   restOnly?: boolean;
   /** Daily quota units one call consumes (default 1). */
   cost?: number;
+  /** A list tool's page cap and default limit; its input spreads pageArgs (or limitArgOf) of the same value. */
+  paging?: Paging;
+  /**
+   * A read tool's first batch, when its arguments alone (and its caller's user id, if this isolate
+   * has seen the key) say what it is; undefined when it needs a lookup first. The pipeline reads it
+   * in the admission round trip, and the handler's `read` of the same statements answers from there.
+   */
+  firstReads?(input: z.output<I>, caller: FirstReadsCaller): SQL[] | undefined;
   handler(ctx: ToolContext, input: z.output<I>): Promise<z.input<O>>;
 }
 
 /** Identity at runtime; it exists so that each tool file is checked against the definition type. */
 export function defineTool<I extends z.ZodObject, O extends z.ZodType>(tool: ToolDefinition<I, O>) {
   return tool as unknown as ToolDefinition;
+}
+
+/** A tool's pageLimit: by its declared paging; a tool without one never pages. */
+export function pageLimitOfTool(tool: Pick<ToolDefinition, "name" | "paging">): PageLimit {
+  if (tool.paging) return pageLimitOf(tool.name, tool.paging);
+  return () => {
+    throw new Error(`${tool.name} declares no paging`);
+  };
 }
 
 export const methodsOf = (tool: Pick<ToolDefinition, "kind">): ("GET" | "POST")[] => (tool.kind === "read" ? ["GET", "POST"] : ["POST"]);

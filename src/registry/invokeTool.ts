@@ -4,11 +4,13 @@ import type { AuthContext } from "../platform/auth";
 import { presentedKey } from "../platform/auth";
 import { createDb } from "../platform/db";
 import { ApiError } from "../platform/errors";
+import { batchReader, knownCallerOf } from "../platform/firstReads";
 import { runIdempotently } from "../platform/idempotency";
 import { burstLimited, quotaExceeded, refundDailyQuota } from "../platform/quota";
 import type { RateState } from "../platform/rateLimitHeaders";
 import { parseWith, refuseMalformedText } from "../platform/validation";
 import type { Face, ToolDefinition } from "./defineTool";
+import { pageLimitOfTool } from "./defineTool";
 import { enforcePlanDifferences, enforceToolAccess } from "./enforceAccess";
 
 /** Where plan_required errors send the user: the configured page, else this service's docs. */
@@ -74,15 +76,39 @@ export async function invokeTool(tool: ToolDefinition, call: ToolCall): Promise<
     throw error;
   } finally {
     record.ms = Date.now() - started;
-    console.log(JSON.stringify({ event: "tool_call", ...record }));
+    // info, not log: the level says what the line is, and wrangler dev source-maps only log-level lines.
+    console.info(JSON.stringify({ event: "tool_call", ...record }));
   }
 }
+
+/** The call's arguments, read and checked against the tool's input: its args, or the error to answer with. */
+type ArgumentsOutcome = { args: Record<string, unknown> } | { error: unknown };
+
+async function readToolArguments(tool: ToolDefinition, call: ToolCall): Promise<ArgumentsOutcome> {
+  try {
+    const raw = await call.readArguments();
+    refuseMalformedText(raw);
+    return { args: parseWith(tool.input, raw) };
+  } catch (error) {
+    return { error };
+  }
+}
+
+const argumentsOrThrow = (outcome: ArgumentsOutcome) => {
+  if ("error" in outcome) throw outcome.error;
+  return outcome.args;
+};
 
 async function runPipeline(tool: ToolDefinition, call: ToolCall, record: CallRecord): Promise<unknown> {
   const db = createDb(call.env.DB);
   const now = new Date();
   const key = presentedKey(call.authorization);
-  const { auth, charge, burst, rate } = await admitCall(db, key, now, tool.cost ?? 1);
+  const pageLimit = pageLimitOfTool(tool);
+  // A tool that can say its first reads from its arguments reads them before admission, so they
+  // travel in admission's round trip; a bad argument is still answered only after admission.
+  const early = tool.firstReads ? await readToolArguments(tool, call) : undefined;
+  const ahead = early && "args" in early ? tool.firstReads?.(early.args, { ...knownCallerOf(key.keyId), now, pageLimit }) : undefined;
+  const { auth, charge, burst, rate, prefetched } = await admitCall(db, key, now, tool.cost ?? 1, ahead);
   record.userId = auth.userId;
   record.cost = charge?.cost ?? 0;
   call.onAdmitted?.(auth, rate);
@@ -103,12 +129,11 @@ async function runPipeline(tool: ToolDefinition, call: ToolCall, record: CallRec
   }
 
   try {
-    const raw = await call.readArguments();
-    refuseMalformedText(raw);
-    const args = parseWith(tool.input, raw);
+    const args = argumentsOrThrow(early ?? (await readToolArguments(tool, call)));
     enforcePlanDifferences(tool, auth, args, upgradeUrl);
     const { env, face, requestId, origin, idempotencyKey } = call;
-    const handle = () => tool.handler({ tool: tool.name, env, face, origin, db, auth, requestId, now, upgradeUrl }, args);
+    const read = batchReader(db, prefetched);
+    const handle = () => tool.handler({ tool: tool.name, env, face, origin, db, read, auth, requestId, now, upgradeUrl, pageLimit }, args);
     if (idempotencyKey === undefined || tool.kind === "read") return await handle();
     const { result, replayed } = await runIdempotently(
       { db, userId: auth.userId, key: idempotencyKey, tool: tool.name, args, now },

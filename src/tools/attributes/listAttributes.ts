@@ -1,12 +1,11 @@
 import { z } from "zod";
-import { limitArg, pageArg, pagedEnvelope, pageOf, pageOffset, resolveLimit } from "../../platform/paging";
+import { type Paging, pageArgs, pagedEnvelope, pageOf, pageOffset } from "../../platform/paging";
 import { ALL_PLANS } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
 import { userAttributePage } from "./queries";
 import { SYSTEM_ATTRIBUTES } from "./systemAttributes";
 
-const CAP = 200;
-const DEFAULT_LIMIT = 100;
+const PAGING: Paging = { cap: 200, defaultLimit: 100 };
 
 export const attributeSchema = z.object({ id: z.string(), label: z.string(), custom: z.boolean() }).meta({ id: "Attribute" });
 
@@ -20,11 +19,12 @@ export const listAttributes = defineTool({
   scopes: ["library:read"],
   plans: ALL_PLANS,
   kind: "read",
-  input: z.strictObject({ page: pageArg, limit: limitArg(CAP, DEFAULT_LIMIT) }),
+  paging: PAGING,
+  input: z.strictObject({ ...pageArgs(PAGING) }),
   output: pagedEnvelope(attributeSchema),
   notes: ["System labels have custom: false; your own have custom: true."],
-  async handler({ db, auth }, args) {
-    const limit = resolveLimit(args.limit, DEFAULT_LIMIT, [{ cap: CAP, reason: `listAttributes returns at most ${CAP} per page` }]);
+  async handler({ db, auth, pageLimit }, args) {
+    const limit = pageLimit(args.limit);
     const offset = pageOffset(args.page, limit);
     const system = SYSTEM_ATTRIBUTES.slice(offset, offset + limit.effectiveLimit).map((a) => ({ ...a, custom: false }));
     const ownOffset = Math.max(0, offset - SYSTEM_ATTRIBUTES.length);

@@ -1,21 +1,22 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
-import { orderNullsLast, queryBatch } from "../../platform/db";
+import { orderNullsLast } from "../../platform/db";
 import { notFound } from "../../platform/errors";
 import { sharedFilterArgs } from "../../platform/filters";
-import { limitArg, pageArg, pageEnvelopeFields, pageOf, pageOffset, resolveLimit } from "../../platform/paging";
+import { type Paging, pageArgs, pageEnvelopeFields, pageOf, pageOffset } from "../../platform/paging";
 import { PREMIUM_ONLY } from "../../platform/plans";
 import { orderedRanges } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
 import { type GameRecord, gameSchema, toGame } from "../games/gameObject";
 import { allOf, GAME_CORE_SELECT, GAME_LEFT_JOINS, gameFilterConditions, titleFilterCondition } from "../games/queries";
-import { findCollection, memberSql } from "./queries";
+import { type CollectionRow, collectionQuery, memberSql } from "./queries";
 
-const CAP = 100;
+const PAGING: Paging = { cap: 100, defaultLimit: 50, capReason: "game is always included, which caps the page at 100" };
 const SORTS = { title: "g.sort_key", releaseDate: "g.release_date", achievedAt: "h.achieved_at" } as const;
 const { platformIds, genreId, title, releaseDateFrom, releaseDateTo } = sharedFilterArgs;
 
-type Row = Partial<GameRecord> & { game_id: number; achieved: number; achieved_at: string | null };
+type Row = Partial<GameRecord> & { game_id: number | null; achieved: number; achieved_at: string | null };
+type PageCounts = { matched_count: number | null; total_games: number; achieved_games: number };
 
 export const getCollectionGames = defineTool({
   name: "getCollectionGames",
@@ -27,6 +28,7 @@ export const getCollectionGames = defineTool({
   scopes: ["library:read"],
   plans: PREMIUM_ONLY,
   kind: "read",
+  paging: PAGING,
   input: z
     .strictObject({
       collectionId: z.string().min(1).max(40),
@@ -38,8 +40,7 @@ export const getCollectionGames = defineTool({
       releaseDateTo,
       sortBy: z.enum(Object.keys(SORTS) as [keyof typeof SORTS]).default("releaseDate"),
       sortOrder: z.enum(["asc", "desc"]).default("asc"),
-      page: pageArg,
-      limit: limitArg(CAP, 50),
+      ...pageArgs(PAGING),
     })
     .superRefine(orderedRanges([["releaseDateFrom", "releaseDateTo"]])),
   output: z.object({
@@ -63,8 +64,9 @@ export const getCollectionGames = defineTool({
     "summary covers the whole collection, whatever the filters.",
     "game is always included; the page is capped at 100. One query per call, however large the collection.",
   ],
-  async handler({ db, auth }, args) {
-    const collection = await findCollection(db, auth.userId, args.collectionId);
+  firstReads: (args, { userId }) => (userId === undefined ? undefined : [collectionQuery(userId, args.collectionId)]),
+  async handler({ db, read, auth, pageLimit }, args) {
+    const [[collection]] = await read<[CollectionRow[]]>([collectionQuery(auth.userId, args.collectionId)]);
     if (!collection) throw notFound(`Your collection ${args.collectionId}`);
     const library = collection.purpose === "LIBRARY";
     const achievements = library
@@ -80,28 +82,40 @@ export const getCollectionGames = defineTool({
     const countGames = conditions.length > 0 ? sql`LEFT JOIN games g ON g.id = h.game_id` : sql``;
     if (args.achieved !== undefined) conditions.push(sql`h.achieved = ${args.achieved ? 1 : 0}`);
     const where = allOf(conditions);
-    const limit = resolveLimit(args.limit, 50, [{ cap: CAP, reason: "game is always included, which caps the page at 100" }]);
+    const limit = pageLimit(args.limit);
     const order = orderNullsLast(SORTS[args.sortBy], args.sortOrder, "h.game_id");
-    // The page is chosen from the narrow rows (game id, achievement, sort key), then only its games
-    // are read whole; the filtered count and the summary come from one pass over the collection.
-    const [rows, [counts]] = await queryBatch<[Row[], { n: number; total: number; achieved: number }[]]>(db, [
-      sql`${hits}, page AS (SELECT h.game_id, h.achieved, h.achieved_at FROM h LEFT JOIN games g ON g.id = h.game_id WHERE ${where}
-          ORDER BY ${order} LIMIT ${limit.effectiveLimit} OFFSET ${pageOffset(args.page, limit)})
-        SELECT h.game_id, h.achieved, h.achieved_at, ${GAME_CORE_SELECT} FROM page h LEFT JOIN games g ON g.id = h.game_id ${GAME_LEFT_JOINS}
-        ORDER BY ${order}`,
-      sql`${hits} SELECT SUM(CASE WHEN ${where} THEN 1 ELSE 0 END) AS n, COUNT(*) AS total, COALESCE(SUM(achieved), 0) AS achieved
-        FROM h ${countGames}`,
+    // One statement, so the collection's rows are worked out once: the page is chosen from the narrow
+    // rows (game id, achievement, sort key), then only its games are read whole; the filtered count
+    // and the summary come from one pass over the collection, on every row (the page may be empty).
+    const [rows] = await read<[(Row & PageCounts)[]]>([
+      sql`${hits},
+        counts AS (SELECT SUM(CASE WHEN ${where} THEN 1 ELSE 0 END) AS matched_count, COUNT(*) AS total_games,
+          COALESCE(SUM(h.achieved), 0) AS achieved_games FROM h ${countGames}),
+        page AS (SELECT h.game_id, h.achieved, h.achieved_at, ROW_NUMBER() OVER (ORDER BY ${order}) AS position
+          FROM h LEFT JOIN games g ON g.id = h.game_id WHERE ${where} ORDER BY ${order} LIMIT ${limit.effectiveLimit} OFFSET ${pageOffset(args.page, limit)})
+        SELECT c.matched_count, c.total_games, c.achieved_games, p.* FROM counts c LEFT JOIN (
+          SELECT h.game_id, h.achieved, h.achieved_at, h.position, ${GAME_CORE_SELECT} FROM page h LEFT JOIN games g ON g.id = h.game_id ${GAME_LEFT_JOINS}
+        ) p ON 1
+        ORDER BY p.position`,
     ]);
-    const items = rows.map((row) => ({
-      gameId: row.game_id,
-      isAchieved: row.achieved === 1,
-      achievedAt: row.achieved_at,
-      game: row.id == null ? { gameId: row.game_id } : toGame(row as GameRecord, new Set()),
-    }));
-    const total = counts?.total ?? 0;
-    const achieved = counts?.achieved ?? 0;
+    const counts = rows[0];
+    // An empty page still brings its counts: one row without a game.
+    const items = rows.flatMap(({ game_id: gameId, ...row }) =>
+      gameId === null
+        ? []
+        : [
+            {
+              gameId,
+              isAchieved: row.achieved === 1,
+              achievedAt: row.achieved_at,
+              game: row.id == null ? { gameId } : toGame(row as GameRecord, new Set()),
+            },
+          ],
+    );
+    const total = counts?.total_games ?? 0;
+    const achieved = counts?.achieved_games ?? 0;
     return {
-      ...pageOf(items, args.page, counts?.n ?? 0, limit),
+      ...pageOf(items, args.page, counts?.matched_count ?? 0, limit),
       summary: {
         totalGames: total,
         achievedGames: achieved,

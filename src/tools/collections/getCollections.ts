@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { limitArg, pageArg, pagedEnvelope, pageOf, pageOffset, resolveLimit } from "../../platform/paging";
+import { type Paging, pageArgs, pagedEnvelope, pageOf, pageOffset } from "../../platform/paging";
 import { PREMIUM_ONLY } from "../../platform/plans";
 import { text } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
 import { COLLECTION_TYPES, collectionPage, collectionSchema, PURPOSES, toCollection } from "./queries";
 
-const CAP = 100;
+const PAGING: Paging = { cap: 100, defaultLimit: 50 };
 
 export const getCollections = defineTool({
   name: "getCollections",
@@ -17,16 +17,16 @@ export const getCollections = defineTool({
   scopes: ["library:read"],
   plans: PREMIUM_ONLY,
   kind: "read",
+  paging: PAGING,
   input: z.strictObject({
     name: text(30).optional().describe("Part of the name; width and case are ignored."),
     types: z.array(z.enum(COLLECTION_TYPES)).max(3).optional(),
     purposeTypes: z.array(z.enum(PURPOSES)).max(2).optional(),
-    page: pageArg,
-    limit: limitArg(CAP, 50),
+    ...pageArgs(PAGING),
   }),
   output: pagedEnvelope(collectionSchema),
-  async handler({ db, auth }, args) {
-    const limit = resolveLimit(args.limit, 50, [{ cap: CAP, reason: `getCollections returns at most ${CAP} per page` }]);
+  async handler({ db, auth, pageLimit }, args) {
+    const limit = pageLimit(args.limit);
     const { rows, totalCount } = await collectionPage(db, auth.userId, args, {
       limit: limit.effectiveLimit,
       offset: pageOffset(args.page, limit),

@@ -86,10 +86,12 @@ export const toCollection = (row: CollectionRow) => ({
   updatedAt: row.updated_at,
 });
 
+/** The caller's collection with this id (no row when it is someone else's or gone). */
+export const collectionQuery = (userId: string, collectionId: string) =>
+  sql`SELECT ${COLLECTION_SELECT} FROM collections c WHERE c.id = ${collectionId} AND c.user_id = ${userId}`;
+
 export async function findCollection(db: Db, userId: string, collectionId: string): Promise<CollectionRow | undefined> {
-  const [row] = await db.all<CollectionRow>(
-    sql`SELECT ${COLLECTION_SELECT} FROM collections c WHERE c.id = ${collectionId} AND c.user_id = ${userId}`,
-  );
+  const [row] = await db.all<CollectionRow>(collectionQuery(userId, collectionId));
   return row;
 }
 

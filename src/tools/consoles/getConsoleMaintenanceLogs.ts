@@ -1,13 +1,12 @@
 import { z } from "zod";
 import { notFound } from "../../platform/errors";
-import { limitArg, pageArg, pagedEnvelope, pageOf, pageOffset, resolveLimit } from "../../platform/paging";
+import { type Paging, pageArgs, pagedEnvelope, pageOf, pageOffset } from "../../platform/paging";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
 import { logPage, maintenanceLogSchema, toMaintenanceLog } from "./maintenance";
 import { findConsole } from "./queries";
 
-const CAP = 200;
-const DEFAULT_LIMIT = 50;
+const PAGING: Paging = { cap: 200, defaultLimit: 50 };
 
 export const getConsoleMaintenanceLogs = defineTool({
   name: "getConsoleMaintenanceLogs",
@@ -18,14 +17,13 @@ export const getConsoleMaintenanceLogs = defineTool({
   scopes: ["play:read"],
   plans: LIGHT_AND_ABOVE,
   kind: "read",
-  input: z.strictObject({ consoleId: z.string().min(1).max(40), page: pageArg, limit: limitArg(CAP, DEFAULT_LIMIT) }),
+  paging: PAGING,
+  input: z.strictObject({ consoleId: z.string().min(1).max(40), ...pageArgs(PAGING) }),
   output: pagedEnvelope(maintenanceLogSchema),
   notes: ["Order: the completed (else scheduled, else logged) date, newest first."],
-  async handler({ db, auth }, args) {
+  async handler({ db, auth, pageLimit }, args) {
     if (!(await findConsole(db, auth.userId, args.consoleId))) throw notFound(`Your console ${args.consoleId}`);
-    const limit = resolveLimit(args.limit, DEFAULT_LIMIT, [
-      { cap: CAP, reason: `getConsoleMaintenanceLogs returns at most ${CAP} per page` },
-    ]);
+    const limit = pageLimit(args.limit);
     const { rows, totalCount } = await logPage(db, args.consoleId, { limit: limit.effectiveLimit, offset: pageOffset(args.page, limit) });
     return pageOf(rows.map(toMaintenanceLog), args.page, totalCount, limit);
   },

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { limitArg, pageArg, pagedEnvelope, pageOf, pageOffset, resolveLimit } from "../../platform/paging";
+import { type Paging, pageArgs, pagedEnvelope, pageOf, pageOffset } from "../../platform/paging";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
 import { orderedRanges } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
@@ -15,8 +15,7 @@ import {
   platformsOf,
 } from "./queries";
 
-const CAP = 200;
-const DEFAULT_LIMIT = 50;
+const PAGING: Paging = { cap: 200, defaultLimit: 50 };
 
 export const getConsoles = defineTool({
   name: "getConsoles",
@@ -28,21 +27,21 @@ export const getConsoles = defineTool({
   scopes: ["play:read"],
   plans: LIGHT_AND_ABOVE,
   kind: "read",
+  paging: PAGING,
   input: z
     .strictObject({
       ...consoleFilterArgs,
       sortBy: z.enum(Object.keys(CONSOLE_SORTS) as [keyof typeof CONSOLE_SORTS]).default(CONSOLE_DEFAULT_SORT.sortBy),
       sortOrder: z.enum(["asc", "desc"]).default(CONSOLE_DEFAULT_SORT.sortOrder),
-      page: pageArg,
-      limit: limitArg(CAP, DEFAULT_LIMIT),
+      ...pageArgs(PAGING),
       fields: z.array(z.enum(CONSOLE_FIELD_GROUPS)).optional().describe("Default: purchase. memo adds memo and nameKana."),
     })
     .superRefine(orderedRanges(CONSOLE_RANGES)),
   output: pagedEnvelope(consoleSchema),
   notes: ["Empty values sort last in either order."],
-  async handler({ db, auth }, args) {
+  async handler({ db, auth, pageLimit }, args) {
     const groups = new Set<ConsoleFieldGroup>(args.fields ?? ["purchase"]);
-    const limit = resolveLimit(args.limit, DEFAULT_LIMIT, [{ cap: CAP, reason: `getConsoles returns at most ${CAP} per page` }]);
+    const limit = pageLimit(args.limit);
     const { rows, totalCount } = await consolePage(db, consoleConditions(auth.userId, args), consoleOrder(args.sortBy, args.sortOrder), {
       limit: limit.effectiveLimit,
       offset: pageOffset(args.page, limit),

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { queryBatch } from "../../platform/db";
-import { limitArg, type PageCap, pageArg, pageEnvelopeFields, pageOf, pageOffset, resolveLimit } from "../../platform/paging";
+import { type PageCap, type Paging, pageArgs, pageEnvelopeFields, pageOf, pageOffset } from "../../platform/paging";
 import { PREMIUM_ONLY } from "../../platform/plans";
 import { isoDate, orderedRanges, positiveId, searchText } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
@@ -20,8 +20,7 @@ import {
 import { queryTermsCondition } from "./searchQuery";
 import { coverageSchema, DEFAULT_GAME_FIELDS } from "./shared";
 
-const BROWSE_CAP = 100;
-const BROWSE_DEFAULT = 20;
+const PAGING: Paging = { cap: 100, defaultLimit: 20 };
 
 /** Detailed field groups make rows heavy, so they shrink the page. */
 function fieldCaps(groups: ReadonlySet<GameFieldGroup>): PageCap[] {
@@ -67,6 +66,7 @@ export const browseGames = defineTool({
   scopes: ["games:read"],
   plans: PREMIUM_ONLY,
   kind: "read",
+  paging: PAGING,
   input: z
     .strictObject({
       query: searchText(100).optional().describe("Narrows to games whose title, reading, English title or alias contains every term."),
@@ -77,8 +77,7 @@ export const browseGames = defineTool({
       releaseDateTo: isoDate.optional(),
       sortBy: z.enum(["releaseDate", "title"]).default("releaseDate").describe("title sorts by reading."),
       sortOrder: z.enum(["asc", "desc"]).default("asc"),
-      page: pageArg,
-      limit: limitArg(BROWSE_CAP, BROWSE_DEFAULT),
+      ...pageArgs(PAGING),
       fields: gameFieldsArg,
     })
     .superRefine(orderedRanges([["releaseDateFrom", "releaseDateTo"]])),
@@ -87,12 +86,9 @@ export const browseGames = defineTool({
     "Default fields: editions, specs, supportGenre (page cap 50); externalLinks caps the page at 25; fields [] gives core rows.",
     "Games without a release date sort last and are excluded by a release date range.",
   ],
-  async handler({ db, auth }, args) {
+  async handler({ db, auth, pageLimit }, args) {
     const groups = groupsOf(args.fields, DEFAULT_GAME_FIELDS);
-    const limit = resolveLimit(args.limit, BROWSE_DEFAULT, [
-      { cap: BROWSE_CAP, reason: `browseGames returns at most ${BROWSE_CAP} per page` },
-      ...fieldCaps(groups),
-    ]);
+    const limit = pageLimit(args.limit, fieldCaps(groups));
     const conditions = [visibleTo(auth.userId), ...(await gameFilterConditions(db, args))];
     if (args.query) conditions.push(queryTermsCondition(args.query));
     const where = allOf(conditions);

@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
-import { limitArg, pageArg, pagedEnvelope, pageOf, pageOffset, resolveLimit } from "../../platform/paging";
+import { type Paging, pageArgs, pagedEnvelope, pageOf, pageOffset } from "../../platform/paging";
 import { ALL_PLANS } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
 
-const CAP = 100;
+const PAGING: Paging = { cap: 100, defaultLimit: 100, capReason: "listGenres returns at most 100 main genres per page" };
 
 const genre = { genreId: z.number().int(), name: z.string(), taxonomyKey: z.string() };
 const descendant = z.object({ ...genre, parentId: z.number().int() });
@@ -12,6 +12,8 @@ const descendant = z.object({ ...genre, parentId: z.number().int() });
  * main genre with parentId and taxonomyKey telling where they hang. */
 const mainGenre = z.object({ ...genre, children: z.array(descendant).describe("Every genre beneath, in id order.") });
 type MainGenre = z.infer<typeof mainGenre>;
+
+const everyGenre = () => sql`SELECT id, name, parent_id, taxonomy_key FROM genres ORDER BY id`;
 
 export const listGenres = defineTool({
   name: "listGenres",
@@ -23,13 +25,13 @@ export const listGenres = defineTool({
   scopes: ["games:read"],
   plans: ALL_PLANS,
   kind: "read",
-  input: z.strictObject({ page: pageArg, limit: limitArg(CAP, CAP) }),
+  paging: PAGING,
+  input: z.strictObject({ ...pageArgs(PAGING) }),
   output: pagedEnvelope(mainGenre),
-  async handler({ db }, args) {
-    const limit = resolveLimit(args.limit, CAP, [{ cap: CAP, reason: `listGenres returns at most ${CAP} main genres per page` }]);
-    const genres = await db.all<{ id: number; name: string; parent_id: number | null; taxonomy_key: string }>(
-      sql`SELECT id, name, parent_id, taxonomy_key FROM genres ORDER BY id`,
-    );
+  firstReads: () => [everyGenre()],
+  async handler({ read, pageLimit }, args) {
+    const limit = pageLimit(args.limit);
+    const [genres] = await read<[{ id: number; name: string; parent_id: number | null; taxonomy_key: string }[]]>([everyGenre()]);
     const roots = new Map<string, MainGenre>();
     for (const g of genres.filter((g) => g.parent_id === null)) {
       roots.set(g.taxonomy_key, { genreId: g.id, name: g.name, taxonomyKey: g.taxonomy_key, children: [] });

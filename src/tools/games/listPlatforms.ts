@@ -1,13 +1,13 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { queryBatch } from "../../platform/db";
-import { limitArg, pageArg, pagedEnvelope, pageOf, pageOffset, resolveLimit } from "../../platform/paging";
+import { type Paging, pageArgs, pagedEnvelope, pageOf, pageOffset } from "../../platform/paging";
 import { ALL_PLANS } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
 import { type CoverageRows, coverageFrom, coverageQueries } from "./queries";
 import { platformObjectShape } from "./shared";
 
-const CAP = 100;
+const PAGING: Paging = { cap: 100, defaultLimit: 100 };
 
 export const listPlatforms = defineTool({
   name: "listPlatforms",
@@ -18,7 +18,8 @@ export const listPlatforms = defineTool({
   scopes: ["games:read"],
   plans: ALL_PLANS,
   kind: "read",
-  input: z.strictObject({ page: pageArg, limit: limitArg(CAP, CAP) }),
+  paging: PAGING,
+  input: z.strictObject({ ...pageArgs(PAGING) }),
   output: pagedEnvelope(
     z.object({
       ...platformObjectShape,
@@ -26,8 +27,8 @@ export const listPlatforms = defineTool({
       gameCount: z.number().int().describe("Games you can see on this platform."),
     }),
   ),
-  async handler({ db, auth }, args) {
-    const limit = resolveLimit(args.limit, CAP, [{ cap: CAP, reason: `listPlatforms returns at most ${CAP} per page` }]);
+  async handler({ db, auth, pageLimit }, args) {
+    const limit = pageLimit(args.limit);
     const visible = sql`(owner_user_id IS NULL OR owner_user_id = ${auth.userId})`;
     type PlatformRow = {
       platformId: number;

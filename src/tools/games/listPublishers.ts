@@ -2,14 +2,13 @@ import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { queryBatch } from "../../platform/db";
 import { normalizeSearchText } from "../../platform/normalize";
-import { limitArg, pageArg, pagedEnvelope, pageOf, pageOffset, resolveLimit } from "../../platform/paging";
+import { type Paging, pageArgs, pagedEnvelope, pageOf, pageOffset } from "../../platform/paging";
 import { ALL_PLANS } from "../../platform/plans";
 import { searchText } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
 import { publisherObjectShape } from "./shared";
 
-const CAP = 100;
-const DEFAULT_LIMIT = 50;
+const PAGING: Paging = { cap: 100, defaultLimit: 50 };
 
 export const listPublishers = defineTool({
   name: "listPublishers",
@@ -21,14 +20,14 @@ export const listPublishers = defineTool({
   scopes: ["games:read"],
   plans: ALL_PLANS,
   kind: "read",
+  paging: PAGING,
   input: z.strictObject({
     query: searchText(50).optional().describe("Part of the name, kana reading or English name; width, kana and case are ignored."),
-    page: pageArg,
-    limit: limitArg(CAP, DEFAULT_LIMIT),
+    ...pageArgs(PAGING),
   }),
   output: pagedEnvelope(z.object({ ...publisherObjectShape, custom: z.boolean() })),
-  async handler({ db, auth }, args) {
-    const limit = resolveLimit(args.limit, DEFAULT_LIMIT, [{ cap: CAP, reason: `listPublishers returns at most ${CAP} per page` }]);
+  async handler({ db, auth, pageLimit }, args) {
+    const limit = pageLimit(args.limit);
     const term = args.query === undefined ? "" : normalizeSearchText(args.query);
     const where = sql`(owner_user_id IS NULL OR owner_user_id = ${auth.userId}) AND instr(search_text, ${term}) > 0`;
     const [rows, total] = await queryBatch<

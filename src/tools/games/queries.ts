@@ -86,18 +86,27 @@ async function genreCondition(db: Db, genreId: number): Promise<SQL> {
   return sql`(g.genre_sub_id IN (${subtree}) OR g.genre_id IN (${subtree}))`;
 }
 
-/** SQL conditions for the shared game filters; release date ranges are inclusive and drop undated games. */
-export async function gameFilterConditions(db: Db, filters: GameFilters): Promise<SQL[]> {
+/** The shared game filters as SQL, given the genre filter's condition (read first: see genreCondition). */
+function gameConditionsWith(filters: GameFilters, genre: SQL | undefined): SQL[] {
   const conditions: SQL[] = [];
   if (filters.platformIds?.length) {
     conditions.push(sql`g.platform_id IN (SELECT value FROM json_each(${jsonIds(filters.platformIds)}))`);
   }
   if (filters.publisherId !== undefined) conditions.push(sql`g.publisher_id = ${filters.publisherId}`);
-  if (filters.genreId !== undefined) conditions.push(await genreCondition(db, filters.genreId));
+  if (genre) conditions.push(genre);
   if (filters.releaseDateFrom) conditions.push(sql`g.release_date >= ${filters.releaseDateFrom}`);
   if (filters.releaseDateTo) conditions.push(sql`g.release_date <= ${filters.releaseDateTo}`);
   return conditions;
 }
+
+/** SQL conditions for the shared game filters; release date ranges are inclusive and drop undated games. */
+export async function gameFilterConditions(db: Db, filters: GameFilters): Promise<SQL[]> {
+  return gameConditionsWith(filters, filters.genreId === undefined ? undefined : await genreCondition(db, filters.genreId));
+}
+
+/** gameFilterConditions when nothing needs reading first (no genre to look up); undefined otherwise. */
+export const gameFilterConditionsNow = (filters: GameFilters): SQL[] | undefined =>
+  filters.genreId === undefined ? gameConditionsWith(filters, undefined) : undefined;
 
 /** The shared `title` filter: title, reading and nicknames, or an edition's title, normalised. */
 export const titleFilterCondition = (title: string) => {
@@ -112,10 +121,17 @@ export async function ownedGameConditions(db: Db, userId: string, filters: GameF
 
 /** The game filters and title of a user's own list, on its games (g), visibility aside (see userLists' ListFilter). */
 export async function listGameConditions(db: Db, filters: GameFilters & { title?: string }): Promise<SQL[]> {
-  const conditions = await gameFilterConditions(db, filters);
-  if (filters.title !== undefined) conditions.push(titleFilterCondition(filters.title));
-  return conditions;
+  return withTitle(await gameFilterConditions(db, filters), filters);
 }
+
+/** listGameConditions when nothing needs reading first; undefined otherwise. */
+export function listGameConditionsNow(filters: GameFilters & { title?: string }): SQL[] | undefined {
+  const conditions = gameFilterConditionsNow(filters);
+  return conditions && withTitle(conditions, filters);
+}
+
+const withTitle = (conditions: SQL[], filters: { title?: string }) =>
+  filters.title === undefined ? conditions : [...conditions, titleFilterCondition(filters.title)];
 
 export const allOf = (conditions: SQL[]) => (conditions.length ? sql.join(conditions, sql` AND `) : sql`1`);
 

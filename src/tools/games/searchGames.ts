@@ -1,16 +1,14 @@
 import { z } from "zod";
-import { queryBatch } from "../../platform/db";
-import { limitArg, pageEnvelopeFields, resolveLimit } from "../../platform/paging";
+import { limitArgOf, type Paging, pageEnvelopeFields } from "../../platform/paging";
 import { ALL_PLANS } from "../../platform/plans";
 import { isoDate, orderedRanges, positiveId, searchCode, searchText, text } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
 import { gameFieldsArg, gameSchema, toGame } from "./gameObject";
 import { type CoverageRows, coverageFrom, coverageQueries, groupsOf } from "./queries";
-import { type HitRow, prepareSearch, readSearch } from "./searchQuery";
+import { type HitRow, type PreparedSearch, prepareSearch, prepareSearchNow, readSearch } from "./searchQuery";
 import { coverageSchema, DEFAULT_GAME_FIELDS } from "./shared";
 
-const SEARCH_CAP = 20;
-const SEARCH_DEFAULT = 10;
+const PAGING: Paging = { cap: 20, defaultLimit: 10, capReason: "searchGames returns at most 20 items" };
 const IDENTIFYING_TERMS = ["query", "janCode", "modelNumber", "externalId"] as const;
 
 const input = z
@@ -34,7 +32,7 @@ const input = z
     genreId: positiveId.optional().describe("A main genre matches main or support genre; any other matches through its taxonomy."),
     releaseDateFrom: isoDate.optional(),
     releaseDateTo: isoDate.optional(),
-    limit: limitArg(SEARCH_CAP, SEARCH_DEFAULT),
+    limit: limitArgOf(PAGING),
     fields: gameFieldsArg,
   })
   .superRefine(orderedRanges([["releaseDateFrom", "releaseDateTo"]]))
@@ -49,6 +47,9 @@ const hitSchema = gameSchema.extend({
   edition: z.boolean(),
 });
 
+/** What a search reads in one batch: its hits, then what the coverage needs. */
+const searchReads = (prepared: PreparedSearch, userId: string) => [prepared.query, ...coverageQueries(userId)];
+
 export const searchGames = defineTool({
   name: "searchGames",
   family: "games",
@@ -59,6 +60,7 @@ export const searchGames = defineTool({
   scopes: ["games:read"],
   plans: ALL_PLANS,
   kind: "read",
+  paging: PAGING,
   input,
   output: z.object({
     items: z.array(hitSchema),
@@ -78,13 +80,16 @@ export const searchGames = defineTool({
     "matchedBy is the weakest field over the query's terms; an identifier match reports the identifier.",
     "Default fields: editions, specs, supportGenre. dbSlug and dbCoverId are always present.",
   ],
-  async handler({ db, auth }, args) {
-    const limit = resolveLimit(args.limit, SEARCH_DEFAULT, [
-      { cap: SEARCH_CAP, reason: `searchGames returns at most ${SEARCH_CAP} items` },
-    ]);
+  firstReads(args, { userId, pageLimit }) {
+    if (userId === undefined) return undefined;
+    const prepared = prepareSearchNow(userId, args, pageLimit(args.limit).effectiveLimit);
+    return prepared && searchReads(prepared, userId);
+  },
+  async handler({ db, read, auth, pageLimit }, args) {
+    const limit = pageLimit(args.limit);
     const groups = groupsOf(args.fields, DEFAULT_GAME_FIELDS);
     const prepared = await prepareSearch(db, auth.userId, args, limit.effectiveLimit);
-    const [page, ...coverageRows] = await queryBatch<[HitRow[], ...CoverageRows]>(db, [prepared.query, ...coverageQueries(auth.userId)]);
+    const [page, ...coverageRows] = await read<[HitRow[], ...CoverageRows]>(searchReads(prepared, auth.userId));
     const result = readSearch(prepared, page);
     const { generation, coverage } = await coverageFrom(db, coverageRows);
     const hasMore = result.totalCount > result.hits.length;

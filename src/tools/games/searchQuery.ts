@@ -2,7 +2,7 @@ import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db";
 import { normalizeCode, searchTerms } from "../../platform/normalize";
 import type { GameRecord } from "./gameObject";
-import { allOf, GAME_JOINS, GAME_SELECT, type GameFilters, gameFilterConditions, visibleTo } from "./queries";
+import { allOf, GAME_JOINS, GAME_SELECT, type GameFilters, gameFilterConditions, gameFilterConditionsNow, visibleTo } from "./queries";
 import { SEARCH_SEPARATOR } from "./searchColumns";
 
 export type MatchedBy = "janCode" | "modelNumber" | "externalId" | "title" | "titleEn" | "alias";
@@ -190,16 +190,22 @@ type PlatformCount = { platformId: number; name: string; count: number };
  * outrank text: with any identifier the strength is 0 and the text query only narrows.
  */
 export async function prepareSearch(db: Db, userId: string, criteria: SearchCriteria, limit: number): Promise<PreparedSearch> {
+  return searchWith(userId, criteria, limit, await gameFilterConditions(db, criteria));
+}
+
+/** prepareSearch when nothing needs reading first (no genre to look up); undefined otherwise. */
+export function prepareSearchNow(userId: string, criteria: SearchCriteria, limit: number): PreparedSearch | undefined {
+  const filters = gameFilterConditionsNow(criteria);
+  return filters && searchWith(userId, criteria, limit, filters);
+}
+
+function searchWith(userId: string, criteria: SearchCriteria, limit: number, filters: SQL[]): PreparedSearch {
   const identifiers = identifierCriteria(criteria);
   const text = queryCriterion(criteria.query);
   const [identifier] = identifiers;
   const lead = identifier ?? text;
   if (!lead) throw new Error("prepareSearch needs a searchable term; the input schema requires one");
-  const conditions = [
-    ...[...identifiers, ...(text ? [text] : [])].map((c) => c.condition),
-    visibleTo(userId),
-    ...(await gameFilterConditions(db, criteria)),
-  ];
+  const conditions = [...[...identifiers, ...(text ? [text] : [])].map((c) => c.condition), visibleTo(userId), ...filters];
   // Only identifier tests need the wide games row; text searches, which can match thousands of
   // games, filter and rank on game_rank alone. Materialised: the page and the platform counts
   // read the same hits without matching twice.

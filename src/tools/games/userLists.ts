@@ -1,5 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
-import { type Db, queryBatch } from "../../platform/db";
+import type { Db } from "../../platform/db";
 import { orderOf, type SortKey } from "../../platform/keyset";
 import type { GameRecord } from "./gameObject";
 import { allOf, GAME_CORE_SELECT, GAME_JOINS, GAME_SELECT, visibleTo } from "./queries";
@@ -34,25 +34,27 @@ export interface ListFilter {
 /** The filter as conditions over the list joined with its games (userListFrom), visibility included: exports read that way. */
 export const joinedConditions = (userId: string, filter: ListFilter): SQL[] => [...filter.own, visibleTo(userId), ...filter.games];
 
-/**
- * One page of the list plus the total, in one round trip. The page's rows are chosen first from
- * the list alone (its own indexes: user, then the sort; see migration 0030), reading no further
- * than the page; only those rows are then joined with their games and rendered. The total counts
- * the list's index entries. Games are joined to count only for game filters, to choose the page
- * also for game sorts (which therefore sort the user's rows). Game columns (core fields: list items
- * show no game field groups) only when asked for.
- */
-export async function userListPage<R>(
-  db: Db,
-  list: UserList,
-  userId: string,
-  filter: ListFilter,
-  sort: readonly SortKey[],
-  page: { limit: number; offset: number },
-  withGame: boolean,
+/** A page of a user's list as its tool reads it: the list, its filter and sort, the page, and whether game columns are shown. */
+export interface ListPageRequest {
+  list: UserList;
+  userId: string;
+  filter: ListFilter;
+  sort: readonly SortKey[];
+  page: { limit: number; offset: number };
+  withGame: boolean;
   /** More statements for the same round trip (e.g. the attribute labels); their rows come back as `also`. */
-  also: readonly SQL[] = [],
-): Promise<{ rows: (R & Partial<GameRecord>)[]; totalCount: number; also: unknown[][] }> {
+  also?: readonly SQL[];
+}
+
+/**
+ * One page of the list plus the total, as one batch. The page's rows are chosen first from the
+ * list alone (its own indexes: user, then the sort; see migration 0030), reading no further than
+ * the page; only those rows are then joined with their games and rendered. The total counts the
+ * list's index entries. Games are joined to count only for game filters, to choose the page also
+ * for game sorts (which therefore sort the user's rows). Game columns (core fields: list items
+ * show no game field groups) only when asked for. Read it with ctx.read, then listPageOf.
+ */
+export function listPageQueries({ list, userId, filter, sort, page, withGame, also = [] }: ListPageRequest): SQL[] {
   const gameSort = sort.some((key) => key.column.startsWith("g."));
   const joined = { from: userListFrom(list), where: allOf(joinedConditions(userId, filter)) };
   const alone = { from: sql.raw(`${list.table} ${list.alias}`), where: allOf(filter.own) };
@@ -60,7 +62,7 @@ export async function userListPage<R>(
   const chosen = filter.games.length > 0 || gameSort ? joined : alone;
   const order = orderOf(sort);
   const alias = list.alias;
-  const [rows, total, ...alsoRows] = await queryBatch<[(R & Partial<GameRecord>)[], { n: number }[], ...unknown[][]]>(db, [
+  return [
     sql`SELECT ${list.columns}${withGame ? sql`, ${GAME_CORE_SELECT}` : sql``}
       FROM (SELECT ${sql.raw(alias)}.rowid AS page_rowid FROM ${chosen.from} WHERE ${chosen.where} ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset}) page
       JOIN ${sql.raw(`${list.table} ${alias}`)} ON ${sql.raw(alias)}.rowid = page.page_rowid
@@ -68,8 +70,16 @@ export async function userListPage<R>(
       ORDER BY ${order}`,
     sql`SELECT COUNT(*) AS n FROM ${counted.from} WHERE ${counted.where}`,
     ...also,
-  ]);
-  return { rows, totalCount: total[0]?.n ?? 0, also: alsoRows };
+  ];
+}
+
+/** The rows of listPageQueries: the page, the total, and the rows of the `also` statements. */
+export function listPageOf<R>([rows, total, ...also]: unknown[][]): {
+  rows: (R & Partial<GameRecord>)[];
+  totalCount: number;
+  also: unknown[][];
+} {
+  return { rows: rows as (R & Partial<GameRecord>)[], totalCount: (total as { n: number }[])[0]?.n ?? 0, also };
 }
 
 /** One row of the caller's list with its game; undefined when the game is not on it. */

@@ -1,23 +1,55 @@
 import { z } from "zod";
 import { ApiError } from "../../platform/errors";
 import { sharedFilterArgs, sharedRangeCheck } from "../../platform/filters";
-import { limitArg, type PageCap, pageArg, pagedEnvelope, pageOf, pageOffset, resolveLimit } from "../../platform/paging";
+import {
+  GAME_GROUP_CAP,
+  type PageCap,
+  type PageLimit,
+  type Paging,
+  pageArgs,
+  pagedEnvelope,
+  pageOf,
+  pageOffset,
+  USER_LINKS_GROUP_CAP,
+} from "../../platform/paging";
 import { ALL_PLANS } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
 import { attributeLabelsFrom, type OwnAttributeRow, ownAttributesQuery } from "../attributes/queries";
+import { type ListFilter, listPageOf, listPageQueries } from "../games/userLists";
 import { latestPlays } from "../play/queries";
-import { DEFAULT_LIBRARY_FIELDS, LIBRARY_FIELD_GROUPS, type LibraryFieldGroup, libraryEntrySchema, toLibraryItem } from "./entry";
-import { LIBRARY_DEFAULT_SORT, LIBRARY_SORTS, libraryFilter, libraryPage } from "./queries";
+import {
+  DEFAULT_LIBRARY_FIELDS,
+  type EntryRow,
+  LIBRARY_FIELD_GROUPS,
+  type LibraryFieldGroup,
+  libraryEntrySchema,
+  toLibraryItem,
+} from "./entry";
+import { LIBRARY, LIBRARY_DEFAULT_SORT, LIBRARY_SORTS, libraryFilter, libraryFilterNow, librarySort } from "./queries";
 
-const CAP = 200;
-const DEFAULT_LIMIT = 50;
+const PAGING: Paging = { cap: 200, defaultLimit: 50 };
 
 function fieldCaps(groups: ReadonlySet<LibraryFieldGroup>): PageCap[] {
   const caps: PageCap[] = [];
-  if (groups.has("game")) caps.push({ cap: 100, reason: "the game field group caps the page at 100" });
-  if (groups.has("userLinks")) caps.push({ cap: 50, reason: "the userLinks field group caps the page at 50" });
+  if (groups.has("game")) caps.push(GAME_GROUP_CAP);
+  if (groups.has("userLinks")) caps.push(USER_LINKS_GROUP_CAP);
   return caps;
 }
+
+const input = z
+  .strictObject({
+    ...sharedFilterArgs,
+    sortBy: z.enum(Object.keys(LIBRARY_SORTS) as [keyof typeof LIBRARY_SORTS]).default(LIBRARY_DEFAULT_SORT.sortBy),
+    sortOrder: z.enum(["asc", "desc"]).default(LIBRARY_DEFAULT_SORT.sortOrder),
+    ...pageArgs(PAGING),
+    fields: z
+      .array(z.enum(LIBRARY_FIELD_GROUPS))
+      .optional()
+      .describe("Default: game, purchase, attributes. [] gives gameId, rating and revision."),
+  })
+  .superRefine(sharedRangeCheck);
+
+type LibraryArgs = z.output<typeof input>;
 
 export const getLibrary = defineTool({
   name: "getLibrary",
@@ -29,19 +61,8 @@ export const getLibrary = defineTool({
   scopes: ["library:read"],
   plans: ALL_PLANS,
   kind: "read",
-  input: z
-    .strictObject({
-      ...sharedFilterArgs,
-      sortBy: z.enum(Object.keys(LIBRARY_SORTS) as [keyof typeof LIBRARY_SORTS]).default(LIBRARY_DEFAULT_SORT.sortBy),
-      sortOrder: z.enum(["asc", "desc"]).default(LIBRARY_DEFAULT_SORT.sortOrder),
-      page: pageArg,
-      limit: limitArg(CAP, DEFAULT_LIMIT),
-      fields: z
-        .array(z.enum(LIBRARY_FIELD_GROUPS))
-        .optional()
-        .describe("Default: game, purchase, attributes. [] gives gameId, rating and revision."),
-    })
-    .superRefine(sharedRangeCheck),
+  paging: PAGING,
+  input,
   output: pagedEnvelope(libraryEntrySchema),
   notes: [
     "The game field group caps the page at 100, userLinks at 50.",
@@ -49,22 +70,20 @@ export const getLibrary = defineTool({
     "Empty values sort last in either order; ties are ordered by gameId, so pages never overlap.",
     "Keep filters, sort, fields and limit fixed while paging.",
   ],
-  async handler({ db, auth }, args) {
-    const groups = new Set<LibraryFieldGroup>(args.fields ?? DEFAULT_LIBRARY_FIELDS);
+  firstReads(args, { userId, pageLimit }) {
+    if (userId === undefined) return undefined;
+    const filter = libraryFilterNow(userId, args);
+    return filter && libraryReads(userId, args, filter, pageLimit).queries;
+  },
+  async handler({ db, read, auth, pageLimit }, args) {
+    const groups = fieldGroupsOf(args);
     if (groups.has("latestPlay") && !auth.scopes.has("play:read")) {
       throw new ApiError("insufficient_scope", "The latestPlay field group needs the play:read scope.", {
         scopes: ["library:read", "play:read"],
       });
     }
-    const limit = resolveLimit(args.limit, DEFAULT_LIMIT, [
-      { cap: CAP, reason: `getLibrary returns at most ${CAP} per page` },
-      ...fieldCaps(groups),
-    ]);
-    const filter = await libraryFilter(db, auth.userId, args);
-    const page = { limit: limit.effectiveLimit, offset: pageOffset(args.page, limit) };
-    const { rows, totalCount, also } = await libraryPage(db, auth.userId, filter, args.sortBy, args.sortOrder, page, groups.has("game"), [
-      ownAttributesQuery(auth.userId),
-    ]);
+    const { limit, queries } = libraryReads(auth.userId, args, await libraryFilter(db, auth.userId, args), pageLimit);
+    const { rows, totalCount, also } = listPageOf<EntryRow>(await read(queries));
     const labels = attributeLabelsFrom(also[0] as OwnAttributeRow[]);
     const plays = groups.has("latestPlay")
       ? await latestPlays(
@@ -81,3 +100,21 @@ export const getLibrary = defineTool({
     );
   },
 });
+
+const fieldGroupsOf = (args: Pick<LibraryArgs, "fields">) => new Set<LibraryFieldGroup>(args.fields ?? DEFAULT_LIBRARY_FIELDS);
+
+/** What a getLibrary call reads in one batch: its page, the total and the caller's attribute labels. */
+function libraryReads(userId: string, args: LibraryArgs, filter: ListFilter, pageLimit: PageLimit) {
+  const groups = fieldGroupsOf(args);
+  const limit = pageLimit(args.limit, fieldCaps(groups));
+  const queries = listPageQueries({
+    list: LIBRARY,
+    userId,
+    filter,
+    sort: librarySort(args.sortBy, args.sortOrder),
+    page: { limit: limit.effectiveLimit, offset: pageOffset(args.page, limit) },
+    withGame: groups.has("game"),
+    also: [ownAttributesQuery(userId)],
+  });
+  return { limit, queries };
+}

@@ -8,8 +8,8 @@ import { placeKey } from "../../platform/normalize";
 import { addWithinLimit, type LimitContext } from "../../platform/registeredLimits";
 import { differs, touchIfChanged } from "../../platform/writes";
 import { resolveAttributeIds } from "../attributes/queries";
-import { listGameConditions } from "../games/queries";
-import { joinedConditions, type ListFilter, type UserList, userListPage, userListRow } from "../games/userLists";
+import { listGameConditions, listGameConditionsNow } from "../games/queries";
+import { joinedConditions, type ListFilter, type UserList, userListRow } from "../games/userLists";
 import type { EntryRow } from "./entry";
 
 const ENTRY_COLUMNS = sql.raw(
@@ -23,10 +23,19 @@ export async function libraryConditions(db: Db, userId: string, filters: SharedF
 
 /** The shared filters of a user's library: on the entries (l) and on their games (g). */
 export async function libraryFilter(db: Db, userId: string, filters: SharedFilters): Promise<ListFilter> {
+  const attributeIds = await resolveAttributeIds(db, userId, filters.attributes ?? [], "attributes");
+  return libraryFilterWith(userId, filters, attributeIds, await listGameConditions(db, filters));
+}
+
+/** libraryFilter when nothing needs reading first (no attributes, no genre to look up); undefined otherwise. */
+export function libraryFilterNow(userId: string, filters: SharedFilters): ListFilter | undefined {
+  const games = listGameConditionsNow(filters);
+  return games && !filters.attributes?.length ? libraryFilterWith(userId, filters, [], games) : undefined;
+}
+
+function libraryFilterWith(userId: string, filters: SharedFilters, attributeIds: readonly string[], games: SQL[]): ListFilter {
   const conditions = [sql`l.user_id = ${userId}`];
-  for (const id of await resolveAttributeIds(db, userId, filters.attributes ?? [], "attributes")) {
-    conditions.push(sql`EXISTS (SELECT 1 FROM json_each(l.attribute_ids) WHERE value = ${id})`);
-  }
+  for (const id of attributeIds) conditions.push(sql`EXISTS (SELECT 1 FROM json_each(l.attribute_ids) WHERE value = ${id})`);
   if (filters.buyPlace !== undefined) conditions.push(placeContains("l.buy_place_key", filters.buyPlace));
   conditions.push(
     ...rangeConditions(filters, [
@@ -38,16 +47,16 @@ export async function libraryFilter(db: Db, userId: string, filters: SharedFilte
       ["buyPriceTo", "l.buy_price", "to"],
     ]),
   );
-  return { own: conditions, games: await listGameConditions(db, filters) };
+  return { own: conditions, games };
 }
 
 export const LIBRARY_SORTS = {
   buyDate: "l.buy_date",
   buyPrice: "l.buy_price",
   updatedAt: "l.updated_at",
-  title: "g.sort_key",
+  title: "l.game_sort_key",
   rating: "l.rating",
-  releaseDate: "g.release_date",
+  releaseDate: "l.game_release_date",
 } as const;
 
 export type LibrarySort = keyof typeof LIBRARY_SORTS;
@@ -58,17 +67,6 @@ export const librarySort = (sortBy: LibrarySort, sortOrder: "asc" | "desc") => n
 export const libraryOrder = (sortBy: LibrarySort, sortOrder: "asc" | "desc") => orderOf(librarySort(sortBy, sortOrder));
 
 export const LIBRARY: UserList = { table: "library_entries", alias: "l", columns: ENTRY_COLUMNS };
-
-export const libraryPage = (
-  db: Db,
-  userId: string,
-  filter: ListFilter,
-  sort: LibrarySort,
-  order: "asc" | "desc",
-  page: { limit: number; offset: number },
-  withGame: boolean,
-  also: readonly SQL[] = [],
-) => userListPage<EntryRow>(db, LIBRARY, userId, filter, librarySort(sort, order), page, withGame, also);
 
 /** One entry with its game, as write results show it; undefined when not the caller's. */
 export const findEntry = (db: Db, userId: string, gameId: number) => userListRow<EntryRow>(db, LIBRARY, userId, gameId);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { notFound } from "../../platform/errors";
-import { limitArg, pageArg, pageEnvelopeFields, pageOf, pageOffset, resolveLimit } from "../../platform/paging";
+import { type Paging, pageArgs, pageEnvelopeFields, pageOf, pageOffset } from "../../platform/paging";
 import { PREMIUM_ONLY } from "../../platform/plans";
 import { positiveId } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
@@ -9,7 +9,7 @@ import { findEntry } from "../library/queries";
 import { physicalCopySchema, toPhysicalCopy } from "./copy";
 import { listCopies } from "./queries";
 
-const CAP = 100;
+const PAGING: Paging = { cap: 100, defaultLimit: 100 };
 
 export const getPhysicalCopies = defineTool({
   name: "getPhysicalCopies",
@@ -21,7 +21,8 @@ export const getPhysicalCopies = defineTool({
   scopes: ["library:read"],
   plans: PREMIUM_ONLY,
   kind: "read",
-  input: z.strictObject({ gameId: positiveId, page: pageArg, limit: limitArg(CAP, CAP) }),
+  paging: PAGING,
+  input: z.strictObject({ gameId: positiveId, ...pageArgs(PAGING) }),
   output: z.object({
     gameId: z.number().int(),
     items: z.array(physicalCopySchema),
@@ -30,11 +31,11 @@ export const getPhysicalCopies = defineTool({
     revision: z.string().describe("The whole game's revision: send it to addPhysicalCopy and updatePhysicalCopy."),
   }),
   notes: ["A game with no copies has an empty list; its revision is still valid for addPhysicalCopy."],
-  async handler({ db, auth }, args) {
+  async handler({ db, auth, pageLimit }, args) {
     const entry = await findEntry(db, auth.userId, args.gameId);
     if (!entry) throw notFound(`Game ${args.gameId} in your library`);
     const [copies, labels] = await Promise.all([listCopies(db, auth.userId, args.gameId), attributeLabels(db, auth.userId)]);
-    const limit = resolveLimit(args.limit, CAP, [{ cap: CAP, reason: `getPhysicalCopies returns at most ${CAP} per page` }]);
+    const limit = pageLimit(args.limit);
     const offset = pageOffset(args.page, limit);
     const page = copies.slice(offset, offset + limit.effectiveLimit).map((copy) => toPhysicalCopy(copy, labels));
     return {

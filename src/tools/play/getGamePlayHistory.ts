@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { notFound } from "../../platform/errors";
-import { limitArg, pageArg, pagedEnvelope, pageOf, pageOffset, resolveLimit } from "../../platform/paging";
+import { type Paging, pageArgs, pagedEnvelope, pageOf, pageOffset } from "../../platform/paging";
 import { PREMIUM_ONLY } from "../../platform/plans";
 import { positiveId } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
@@ -9,7 +9,7 @@ import { findEntry } from "../library/queries";
 import { historyPage } from "./queries";
 import { PLAY_FIELD_GROUPS, playRecordSchema, toPlayRecord } from "./record";
 
-const CAP = 100;
+const PAGING: Paging = { cap: 100, defaultLimit: 50 };
 
 export const getGamePlayHistory = defineTool({
   name: "getGamePlayHistory",
@@ -20,11 +20,12 @@ export const getGamePlayHistory = defineTool({
   scopes: ["play:read"],
   plans: PREMIUM_ONLY,
   kind: "read",
-  input: z.strictObject({ gameId: positiveId, page: pageArg, limit: limitArg(CAP, 50) }),
+  paging: PAGING,
+  input: z.strictObject({ gameId: positiveId, ...pageArgs(PAGING) }),
   output: pagedEnvelope(playRecordSchema),
-  async handler({ db, auth }, args) {
+  async handler({ db, auth, pageLimit }, args) {
     if (!(await findEntry(db, auth.userId, args.gameId))) throw notFound(`Game ${args.gameId} in your library`);
-    const limit = resolveLimit(args.limit, 50, [{ cap: CAP, reason: `getGamePlayHistory returns at most ${CAP} per page` }]);
+    const limit = pageLimit(args.limit);
     const [{ rows, totalCount }, labels] = await Promise.all([
       historyPage(db, auth.userId, args.gameId, { limit: limit.effectiveLimit, offset: pageOffset(args.page, limit) }),
       attributeLabels(db, auth.userId),

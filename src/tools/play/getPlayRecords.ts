@@ -1,14 +1,36 @@
 import { z } from "zod";
-import { limitArg, type PageCap, pageArg, pagedEnvelope, pageOf, pageOffset, resolveLimit } from "../../platform/paging";
-import { ALL_PLANS } from "../../platform/plans";
+import {
+  GAME_GROUP_CAP,
+  type PageCap,
+  type PageLimit,
+  type Paging,
+  pageArgs,
+  pagedEnvelope,
+  pageOf,
+  pageOffset,
+  USER_LINKS_GROUP_CAP,
+} from "../../platform/paging";
+import { ALL_PLANS, type Plan } from "../../platform/plans";
 import { orderedRanges } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
 import { attributeLabelsFrom, type OwnAttributeRow, ownAttributesQuery } from "../attributes/queries";
-import { PLAY_DEFAULT_SORT, PLAY_RANGES, PLAY_SORTS, playFilter, playFilterArgs, playPage, playSort } from "./queries";
-import { PLAY_FIELD_GROUPS, type PlayFieldGroup, playRecordSchema, toPlayRecord } from "./record";
+import { type ListFilter, listPageOf, listPageQueries } from "../games/userLists";
+import { PLAY_DEFAULT_SORT, PLAY_RANGES, PLAY_RECORDS, PLAY_SORTS, playFilter, playFilterArgs, playFilterNow, playSort } from "./queries";
+import { PLAY_FIELD_GROUPS, type PlayFieldGroup, type PlayRow, playRecordSchema, toPlayRecord } from "./record";
 
-const CAP = 200;
-const DEFAULT_LIMIT = 50;
+const PAGING: Paging = { cap: 200, defaultLimit: 50 };
+
+const input = z
+  .strictObject({
+    ...playFilterArgs,
+    sortBy: z.enum(Object.keys(PLAY_SORTS) as [keyof typeof PLAY_SORTS]).default(PLAY_DEFAULT_SORT.sortBy),
+    sortOrder: z.enum(["asc", "desc"]).default(PLAY_DEFAULT_SORT.sortOrder),
+    ...pageArgs(PAGING),
+    fields: z.array(z.enum(PLAY_FIELD_GROUPS)).optional().describe("Default: game, console, goal (FREE: game, goal)."),
+  })
+  .superRefine(orderedRanges(PLAY_RANGES));
+
+type PlayRecordsArgs = z.output<typeof input>;
 
 export const getPlayRecords = defineTool({
   name: "getPlayRecords",
@@ -20,16 +42,8 @@ export const getPlayRecords = defineTool({
   scopes: ["play:read"],
   plans: ALL_PLANS,
   kind: "read",
-  input: z
-    .strictObject({
-      ...playFilterArgs,
-      sortBy: z.enum(Object.keys(PLAY_SORTS) as [keyof typeof PLAY_SORTS]).default(PLAY_DEFAULT_SORT.sortBy),
-      sortOrder: z.enum(["asc", "desc"]).default(PLAY_DEFAULT_SORT.sortOrder),
-      page: pageArg,
-      limit: limitArg(CAP, DEFAULT_LIMIT),
-      fields: z.array(z.enum(PLAY_FIELD_GROUPS)).optional().describe("Default: game, console, goal (FREE: game, goal)."),
-    })
-    .superRefine(orderedRanges(PLAY_RANGES)),
+  paging: PAGING,
+  input,
   output: pagedEnvelope(playRecordSchema),
   planDifferences: {
     FREE: {
@@ -43,24 +57,15 @@ export const getPlayRecords = defineTool({
     "One latest record per game. goal is clearTargetDate.",
     "The game field group caps the page at 100, userLinks at 50. Empty values sort last in either order.",
   ],
-  async handler({ db, auth, now }, args) {
-    const defaults: PlayFieldGroup[] = auth.plan === "FREE" ? ["game", "goal"] : ["game", "console", "goal"];
-    const groups = new Set<PlayFieldGroup>(args.fields ?? defaults);
-    const caps: PageCap[] = [{ cap: CAP, reason: `getPlayRecords returns at most ${CAP} per page` }];
-    if (groups.has("game")) caps.push({ cap: 100, reason: "the game field group caps the page at 100" });
-    if (groups.has("userLinks")) caps.push({ cap: 50, reason: "the userLinks field group caps the page at 50" });
-    const limit = resolveLimit(args.limit, DEFAULT_LIMIT, caps);
+  firstReads(args, { userId, plan, now, pageLimit }) {
+    if (userId === undefined || plan === undefined) return undefined;
+    const filter = playFilterNow(userId, args, now);
+    return filter && playRecordsReads(userId, plan, args, filter, pageLimit).queries;
+  },
+  async handler({ db, read, auth, now, pageLimit }, args) {
     const filter = await playFilter(db, auth.userId, args, now);
-    const page = { limit: limit.effectiveLimit, offset: pageOffset(args.page, limit) };
-    const { rows, totalCount, also } = await playPage(
-      db,
-      auth.userId,
-      filter,
-      playSort(args.sortBy, args.sortOrder),
-      page,
-      groups.has("game"),
-      [ownAttributesQuery(auth.userId)],
-    );
+    const { groups, limit, queries } = playRecordsReads(auth.userId, auth.plan, args, filter, pageLimit);
+    const { rows, totalCount, also } = listPageOf<PlayRow>(await read(queries));
     const labels = attributeLabelsFrom(also[0] as OwnAttributeRow[]);
     return pageOf(
       rows.map((row) => toPlayRecord(row, groups, labels)),
@@ -70,3 +75,23 @@ export const getPlayRecords = defineTool({
     );
   },
 });
+
+/** What a getPlayRecords call reads in one batch: its page, the total and the caller's attribute labels. */
+function playRecordsReads(userId: string, plan: Plan, args: PlayRecordsArgs, filter: ListFilter, pageLimit: PageLimit) {
+  const defaults: PlayFieldGroup[] = plan === "FREE" ? ["game", "goal"] : ["game", "console", "goal"];
+  const groups = new Set<PlayFieldGroup>(args.fields ?? defaults);
+  const caps: PageCap[] = [];
+  if (groups.has("game")) caps.push(GAME_GROUP_CAP);
+  if (groups.has("userLinks")) caps.push(USER_LINKS_GROUP_CAP);
+  const limit = pageLimit(args.limit, caps);
+  const queries = listPageQueries({
+    list: PLAY_RECORDS,
+    userId,
+    filter,
+    sort: playSort(args.sortBy, args.sortOrder),
+    page: { limit: limit.effectiveLimit, offset: pageOffset(args.page, limit) },
+    withGame: groups.has("game"),
+    also: [ownAttributesQuery(userId)],
+  });
+  return { groups, limit, queries };
+}

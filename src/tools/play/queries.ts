@@ -1,6 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
-import { type Db, rangeConditions } from "../../platform/db";
+import { type Db, queryBatch, rangeConditions } from "../../platform/db";
 import { ApiError } from "../../platform/errors";
 import { rating, sharedFilterArgs } from "../../platform/filters";
 import { newId, newRevision } from "../../platform/ids";
@@ -9,12 +9,13 @@ import { utcDay } from "../../platform/quota";
 import { isoDate } from "../../platform/schemas";
 import { resolveAttributeIds } from "../attributes/queries";
 import type { GameRecord } from "../games/gameObject";
-import { GAME_JOINS, GAME_SELECT, type GameFilters, listGameConditions } from "../games/queries";
-import { joinedConditions, type ListFilter, type UserList, userListPage } from "../games/userLists";
+import { GAME_JOINS, GAME_SELECT, type GameFilters, listGameConditions, listGameConditionsNow } from "../games/queries";
+import { joinedConditions, type ListFilter, listPageOf, listPageQueries, type UserList } from "../games/userLists";
 import { PLAY_STATUSES, type PlayRow, type PlayStatus, UNFINISHED } from "./record";
 
 /** Minutes played in a cycle: always the sum of its logs, never stored apart from them. */
-const TOTAL_PLAY_TIME = "(SELECT COALESCE(SUM(pl.play_time), 0) FROM play_logs pl WHERE pl.play_id = r.id)";
+/** Kept equal to the sum of the record's play logs by triggers (migration 0033), so it sorts through an index. */
+const TOTAL_PLAY_TIME = "r.total_play_time";
 const PLAY_COLUMNS = sql.raw(`
   r.id AS play_id, r.game_id, r.status, r.play_start_date, r.play_end_date, r.clear_target_date, r.rating, r.memo,
   r.user_links, r.attribute_ids, r.console_id, r.is_latest, r.created_at, r.updated_at, r.revision,
@@ -108,12 +109,28 @@ export async function playFilter(
   now: Date,
   cycles: "latest" | "all" = "latest",
 ): Promise<ListFilter> {
+  const attributeIds = await resolveAttributeIds(db, userId, filters.attributes ?? [], "attributes");
+  return playFilterWith(userId, filters, now, cycles, attributeIds, await listGameConditions(db, filters));
+}
+
+/** playFilter of the latest cycles when nothing needs reading first (no attributes, no genre); undefined otherwise. */
+export function playFilterNow(userId: string, filters: PlayFilters, now: Date): ListFilter | undefined {
+  const games = listGameConditionsNow(filters);
+  return games && !filters.attributes?.length ? playFilterWith(userId, filters, now, "latest", [], games) : undefined;
+}
+
+function playFilterWith(
+  userId: string,
+  filters: PlayFilters,
+  now: Date,
+  cycles: "latest" | "all",
+  attributeIds: readonly string[],
+  games: SQL[],
+): ListFilter {
   const conditions = [sql`r.user_id = ${userId}`, ...(cycles === "latest" ? [sql`r.is_latest = 1`] : [])];
   if (filters.statuses?.length) conditions.push(inList("r.status", filters.statuses));
   if (filters.consoleIds?.length) conditions.push(inList("r.console_id", filters.consoleIds));
-  for (const id of await resolveAttributeIds(db, userId, filters.attributes ?? [], "attributes")) {
-    conditions.push(sql`EXISTS (SELECT 1 FROM json_each(r.attribute_ids) WHERE value = ${id})`);
-  }
+  for (const id of attributeIds) conditions.push(sql`EXISTS (SELECT 1 FROM json_each(r.attribute_ids) WHERE value = ${id})`);
   if (filters.clearTargetOverdue === "overdue") conditions.push(overdue(now));
   if (filters.clearTargetOverdue === "not_overdue") conditions.push(sql`NOT ${overdue(now)}`);
   conditions.push(
@@ -130,14 +147,14 @@ export async function playFilter(
       ["ratingTo", "r.rating", "to"],
     ]),
   );
-  return { own: conditions, games: await listGameConditions(db, filters) };
+  return { own: conditions, games };
 }
 
 export const PLAY_SORTS = {
   playStartDate: "r.play_start_date",
   playEndDate: "r.play_end_date",
   clearTargetDate: "r.clear_target_date",
-  title: "g.sort_key",
+  title: "r.game_sort_key",
   totalPlayTime: TOTAL_PLAY_TIME,
   rating: "r.rating",
   updatedAt: "r.updated_at",
@@ -148,16 +165,6 @@ export const PLAY_DEFAULT_SORT = { sortBy: "updatedAt", sortOrder: "desc" } as c
 
 export const playSort = (sortBy: PlaySort, sortOrder: "asc" | "desc") => nullsLastSort(PLAY_SORTS[sortBy], sortOrder, "r.game_id");
 export const playOrder = (sortBy: PlaySort, sortOrder: "asc" | "desc") => orderOf(playSort(sortBy, sortOrder));
-
-export const playPage = (
-  db: Db,
-  userId: string,
-  filter: ListFilter,
-  sort: readonly SortKey[],
-  page: { limit: number; offset: number },
-  withGame: boolean,
-  also: readonly SQL[] = [],
-) => userListPage<PlayRow>(db, PLAY_RECORDS, userId, filter, sort, page, withGame, also);
 
 export async function findPlay(db: Db, userId: string, playId: string): Promise<(PlayRow & GameRecord) | undefined> {
   const [row] = await db.all<PlayRow & GameRecord>(sql`
@@ -179,7 +186,10 @@ export async function historyPage(db: Db, userId: string, gameId: number, page: 
     { column: "r.created_at", direction: "desc" },
     { column: "r.rowid", direction: "desc" },
   ];
-  return playPage(db, userId, { own: [sql`r.user_id = ${userId}`, sql`r.game_id = ${gameId}`], games: [] }, newestFirst, page, false);
+  const filter = { own: [sql`r.user_id = ${userId}`, sql`r.game_id = ${gameId}`], games: [] };
+  return listPageOf<PlayRow>(
+    await queryBatch(db, listPageQueries({ list: PLAY_RECORDS, userId, filter, sort: newestFirst, page, withGame: false })),
+  );
 }
 
 export interface PlayValues {

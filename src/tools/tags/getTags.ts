@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { limitArg, pageArg, pagedEnvelope, pageOf, pageOffset, resolveLimit } from "../../platform/paging";
+import { type Paging, pageArgs, pagedEnvelope, pageOf, pageOffset } from "../../platform/paging";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
 import { tagPage, tagSchema, toTag } from "./queries";
 
-const CAP = 200;
+const PAGING: Paging = { cap: 200, defaultLimit: 100 };
 
 export const getTags = defineTool({
   name: "getTags",
@@ -15,10 +15,11 @@ export const getTags = defineTool({
   scopes: ["library:read"],
   plans: LIGHT_AND_ABOVE,
   kind: "read",
-  input: z.strictObject({ page: pageArg, limit: limitArg(CAP, 100) }),
+  paging: PAGING,
+  input: z.strictObject({ ...pageArgs(PAGING) }),
   output: pagedEnvelope(tagSchema),
-  async handler({ db, auth }, args) {
-    const limit = resolveLimit(args.limit, 100, [{ cap: CAP, reason: `getTags returns at most ${CAP} per page` }]);
+  async handler({ db, auth, pageLimit }, args) {
+    const limit = pageLimit(args.limit);
     const { rows, totalCount } = await tagPage(db, auth.userId, { limit: limit.effectiveLimit, offset: pageOffset(args.page, limit) });
     return pageOf(rows.map(toTag), args.page, totalCount, limit);
   },

@@ -1,13 +1,41 @@
 import { z } from "zod";
-import { limitArg, pageArg, pagedEnvelope, pageOf, pageOffset, resolveLimit } from "../../platform/paging";
+import { GAME_GROUP_CAP, type PageLimit, type Paging, pageArgs, pagedEnvelope, pageOf, pageOffset } from "../../platform/paging";
 import { ALL_PLANS } from "../../platform/plans";
 import { orderedRanges } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
-import { DEFAULT_WISHLIST_FIELDS, toWishlistItem, WISHLIST_FIELD_GROUPS, type WishlistFieldGroup, wishlistEntrySchema } from "./entry";
-import { WISHLIST_DEFAULT_SORT, WISHLIST_RANGES, WISHLIST_SORTS, wishlistFilter, wishlistFilterArgs, wishlistPage } from "./queries";
+import { type ListFilter, listPageOf, listPageQueries } from "../games/userLists";
+import {
+  DEFAULT_WISHLIST_FIELDS,
+  toWishlistItem,
+  WISHLIST_FIELD_GROUPS,
+  type WishlistFieldGroup,
+  type WishRow,
+  wishlistEntrySchema,
+} from "./entry";
+import {
+  WISHLIST,
+  WISHLIST_DEFAULT_SORT,
+  WISHLIST_RANGES,
+  WISHLIST_SORTS,
+  wishlistFilter,
+  wishlistFilterArgs,
+  wishlistFilterNow,
+  wishlistSort,
+} from "./queries";
 
-const CAP = 200;
-const DEFAULT_LIMIT = 50;
+const PAGING: Paging = { cap: 200, defaultLimit: 50 };
+
+const input = z
+  .strictObject({
+    ...wishlistFilterArgs,
+    sortBy: z.enum(Object.keys(WISHLIST_SORTS) as [keyof typeof WISHLIST_SORTS]).default(WISHLIST_DEFAULT_SORT.sortBy),
+    sortOrder: z.enum(["asc", "desc"]).default(WISHLIST_DEFAULT_SORT.sortOrder),
+    ...pageArgs(PAGING),
+    fields: z.array(z.enum(WISHLIST_FIELD_GROUPS)).optional().describe("Default: game, wish. [] gives gameId, priority and revision."),
+  })
+  .superRefine(orderedRanges(WISHLIST_RANGES));
+
+type WishlistArgs = z.output<typeof input>;
 
 export const getWishlist = defineTool({
   name: "getWishlist",
@@ -19,34 +47,18 @@ export const getWishlist = defineTool({
   scopes: ["library:read"],
   plans: ALL_PLANS,
   kind: "read",
-  input: z
-    .strictObject({
-      ...wishlistFilterArgs,
-      sortBy: z.enum(Object.keys(WISHLIST_SORTS) as [keyof typeof WISHLIST_SORTS]).default(WISHLIST_DEFAULT_SORT.sortBy),
-      sortOrder: z.enum(["asc", "desc"]).default(WISHLIST_DEFAULT_SORT.sortOrder),
-      page: pageArg,
-      limit: limitArg(CAP, DEFAULT_LIMIT),
-      fields: z.array(z.enum(WISHLIST_FIELD_GROUPS)).optional().describe("Default: game, wish. [] gives gameId, priority and revision."),
-    })
-    .superRefine(orderedRanges(WISHLIST_RANGES)),
+  paging: PAGING,
+  input,
   output: pagedEnvelope(wishlistEntrySchema),
   notes: ["The game field group caps the page at 100.", "Default order: priority, highest first; empty values sort last either way."],
-  async handler({ db, auth, now }, args) {
-    const groups = new Set<WishlistFieldGroup>(args.fields ?? DEFAULT_WISHLIST_FIELDS);
-    const limit = resolveLimit(args.limit, DEFAULT_LIMIT, [
-      { cap: CAP, reason: `getWishlist returns at most ${CAP} per page` },
-      ...(groups.has("game") ? [{ cap: 100, reason: "the game field group caps the page at 100" }] : []),
-    ]);
-    const filter = await wishlistFilter(db, auth.userId, args, now);
-    const { rows, totalCount } = await wishlistPage(
-      db,
-      auth.userId,
-      filter,
-      args.sortBy,
-      args.sortOrder,
-      { limit: limit.effectiveLimit, offset: pageOffset(args.page, limit) },
-      groups.has("game"),
-    );
+  firstReads(args, { userId, now, pageLimit }) {
+    if (userId === undefined) return undefined;
+    const filter = wishlistFilterNow(userId, args, now);
+    return filter && wishlistReads(userId, args, filter, pageLimit).queries;
+  },
+  async handler({ db, read, auth, now, pageLimit }, args) {
+    const { groups, limit, queries } = wishlistReads(auth.userId, args, await wishlistFilter(db, auth.userId, args, now), pageLimit);
+    const { rows, totalCount } = listPageOf<WishRow>(await read(queries));
     return pageOf(
       rows.map((row) => toWishlistItem(row, groups)),
       args.page,
@@ -55,3 +67,18 @@ export const getWishlist = defineTool({
     );
   },
 });
+
+/** What a getWishlist call reads in one batch: its page and the total. */
+function wishlistReads(userId: string, args: WishlistArgs, filter: ListFilter, pageLimit: PageLimit) {
+  const groups = new Set<WishlistFieldGroup>(args.fields ?? DEFAULT_WISHLIST_FIELDS);
+  const limit = pageLimit(args.limit, groups.has("game") ? [GAME_GROUP_CAP] : []);
+  const queries = listPageQueries({
+    list: WISHLIST,
+    userId,
+    filter,
+    sort: wishlistSort(args.sortBy, args.sortOrder),
+    page: { limit: limit.effectiveLimit, offset: pageOffset(args.page, limit) },
+    withGame: groups.has("game"),
+  });
+  return { groups, limit, queries };
+}

@@ -9,8 +9,8 @@ import { placeKey } from "../../platform/normalize";
 import { utcDay } from "../../platform/quota";
 import { addWithinLimit, type LimitContext } from "../../platform/registeredLimits";
 import { isoDate, text } from "../../platform/schemas";
-import { type GameFilters, listGameConditions } from "../games/queries";
-import { joinedConditions, type ListFilter, type UserList, userListPage, userListRow } from "../games/userLists";
+import { type GameFilters, listGameConditions, listGameConditionsNow } from "../games/queries";
+import { joinedConditions, type ListFilter, type UserList, userListRow } from "../games/userLists";
 import type { WishRow } from "./entry";
 
 const WISH_COLUMNS = sql.raw(
@@ -71,6 +71,16 @@ export async function wishlistConditions(db: Db, userId: string, filters: WishFi
 
 /** The wishlist's filters: on the entries (w) and on their games (g). */
 export async function wishlistFilter(db: Db, userId: string, filters: WishFilters, now: Date): Promise<ListFilter> {
+  return wishlistFilterWith(userId, filters, now, await listGameConditions(db, filters));
+}
+
+/** wishlistFilter when nothing needs reading first (no genre to look up); undefined otherwise. */
+export function wishlistFilterNow(userId: string, filters: WishFilters, now: Date): ListFilter | undefined {
+  const games = listGameConditionsNow(filters);
+  return games && wishlistFilterWith(userId, filters, now, games);
+}
+
+function wishlistFilterWith(userId: string, filters: WishFilters, now: Date, games: SQL[]): ListFilter {
   const conditions = [sql`w.user_id = ${userId}`];
   if (filters.wishPlace !== undefined) conditions.push(placeContains("w.wish_place_key", filters.wishPlace));
   if (filters.wishDateOverdue !== undefined) conditions.push(overdueCondition(filters.wishDateOverdue, now));
@@ -84,7 +94,7 @@ export async function wishlistFilter(db: Db, userId: string, filters: WishFilter
       ["priorityTo", "w.priority", "to"],
     ]),
   );
-  return { own: conditions, games: await listGameConditions(db, filters) };
+  return { own: conditions, games };
 }
 
 export const WISHLIST_SORTS = {
@@ -92,8 +102,8 @@ export const WISHLIST_SORTS = {
   createdAt: "w.created_at",
   wishDate: "w.wish_date",
   wishPrice: "w.wish_price",
-  title: "g.sort_key",
-  releaseDate: "g.release_date",
+  title: "w.game_sort_key",
+  releaseDate: "w.game_release_date",
 } as const;
 
 export type WishlistSort = keyof typeof WISHLIST_SORTS;
@@ -104,16 +114,6 @@ export const wishlistSort = (sortBy: WishlistSort, sortOrder: "asc" | "desc") =>
 export const wishlistOrder = (sortBy: WishlistSort, sortOrder: "asc" | "desc") => orderOf(wishlistSort(sortBy, sortOrder));
 
 export const WISHLIST: UserList = { table: "wishlist_entries", alias: "w", columns: WISH_COLUMNS };
-
-export const wishlistPage = (
-  db: Db,
-  userId: string,
-  filter: ListFilter,
-  sort: WishlistSort,
-  order: "asc" | "desc",
-  page: { limit: number; offset: number },
-  withGame: boolean,
-) => userListPage<WishRow>(db, WISHLIST, userId, filter, wishlistSort(sort, order), page, withGame);
 
 export const findWish = (db: Db, userId: string, gameId: number) => userListRow<WishRow>(db, WISHLIST, userId, gameId);
 
