@@ -1,6 +1,6 @@
 import { and, count, eq, isNull, sql } from "drizzle-orm";
 import { apiKeys, users } from "../db/schema";
-import { issueApiKey } from "../platform/auth";
+import { API_KEYS_COUNTER, issueApiKey } from "../platform/auth";
 import { type Db, nowIso } from "../platform/db";
 import { newId } from "../platform/ids";
 import type { Plan, Scope } from "../platform/plans";
@@ -30,7 +30,7 @@ export async function listUsers(db: Db, offset: number, limit: number) {
 /** Issues a key unless the user already has as many active keys as their plan allows. */
 export async function insertApiKey(db: Db, limit: LimitContext, scopes: readonly Scope[], name: string | null) {
   const issued = await issueApiKey();
-  await addWithinLimit(db, limit, "apiKeys", [
+  await addWithinLimit(db, limit, API_KEYS_COUNTER, [
     sql`INSERT INTO api_keys (id, user_id, name, display_prefix, key_hash, scopes, created_at)
       VALUES (${issued.keyId}, ${limit.userId}, ${name}, ${issued.displayPrefix}, ${issued.keyHash}, ${JSON.stringify(scopes)}, ${nowIso()})`,
   ]);

@@ -1,8 +1,13 @@
-import { sql } from "drizzle-orm";
+import { isNull, sql } from "drizzle-orm";
+import { apiKeys } from "../db/schema";
 import { ApiError } from "./errors";
 import { digestsEqual, sha256Hex } from "./hashing";
 import { randomBase62 } from "./ids";
 import type { Plan, Scope } from "./plans";
+import { planCounter } from "./registeredLimits";
+
+/** The plan limit on API keys: live (unrevoked) keys count. */
+export const API_KEYS_COUNTER = planCounter("apiKeys", apiKeys, apiKeys.userId, isNull(apiKeys.revokedAt));
 
 /**
  * API keys look like `rgc_<16 id chars><32 secret chars>`. The fixed `rgc_` prefix lets secret

@@ -1,21 +1,31 @@
-import { type SQL, sql } from "drizzle-orm";
+import { and, count, eq, type SQL, sql } from "drizzle-orm";
+import { QueryBuilder, type SQLiteColumn, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import { type Db, guardStatement, queryBatch, runGuarded } from "./db";
 import { ApiError } from "./errors";
 import { type Plan, REGISTERED_LIMITS, type RegisteredResource } from "./plans";
 
-/** How each registered resource of a user is counted: one definition for the limit and getAccount. */
-const COUNT: Record<RegisteredResource, (userId: string) => SQL> = {
-  apiKeys: (userId) => sql`SELECT COUNT(*) FROM api_keys WHERE user_id = ${userId} AND revoked_at IS NULL`,
-  attributes: (userId) => sql`SELECT COUNT(*) FROM attributes WHERE user_id = ${userId}`,
-  customGames: (userId) => sql`SELECT COUNT(*) FROM games WHERE owner_user_id = ${userId}`,
-  customPlatforms: (userId) => sql`SELECT COUNT(*) FROM platforms WHERE owner_user_id = ${userId}`,
-  customPublishers: (userId) => sql`SELECT COUNT(*) FROM companies WHERE owner_user_id = ${userId}`,
-  library: (userId) => sql`SELECT COUNT(*) FROM library_entries WHERE user_id = ${userId}`,
-  wishlist: (userId) => sql`SELECT COUNT(*) FROM wishlist_entries WHERE user_id = ${userId}`,
-  consoles: (userId) => sql`SELECT COUNT(*) FROM consoles WHERE user_id = ${userId}`,
-  tags: (userId) => sql`SELECT COUNT(*) FROM tags WHERE user_id = ${userId}`,
-  collections: (userId) => sql`SELECT COUNT(*) FROM collections WHERE user_id = ${userId}`,
-};
+/**
+ * How a family counts a user's records of one plan-limited resource. Each family declares its
+ * counter beside its queries (planCounter); tools/planCounters.ts lists them for getAccount.
+ */
+export interface PlanCounter {
+  resource: RegisteredResource;
+  /** A statement whose one value is the user's count (read through an index). */
+  count(userId: string): SQL;
+}
+
+const builder = new QueryBuilder();
+
+/** The counter of `table`'s rows whose `owner` column is the user (and that meet `also`). */
+export const planCounter = (resource: RegisteredResource, table: SQLiteTable, owner: SQLiteColumn, also?: SQL): PlanCounter => ({
+  resource,
+  count: (userId) =>
+    builder
+      .select({ n: count() })
+      .from(table)
+      .where(and(eq(owner, userId), also))
+      .getSQL(),
+});
 
 export interface LimitContext {
   userId: string;
@@ -47,13 +57,15 @@ export interface WriteCondition {
 export async function addWithinLimit(
   db: Db,
   ctx: LimitContext,
-  resource: RegisteredResource,
+  counter: PlanCounter,
   statements: (SQL | D1PreparedStatement)[],
   conditions: readonly WriteCondition[] = [],
 ) {
-  const limit: number | null = REGISTERED_LIMITS[resource][ctx.plan];
+  const limit: number | null = REGISTERED_LIMITS[counter.resource][ctx.plan];
   const all = [...conditions];
-  if (limit !== null) all.push({ holds: sql`(${COUNT[resource](ctx.userId)}) < ${limit}`, error: () => limitReached(ctx, resource) });
+  if (limit !== null) {
+    all.push({ holds: sql`(${counter.count(ctx.userId)}) < ${limit}`, error: () => limitReached(ctx, counter.resource) });
+  }
   await runConditional(db, all, statements);
 }
 
@@ -76,39 +88,35 @@ export async function runConditional(db: Db, conditions: readonly WriteCondition
   }
 }
 
-const RESOURCES = Object.keys(COUNT) as RegisteredResource[];
-
 /** Every registered-record count of the user, as one statement with one column per resource (each counted through an index). */
-export const registeredCountsQuery = (userId: string) =>
+export const registeredCountsQuery = (userId: string, counters: readonly PlanCounter[]) =>
   sql`SELECT ${sql.join(
-    RESOURCES.map((resource) => sql`(${COUNT[resource](userId)}) AS ${sql.raw(resource)}`),
+    counters.map((counter) => sql`(${counter.count(userId)}) AS ${sql.raw(counter.resource)}`),
     sql`, `,
   )}`;
 
 /** registeredCountsQuery's row as each count with its plan limit (null: unlimited). */
-export const registeredCountsOf = (row: Partial<Record<RegisteredResource, number>> | undefined, plan: Plan) =>
-  Object.fromEntries(RESOURCES.map((resource) => [resource, { count: row?.[resource] ?? 0, limit: REGISTERED_LIMITS[resource][plan] }]));
-
-/** Every registered-record count with its plan limit (null: unlimited), in one statement. */
-export async function registeredCounts(db: Db, userId: string, plan: Plan) {
-  const [[row]] = await queryBatch<[Partial<Record<RegisteredResource, number>>[]]>(db, [registeredCountsQuery(userId)]);
-  return registeredCountsOf(row, plan);
-}
+export const registeredCountsOf = (
+  row: Partial<Record<RegisteredResource, number>> | undefined,
+  plan: Plan,
+  counters: readonly PlanCounter[],
+) =>
+  Object.fromEntries(counters.map(({ resource }) => [resource, { count: row?.[resource] ?? 0, limit: REGISTERED_LIMITS[resource][plan] }]));
 
 /**
  * For batches that add many records at once (imports): a guard, placed after the inserts, that
  * breaks the batch when the user's count of `resource` ends above the plan's limit. Null when the
  * plan has no limit. With `currentCount` the room left before the batch is known too.
  */
-export function limitGuardAfter(ctx: Pick<LimitContext, "userId" | "plan">, resource: RegisteredResource): SQL | null {
-  const limit: number | null = REGISTERED_LIMITS[resource][ctx.plan];
-  return limit === null ? null : guardStatement(sql`(${COUNT[resource](ctx.userId)}) <= ${limit}`);
+export function limitGuardAfter(ctx: Pick<LimitContext, "userId" | "plan">, counter: PlanCounter): SQL | null {
+  const limit: number | null = REGISTERED_LIMITS[counter.resource][ctx.plan];
+  return limit === null ? null : guardStatement(sql`(${counter.count(ctx.userId)}) <= ${limit}`);
 }
 
 /** How many more `resource` records the plan allows now (Infinity when unlimited). */
-export async function roomLeft(db: Db, ctx: Pick<LimitContext, "userId" | "plan">, resource: RegisteredResource): Promise<number> {
-  const limit: number | null = REGISTERED_LIMITS[resource][ctx.plan];
+export async function roomLeft(db: Db, ctx: Pick<LimitContext, "userId" | "plan">, counter: PlanCounter): Promise<number> {
+  const limit: number | null = REGISTERED_LIMITS[counter.resource][ctx.plan];
   if (limit === null) return Number.POSITIVE_INFINITY;
-  const [row] = await db.all<{ n: number }>(sql`SELECT (${COUNT[resource](ctx.userId)}) AS n`);
+  const [row] = await db.all<{ n: number }>(sql`SELECT (${counter.count(ctx.userId)}) AS n`);
   return Math.max(0, limit - (row?.n ?? 0));
 }

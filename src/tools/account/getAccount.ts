@@ -5,6 +5,7 @@ import { ALL_PLANS, BURST_WINDOW_SEC, PLAN_LIMITS, PLANS, SCOPES } from "../../p
 import { dailyUsageOf, dailyUsageQuery } from "../../platform/quota";
 import { registeredCountsOf, registeredCountsQuery } from "../../platform/registeredLimits";
 import { defineTool } from "../../registry/defineTool";
+import { PLAN_COUNTERS } from "../planCounters";
 import { type AccountUser, accountUserQuery } from "./queries";
 
 const countWithLimit = z.object({ count: z.number().int(), limit: z.number().int().nullable() });
@@ -41,7 +42,7 @@ export const getAccount = defineTool({
     // The user, every registered count and today's usage in one round trip.
     const [[user], [counts], [usage]] = await queryBatch<[AccountUser[], Record<string, number>[], { count: number }[]]>(db, [
       accountUserQuery(auth.userId),
-      registeredCountsQuery(auth.userId),
+      registeredCountsQuery(auth.userId, PLAN_COUNTERS),
       dailyUsageQuery(auth, now),
     ]);
     if (!user) throw new ApiError("unauthorized", "The API key's account no longer exists.");
@@ -51,7 +52,7 @@ export const getAccount = defineTool({
       name: user.name,
       plan: user.plan,
       key: { keyId: auth.keyId, scopes: [...auth.scopes] },
-      registered: registeredCountsOf(counts, user.plan),
+      registered: registeredCountsOf(counts, user.plan, PLAN_COUNTERS),
       usage: dailyUsageOf(usage?.count ?? 0, auth, now),
       rate: { burstLimit, burstWindowSec: BURST_WINDOW_SEC },
     };

@@ -3,8 +3,11 @@ import { attributes } from "../../db/schema";
 import { type Db, isUniqueViolation, nowIso, queryBatch } from "../../platform/db";
 import { ApiError, invalidInput } from "../../platform/errors";
 import { newId } from "../../platform/ids";
-import { addWithinLimit, type LimitContext } from "../../platform/registeredLimits";
+import { addWithinLimit, type LimitContext, planCounter } from "../../platform/registeredLimits";
 import { SYSTEM_ATTRIBUTES } from "./systemAttributes";
+
+/** The plan limit on attributes: counted here, where its rows are written. */
+export const ATTRIBUTES_COUNTER = planCounter("attributes", attributes, attributes.userId);
 
 export interface Attribute {
   id: string;
@@ -42,7 +45,7 @@ export async function insertOwnAttribute(db: Db, limit: LimitContext, label: str
   if (systemAttribute(label) || (await findOwnAttribute(db, limit.userId, label))) throw exists();
   const id = newId("attr");
   try {
-    await addWithinLimit(db, limit, "attributes", [
+    await addWithinLimit(db, limit, ATTRIBUTES_COUNTER, [
       sql`INSERT INTO attributes (id, user_id, label, created_at) VALUES (${id}, ${limit.userId}, ${label}, ${nowIso()})`,
     ]);
     return { id, label, custom: true };

@@ -1,15 +1,19 @@
 import { type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
+import { collections } from "../../db/schema";
 import { type Db, queryBatch } from "../../platform/db";
 import { ApiError, invalidInput, notFound } from "../../platform/errors";
 import { newId, newRevision } from "../../platform/ids";
 import { orderOf, type SortKey } from "../../platform/keyset";
 import { normalizePlace } from "../../platform/normalize";
-import { addWithinLimit, type LimitContext } from "../../platform/registeredLimits";
+import { addWithinLimit, type LimitContext, planCounter } from "../../platform/registeredLimits";
 import { nameText, positiveId, text } from "../../platform/schemas";
 import { differs, touchIfChanged } from "../../platform/writes";
 import { gameFilterConditions, loadGameRecords, usableIds } from "../games/queries";
 import { findTag } from "../tags/queries";
+
+/** The plan limit on collections: counted here, where its rows are written. */
+export const COLLECTIONS_COUNTER = planCounter("collections", collections, collections.userId);
 
 /** gameIds and excludeGameIds hold at most this many ids each. */
 export const COLLECTION_GAME_LIMIT = 1000;
@@ -197,7 +201,7 @@ export const insertCollectionSql = (
 
 export async function insertCollection(db: Db, limit: LimitContext, c: NewCollection, now: string): Promise<string> {
   const id = newId("col");
-  await addWithinLimit(db, limit, "collections", insertCollectionSql(id, limit.userId, c, now));
+  await addWithinLimit(db, limit, COLLECTIONS_COUNTER, insertCollectionSql(id, limit.userId, c, now));
   return id;
 }
 

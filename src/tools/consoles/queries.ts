@@ -1,16 +1,20 @@
 import { type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
+import { consoles } from "../../db/schema";
 import { type Db, placeContains, queryBatch, rangeConditions } from "../../platform/db";
 import { ApiError, notFound } from "../../platform/errors";
 import { rating } from "../../platform/filters";
 import { newId } from "../../platform/ids";
 import { nullsLastSort, orderOf } from "../../platform/keyset";
 import { normalizePlace } from "../../platform/normalize";
-import { addWithinLimit, type LimitContext, runConditional, type WriteCondition } from "../../platform/registeredLimits";
+import { addWithinLimit, type LimitContext, planCounter, runConditional, type WriteCondition } from "../../platform/registeredLimits";
 import { isoDate, text } from "../../platform/schemas";
 import { allOf, usableIds } from "../games/queries";
 import { detachConsoleSql } from "../play/queries";
 import type { ConsolePlatform, ConsoleRow } from "./console";
+
+/** The plan limit on consoles: counted here, where its rows are written. */
+export const CONSOLES_COUNTER = planCounter("consoles", consoles, consoles.userId);
 
 export interface ConsoleValues {
   name: string;
@@ -179,7 +183,7 @@ export const insertConsoleSql = (
 /** Inserts the console within the plan's limit (counted in the same batch). */
 export async function insertConsole(db: Db, limit: LimitContext, values: ConsoleValues, now: string) {
   const id = newId("con");
-  await addWithinLimit(db, limit, "consoles", insertConsoleSql(id, limit.userId, values, now));
+  await addWithinLimit(db, limit, CONSOLES_COUNTER, insertConsoleSql(id, limit.userId, values, now));
   return id;
 }
 

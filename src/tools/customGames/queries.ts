@@ -1,9 +1,10 @@
 import { type SQL, sql } from "drizzle-orm";
+import { games } from "../../db/schema";
 import { insertWithCustomId } from "../../platform/customIds";
 import { type Db, queryBatch } from "../../platform/db";
 import { ApiError, notFound } from "../../platform/errors";
 import { sha256Hex } from "../../platform/hashing";
-import { addWithinLimit, type LimitContext, runConditional, type WriteCondition } from "../../platform/registeredLimits";
+import { addWithinLimit, type LimitContext, planCounter, runConditional, type WriteCondition } from "../../platform/registeredLimits";
 import { gameWriteStatements, type StoredGameRow } from "../games/gameWrites";
 import type { GameRow } from "../games/masterRows";
 import { usableIds } from "../games/queries";
@@ -12,6 +13,9 @@ import { deleteCopiesSql } from "../physicalCopies/queries";
 import { deleteGamePlaysSql } from "../play/queries";
 import { untagGameSql } from "../tags/queries";
 import { deleteWishSql } from "../wishlist/queries";
+
+/** The plan limit on customGames: counted here, where its rows are written. */
+export const CUSTOM_GAMES_COUNTER = planCounter("customGames", games, games.ownerUserId);
 
 /** The stored fields of a custom game; its revision is their hash. */
 export type CustomGameFields = Omit<GameRow, "gameId" | "editions" | "mediaId" | "gpsId" | "dbId" | "dbSlug" | "dbCoverId">;
@@ -117,7 +121,7 @@ export async function insertCustomGame(db: Db, limit: LimitContext, fields: Cust
     addWithinLimit(
       db,
       limit,
-      "customGames",
+      CUSTOM_GAMES_COUNTER,
       await insertCustomGameStatements(db, userId, gameId, fields),
       referencesStillUsable(userId, fields),
     ),

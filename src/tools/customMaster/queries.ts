@@ -1,9 +1,17 @@
 import { type SQL, sql } from "drizzle-orm";
+import { companies, platforms } from "../../db/schema";
 import { insertWithCustomId } from "../../platform/customIds";
 import { type Db, isUniqueViolation, queryBatch } from "../../platform/db";
 import { ApiError, notFound } from "../../platform/errors";
 import { sha256Hex } from "../../platform/hashing";
-import { addWithinLimit, type LimitContext, runConditional, type WriteCondition } from "../../platform/registeredLimits";
+import {
+  addWithinLimit,
+  type LimitContext,
+  type PlanCounter,
+  planCounter,
+  runConditional,
+  type WriteCondition,
+} from "../../platform/registeredLimits";
 import { companySearchText } from "../games/masterRows";
 
 /**
@@ -29,7 +37,8 @@ export type Named = { name: string };
 
 export interface Kind<F extends Named> {
   table: "platforms" | "companies";
-  resource: "customPlatforms" | "customPublishers";
+  /** The plan limit the kind counts against. */
+  counter: PlanCounter;
   /** The id argument's name, for errors. */
   idField: "platformId" | "companyId";
   /** How messages name the record. */
@@ -42,7 +51,7 @@ export interface Kind<F extends Named> {
 
 export const PLATFORM: Kind<PlatformFields> = {
   table: "platforms",
-  resource: "customPlatforms",
+  counter: planCounter("customPlatforms", platforms, platforms.ownerUserId),
   idField: "platformId",
   noun: "platform",
   columns: { name: "name", nameEn: "name_en", shortName: "short_name", maker: "maker", releaseDate: "release_date" },
@@ -51,7 +60,7 @@ export const PLATFORM: Kind<PlatformFields> = {
 
 export const PUBLISHER: Kind<PublisherFields> = {
   table: "companies",
-  resource: "customPublishers",
+  counter: planCounter("customPublishers", companies, companies.ownerUserId),
   idField: "companyId",
   noun: "publisher",
   columns: { name: "name", nameKana: "name_kana", nameEn: "name_en" },
@@ -108,7 +117,7 @@ export async function insertCustom<F extends Named>(
   const values = columnValues(kind, fields);
   try {
     const id = await insertWithCustomId(kind.table, (id) =>
-      addWithinLimit(db, limit, kind.resource, [
+      addWithinLimit(db, limit, kind.counter, [
         sql`INSERT INTO ${sql.raw(kind.table)} (id, ${sql.raw(values.map(([column]) => column).join(", "))}, owner_user_id, content_hash)
           VALUES (${id}, ${sql.join(
             values.map(([, value]) => sql`${value}`),

@@ -150,7 +150,7 @@ function toolBasics(kind: CustomRecordKind, verb: keyof typeof TITLE_VERBS) {
 const itemOf = (kind: CustomRecordKind, id: number, fields: Named) => ({ [kind.store.idField]: id, ...fields, custom: true as const });
 
 export function customRecordAddTool(kind: CustomRecordKind) {
-  const { noun, resource } = kind.store;
+  const { noun, counter } = kind.store;
   const basics = toolBasics(kind, "add");
   return defineTool({
     ...basics,
@@ -164,7 +164,7 @@ export function customRecordAddTool(kind: CustomRecordKind) {
     notes: [
       CUSTOM_ID_NOTE,
       `A name you already gave another custom ${noun} is 409 already_exists.`,
-      `At most ${REGISTERED_LIMITS[resource].PREMIUM} custom ${noun}s per account.`,
+      `At most ${REGISTERED_LIMITS[counter.resource].PREMIUM} custom ${noun}s per account.`,
     ],
     async handler({ db, auth, upgradeUrl }, args: Record<string, unknown>) {
       // Every field is stored; one not given is null.

@@ -4,18 +4,18 @@ import { type Db, guardStatement, isUniqueViolation, prepare, queryBatch } from 
 import { ApiError } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { type Plan, REGISTERED_LIMITS, type RegisteredResource } from "../../platform/plans";
-import { limitGuardAfter, roomLeft } from "../../platform/registeredLimits";
+import { limitGuardAfter, type PlanCounter, roomLeft } from "../../platform/registeredLimits";
 import { CUSTOM_ID_BASE } from "../../platform/schemas";
 import { attributeLabels, insertOwnAttribute } from "../attributes/queries";
-import { checkCollectionFields, insertCollectionSql, type NewCollection } from "../collections/queries";
-import { insertConsoleSql } from "../consoles/queries";
-import { type CustomGameFields, insertCustomGameStatements, referencesStillUsable } from "../customGames/queries";
+import { COLLECTIONS_COUNTER, checkCollectionFields, insertCollectionSql, type NewCollection } from "../collections/queries";
+import { CONSOLES_COUNTER, insertConsoleSql } from "../consoles/queries";
+import { CUSTOM_GAMES_COUNTER, type CustomGameFields, insertCustomGameStatements, referencesStillUsable } from "../customGames/queries";
 import { usableIds } from "../games/queries";
-import { insertEntrySql } from "../library/queries";
+import { insertEntrySql, LIBRARY_COUNTER } from "../library/queries";
 import { insertPlayLogSql } from "../play/logs";
 import { endLatestSql, insertPlaySql, newPlayId, withStatusDates } from "../play/queries";
-import { allOwnedSql, insertTagSql, tagGamesInsertSql, tagIdByNameSql } from "../tags/queries";
-import { deleteWishSql, insertWishSql } from "../wishlist/queries";
+import { allOwnedSql, insertTagSql, TAGS_COUNTER, tagGamesInsertSql, tagIdByNameSql } from "../tags/queries";
+import { deleteWishSql, insertWishSql, WISHLIST_COUNTER } from "../wishlist/queries";
 import type { ReportedRow } from "./jobs";
 import { type MatchResult, matchGames } from "./matching";
 import type { ExportRowOf, StagedRow, TrackerRow } from "./rows";
@@ -145,9 +145,9 @@ async function mappedTargets(ctx: ApplyContext, ids: readonly number[]) {
 const limitMessage = (plan: Plan, resource: RegisteredResource, noun = `${resource} entries`) =>
   `The ${plan} plan allows ${REGISTERED_LIMITS[resource][plan]} ${noun}; this row is past the limit and was not imported.`;
 
-/** The decided rows, their batch closed by the plan-limit guard of `resource` (when it writes anything). */
-function decidedWithin(ctx: ApplyContext, d: Decisions, resource: RegisteredResource): Decided {
-  const guard = limitGuardAfter(ctx, resource);
+/** The decided rows, their batch closed by the plan-limit guard of `counter` (when it writes anything). */
+function decidedWithin(ctx: ApplyContext, d: Decisions, counter: PlanCounter): Decided {
+  const guard = limitGuardAfter(ctx, counter);
   if (guard && d.statements.length > 0) d.statements.push(guard);
   return d.decided;
 }
@@ -165,7 +165,7 @@ async function decideLibrary(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"lib
       db,
       sql`SELECT game_id AS id FROM library_entries WHERE user_id = ${userId} AND game_id IN (SELECT value FROM json_each(${json(targets)}))`,
     ),
-    roomLeft(db, ctx, "library"),
+    roomLeft(db, ctx, LIBRARY_COUNTER),
     attributeResolver(
       ctx,
       rows.flatMap((r) => r.d.attributes),
@@ -199,7 +199,7 @@ async function decideLibrary(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"lib
       d.add(insertEntrySql(userId, gameId, values, now, timesOf(row, now)), deleteWishSql(userId, gameId));
     }
   }
-  return decidedWithin(ctx, d, "library");
+  return decidedWithin(ctx, d, LIBRARY_COUNTER);
 }
 
 async function decideWishlist(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"wishlist">>[]): Promise<Decided> {
@@ -214,7 +214,7 @@ async function decideWishlist(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"wi
     visibleGames(db, userId, targets),
     idsIn(db, sql`SELECT game_id AS id FROM library_entries WHERE user_id = ${userId} AND ${inTargets}`),
     idsIn(db, sql`SELECT game_id AS id FROM wishlist_entries WHERE user_id = ${userId} AND ${inTargets}`),
-    roomLeft(db, ctx, "wishlist"),
+    roomLeft(db, ctx, WISHLIST_COUNTER),
   ]);
   const d = new Decisions();
   let left = room;
@@ -238,7 +238,7 @@ async function decideWishlist(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"wi
       d.add(insertWishSql(userId, gameId, values, now, timesOf(row, now)));
     }
   }
-  return decidedWithin(ctx, d, "wishlist");
+  return decidedWithin(ctx, d, WISHLIST_COUNTER);
 }
 
 /** Games that must still be in the library when the batch runs (a removal racing the import breaks it). */
@@ -418,8 +418,8 @@ async function decideTracker(ctx: ApplyContext, rows: StagedRow<TrackerRow>[]): 
     idsIn(db, sql`SELECT game_id AS id FROM library_entries WHERE user_id = ${userId} AND ${inTargets}`),
     idsIn(db, sql`SELECT game_id AS id FROM wishlist_entries WHERE user_id = ${userId} AND ${inTargets}`),
     idsIn(db, sql`SELECT game_id AS id FROM play_records WHERE user_id = ${userId} AND is_latest = 1 AND ${inTargets}`),
-    roomLeft(db, ctx, "library"),
-    roomLeft(db, ctx, "wishlist"),
+    roomLeft(db, ctx, LIBRARY_COUNTER),
+    roomLeft(db, ctx, WISHLIST_COUNTER),
   ]);
   const d = new Decisions();
   let libraryLeft = libraryRoom;
@@ -481,8 +481,8 @@ async function decideTracker(ctx: ApplyContext, rows: StagedRow<TrackerRow>[]): 
     return d.add(...statements);
   };
   for (const [i, staged] of rows.entries()) decideRow(staged, i);
-  for (const resource of ["library", "wishlist"] as const) {
-    const guard = limitGuardAfter(ctx, resource);
+  for (const counter of [LIBRARY_COUNTER, WISHLIST_COUNTER]) {
+    const guard = limitGuardAfter(ctx, counter);
     if (guard && d.statements.length > 0) d.statements.push(guard);
   }
   if (touched.length > 0) d.statements.push(allOwnedGuard(userId, [...new Set(touched)]));
@@ -530,7 +530,7 @@ async function decideCustomGames(ctx: ApplyContext, rows: StagedRow<ExportRowOf<
     db.all<{ id: number; parent_id: number | null }>(
       sql`SELECT id, parent_id FROM genres WHERE id IN (SELECT value FROM json_each(${json(genreIds)}))`,
     ),
-    roomLeft(db, ctx, "customGames"),
+    roomLeft(db, ctx, CUSTOM_GAMES_COUNTER),
   ]);
   const restored = await existingIds(db, "games", "owner_user_id", userId, [...mapped.values()].map(Number));
   const parents = new Map(genres.map((g) => [g.id, g.parent_id]));
@@ -601,7 +601,7 @@ async function decideCustomGames(ctx: ApplyContext, rows: StagedRow<ExportRowOf<
   if (d.statements.length > 0) {
     // The platforms and publishers named must still be usable when the batch runs (as addCustomGame checks).
     d.statements.unshift(...[...references.values()].map((holds) => guardStatement(holds)));
-    const guard = limitGuardAfter(ctx, "customGames");
+    const guard = limitGuardAfter(ctx, CUSTOM_GAMES_COUNTER);
     if (guard) d.statements.push(guard);
   }
   return d.decided;
@@ -621,7 +621,7 @@ async function decideConsoles(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"co
       userId,
       rows.flatMap((r) => r.d.platforms.map((p) => p.platformId)),
     ),
-    roomLeft(db, ctx, "consoles"),
+    roomLeft(db, ctx, CONSOLES_COUNTER),
   ]);
   const restored = await existingIds(db, "consoles", "user_id", userId, [...mapped.values()]);
   const d = new Decisions();
@@ -658,7 +658,7 @@ async function decideConsoles(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"co
     };
     d.add(...insertConsoleSql(id, userId, values, now, timesOf(row, now)), mapSql(userId, "console", row.consoleId, id));
   }
-  return decidedWithin(ctx, d, "consoles");
+  return decidedWithin(ctx, d, CONSOLES_COUNTER);
 }
 
 /**
@@ -681,7 +681,7 @@ async function decideTags(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"tags">
       db,
       sql`SELECT game_id AS id FROM library_entries WHERE user_id = ${userId} AND game_id IN (SELECT value FROM json_each(${json(targets)}))`,
     ),
-    roomLeft(db, ctx, "tags"),
+    roomLeft(db, ctx, TAGS_COUNTER),
   ]);
   const byName = new Map<string, number | null>(named.map((t) => [t.name, t.id]));
   const d = new Decisions();
@@ -716,7 +716,7 @@ async function decideTags(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"tags">
     );
   }
   if (d.outcome.added > 0) {
-    const guard = limitGuardAfter(ctx, "tags");
+    const guard = limitGuardAfter(ctx, TAGS_COUNTER);
     if (guard) d.statements.push(guard);
     // The games must still be in the library when the batch runs (a removal racing the import breaks it).
     if (tagged.length > 0) d.statements.unshift(guardStatement(allOwnedSql(userId, [...new Set(tagged)])));
@@ -745,7 +745,7 @@ async function decideCollections(ctx: ApplyContext, rows: StagedRow<ExportRowOf<
       userId,
       rows.flatMap((r) => (r.d.platformId != null ? [r.d.platformId] : [])),
     ),
-    roomLeft(db, ctx, "collections"),
+    roomLeft(db, ctx, COLLECTIONS_COUNTER),
   ]);
   const [restored, tags] = await Promise.all([
     existingIds(db, "collections", "user_id", userId, [...mapped.values()]),
@@ -811,7 +811,7 @@ async function decideCollections(ctx: ApplyContext, rows: StagedRow<ExportRowOf<
     const id = newId("col");
     d.add(...insertCollectionSql(id, userId, collection, now, timesOf(row, now)), mapSql(userId, "collection", row.collectionId, id));
   }
-  return decidedWithin(ctx, d, "collections");
+  return decidedWithin(ctx, d, COLLECTIONS_COUNTER);
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: each dataset decides rows of its own staged type.

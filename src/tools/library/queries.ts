@@ -1,16 +1,20 @@
 import { type SQL, sql } from "drizzle-orm";
+import { libraryEntries } from "../../db/schema";
 import { type Db, isUniqueViolation, placeContains, rangeConditions } from "../../platform/db";
 import { ApiError } from "../../platform/errors";
 import type { SharedFilters } from "../../platform/filters";
 import { newRevision } from "../../platform/ids";
 import { nullsLastSort, orderOf } from "../../platform/keyset";
 import { placeKey } from "../../platform/normalize";
-import { addWithinLimit, type LimitContext } from "../../platform/registeredLimits";
+import { addWithinLimit, type LimitContext, planCounter } from "../../platform/registeredLimits";
 import { differs, touchIfChanged } from "../../platform/writes";
 import { resolveAttributeIds } from "../attributes/queries";
 import { listGameConditions, listGameConditionsNow } from "../games/queries";
 import { joinedConditions, type ListFilter, type UserList, userListRow } from "../games/userLists";
 import type { EntryRow } from "./entry";
+
+/** The plan limit on library: counted here, where its rows are written. */
+export const LIBRARY_COUNTER = planCounter("library", libraryEntries, libraryEntries.userId);
 
 const ENTRY_COLUMNS = sql.raw(
   "l.game_id, l.rating, l.buy_date, l.buy_price, l.buy_place, l.memo, l.user_links, l.attribute_ids, l.created_at, l.updated_at, l.revision",
@@ -109,7 +113,7 @@ export const insertEntrySql = (
 export async function insertEntry(db: Db, limit: LimitContext, gameId: number, values: EntryValues, now: string) {
   const { userId } = limit;
   try {
-    await addWithinLimit(db, limit, "library", [insertEntrySql(userId, gameId, values, now)]);
+    await addWithinLimit(db, limit, LIBRARY_COUNTER, [insertEntrySql(userId, gameId, values, now)]);
   } catch (error) {
     if (isUniqueViolation(error)) throw alreadyInLibrary(gameId);
     throw error;

@@ -1,12 +1,16 @@
 import { type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
+import { tags } from "../../db/schema";
 import { type Db, isUniqueViolation, queryBatch } from "../../platform/db";
 import { ApiError } from "../../platform/errors";
 import { newRevision } from "../../platform/ids";
 import { orderOf, type SortKey } from "../../platform/keyset";
-import { addWithinLimit, type LimitContext } from "../../platform/registeredLimits";
+import { addWithinLimit, type LimitContext, planCounter } from "../../platform/registeredLimits";
 import { nameText, text } from "../../platform/schemas";
 import { differs, touchIfChanged } from "../../platform/writes";
+
+/** The plan limit on tags: counted here, where its rows are written. */
+export const TAGS_COUNTER = planCounter("tags", tags, tags.userId);
 
 /** One tag holds at most this many games. */
 export const TAG_GAME_LIMIT = 1000;
@@ -98,7 +102,7 @@ export const tagGamesInsertSql = (userId: string, tagId: number | SQL, gameIds: 
 
 export async function insertTag(db: Db, limit: LimitContext, values: TagValues, now: string): Promise<number> {
   try {
-    await addWithinLimit(db, limit, "tags", [insertTagSql(limit.userId, values, now)]);
+    await addWithinLimit(db, limit, TAGS_COUNTER, [insertTagSql(limit.userId, values, now)]);
   } catch (error) {
     if (isUniqueViolation(error)) throw nameTaken(values.name);
     throw error;

@@ -1,5 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
+import { wishlistEntries } from "../../db/schema";
 import { type Db, isUniqueViolation, placeContains, rangeConditions } from "../../platform/db";
 import { ApiError } from "../../platform/errors";
 import { rating, sharedFilterArgs } from "../../platform/filters";
@@ -7,11 +8,14 @@ import { newRevision } from "../../platform/ids";
 import { nullsLastSort, orderOf } from "../../platform/keyset";
 import { placeKey } from "../../platform/normalize";
 import { utcDay } from "../../platform/quota";
-import { addWithinLimit, type LimitContext } from "../../platform/registeredLimits";
+import { addWithinLimit, type LimitContext, planCounter } from "../../platform/registeredLimits";
 import { isoDate, text } from "../../platform/schemas";
 import { type GameFilters, listGameConditions, listGameConditionsNow } from "../games/queries";
 import { joinedConditions, type ListFilter, type UserList, userListRow } from "../games/userLists";
 import type { WishRow } from "./entry";
+
+/** The plan limit on wishlist: counted here, where its rows are written. */
+export const WISHLIST_COUNTER = planCounter("wishlist", wishlistEntries, wishlistEntries.userId);
 
 const WISH_COLUMNS = sql.raw(
   "w.game_id, w.priority, w.wish_date, w.wish_price, w.wish_place, w.memo, w.created_at, w.updated_at, w.revision",
@@ -152,7 +156,7 @@ export async function insertWish(db: Db, limit: LimitContext, gameId: number, va
   const [owned] = await db.all(sql`SELECT 1 FROM library_entries WHERE user_id = ${userId} AND game_id = ${gameId}`);
   if (owned) throw exists("library");
   try {
-    await addWithinLimit(db, limit, "wishlist", [insertWishSql(userId, gameId, values, now)]);
+    await addWithinLimit(db, limit, WISHLIST_COUNTER, [insertWishSql(userId, gameId, values, now)]);
   } catch (error) {
     if (isUniqueViolation(error)) throw exists("wishlist");
     throw error;
