@@ -1,6 +1,6 @@
 import { and, count, eq, type SQL, sql } from "drizzle-orm";
 import { QueryBuilder, type SQLiteColumn, type SQLiteTable } from "drizzle-orm/sqlite-core";
-import { type Db, guardStatement, queryBatch, runGuarded } from "./db";
+import { type Db, guardStatement, runGuarded } from "./db";
 import { ApiError } from "./errors";
 import { type Plan, REGISTERED_LIMITS, type RegisteredResource } from "./plans";
 
