@@ -14,7 +14,7 @@ import { presentedKey } from "../src/platform/auth";
 import { createDb } from "../src/platform/db";
 import { batchReader } from "../src/platform/firstReads";
 import type { Scope } from "../src/platform/plans";
-import type { ToolDefinition } from "../src/registry/defineTool";
+import { pageLimitOfTool, type ToolDefinition } from "../src/registry/defineTool";
 import { getAccount } from "../src/tools/account/getAccount";
 import { getCollectionGames } from "../src/tools/collections/getCollectionGames";
 import { getConsoles } from "../src/tools/consoles/getConsoles";
@@ -128,6 +128,7 @@ async function call(label: string, tool: ToolDefinition, user: string, args: Rec
     requestId: "req_explain",
     now,
     upgradeUrl: "",
+    pageLimit: pageLimitOfTool(tool),
   };
   const parsed = tool.input.parse(args);
   await tool.handler(ctx, parsed); // warms SQLite's page cache, as a running database is

@@ -1,18 +1,49 @@
 // Starting the Worker locally with wrangler: shared by `npm run dev` and the benchmarks.
 import { spawn, spawnSync } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import { projectRoot, wranglerBin } from "./local.mjs";
 
 /** Read at spawn time, so a script may set variables (e.g. X_LOCAL_OBSERVABILITY) before starting. */
 const childEnv = () => ({ ...process.env, WRANGLER_SEND_METRICS: "false" });
 
-export function applyMigrations(stateDir) {
-  const result = spawnSync(process.execPath, [wranglerBin(), "d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir], {
+/** The project's D1 database in the local state folder `stateDir`, as wrangler d1 commands name it. */
+const localDb = (stateDir) => ["DB", "--local", "--persist-to", stateDir];
+
+const runWrangler = (args) =>
+  spawnSync(process.execPath, [wranglerBin(), ...args], {
     cwd: projectRoot,
     env: childEnv(),
     encoding: "utf8",
     stdio: ["ignore", "pipe", "pipe"],
   });
-  if (result.status !== 0) throw new Error(`migrations failed:\n${result.stdout}${result.stderr}`);
+
+/**
+ * Migrations the local database recorded as applied that migrations/ no longer holds: a state
+ * folder made before the migrations were folded into one baseline, whose tables the baseline then
+ * fails to create again.
+ */
+function vanishedMigrations(stateDir) {
+  const result = runWrangler(["d1", "execute", ...localDb(stateDir), "--json", "--command", "SELECT name FROM d1_migrations"]);
+  if (result.status !== 0) return [];
+  const recorded = JSON.parse(result.stdout)[0].results.map(({ name }) => name);
+  const present = new Set(readdirSync(join(projectRoot, "migrations")));
+  return recorded.filter((name) => !present.has(name));
+}
+
+/** Applies migrations/ to the local database in `stateDir`; refuses, saying what to do, one built before the fold. */
+export function applyMigrations(stateDir) {
+  const result = runWrangler(["d1", "migrations", "apply", ...localDb(stateDir)]);
+  if (result.status === 0) return;
+  const vanished = vanishedMigrations(stateDir);
+  if (vanished.length > 0) {
+    throw new Error(
+      `The local database in ${stateDir} was built by migrations that migrations/ no longer holds (${vanished.length}, ` +
+        `e.g. ${vanished[0]}): they were folded into one baseline, which cannot be applied over it. ` +
+        `Delete the folder ${stateDir} (its local data goes with it) and run the command again.`,
+    );
+  }
+  throw new Error(`migrations failed:\n${result.stdout}${result.stderr}`);
 }
 
 /**

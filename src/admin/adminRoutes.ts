@@ -96,7 +96,7 @@ export function createAdminRouter() {
         field: "(body)",
       });
     }
-    return c.json(await importMasterDataset(c.env.DB, dataset, body));
+    return c.json(await importMasterDataset(createDb(c.env.DB), dataset, body));
   });
 
   admin.delete("/keys/:keyId", async (c) => {

@@ -1,5 +1,9 @@
+import { getTableColumns, getTableName } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { z } from "zod";
+import { companies, gameEditions, games, genres, platforms } from "../db/schema";
 import { type BulkColumn, bulkInsert, readByIds, runInBatches } from "../platform/bulkWrite";
+import type { Db } from "../platform/db";
 import { ApiError } from "../platform/errors";
 import { sha256Hex } from "../platform/hashing";
 import { gameWriteStatements } from "../tools/games/gameWrites";
@@ -13,6 +17,7 @@ import {
   type MasterDataset,
   type PlatformRow,
 } from "../tools/games/masterRows";
+import { genreTaxonomy, mainGenresAmong } from "./queries";
 
 interface Line<R> {
   line: number;
@@ -53,40 +58,68 @@ function refuseDuplicateIds<R>(rows: Line<R>[], idOf: (row: R) => number, field:
   }
 }
 
+type MasterTable = typeof platforms | typeof companies | typeof genres | typeof games;
+
 /** How one dataset is checked and stored. */
 interface DatasetImporter<R> {
-  table: string;
+  table: MasterTable;
   idField: string;
   idOf(row: R): number;
-  checkReferences(d1: D1Database, rows: Line<R>[]): Promise<void>;
+  checkReferences(db: Db, rows: Line<R>[]): Promise<void>;
   /** Statements that store the changed rows (with their content hashes) and what hangs off them. */
   write(d1: D1Database, changed: (R & { contentHash: string })[]): D1PreparedStatement[];
 }
 
-const col = (column: string, key: string, json = false): BulkColumn => ({ column, key, json });
-/** A dataset whose rows map to columns one to one (plus their content hash). */
-const plainWrite =
-  <R extends object>(table: string, columns: BulkColumn[], toDbRow: (row: R) => object = (row) => row) =>
-  (d1: D1Database, changed: (R & { contentHash: string })[]) =>
-    bulkInsert(
-      d1,
-      table,
-      [...columns, col("content_hash", "contentHash")],
-      changed.map((row) => ({ ...toDbRow(row), contentHash: row.contentHash })),
-      "id",
-    );
+const importerOf = <R extends object>(
+  table: MasterTable,
+  idField: string,
+  { checkReferences, write }: Pick<DatasetImporter<R>, "checkReferences" | "write">,
+): DatasetImporter<R> => ({ table, idField, idOf: (row) => (row as Record<string, number>)[idField]!, checkReferences, write });
 
+/**
+ * A dataset whose rows map to columns one to one (plus their content hash): `fields` names the
+ * row key of each column (by its schema property), in column order; the id's key is the row's id.
+ */
+function plainImporter<T extends typeof platforms | typeof companies | typeof genres, R extends object>(
+  table: T,
+  fields: { id: string } & Partial<Record<keyof T["$inferSelect"], string>>,
+  {
+    toDbRow = (row) => row,
+    checkReferences = async () => {},
+  }: { toDbRow?: (row: R) => object; checkReferences?: DatasetImporter<R>["checkReferences"] } = {},
+): DatasetImporter<R> {
+  const schemaColumns = getTableColumns(table) as Record<string, SQLiteColumn>;
+  const columns: BulkColumn[] = [
+    ...Object.entries(fields).map(([property, key]) => ({ column: schemaColumns[property]!.name, key: key as string })),
+    { column: table.contentHash.name, key: "contentHash" },
+  ];
+  return importerOf<R>(table, fields.id, {
+    checkReferences,
+    write: (d1, changed) =>
+      // raw SQL: a bulk upsert, one JSON parameter per chunk of rows (platform/bulkWrite.ts)
+      bulkInsert(
+        d1,
+        getTableName(table),
+        columns,
+        changed.map((row) => ({ ...toDbRow(row), contentHash: row.contentHash })),
+        table.id.name,
+      ),
+  });
+}
+
+/** Every id `pick` gives must exist; `check` may refuse the value of `column` (of that id's row). */
 async function requireExisting(
   d1: D1Database,
-  table: string,
+  column: SQLiteColumn,
   rows: Line<GameRow>[],
   pick: (row: GameRow) => number | null,
   field: string,
   check: (value: unknown) => string | null = () => null,
-  column = "id",
 ) {
+  const table = getTableName(column.table);
   const ids = [...new Set(rows.map(({ row }) => pick(row)).filter((id): id is number => id !== null))];
-  const found = await readByIds<unknown>(d1, table, column, ids);
+  // raw SQL: ids of any number, read in chunks of one JSON parameter (platform/bulkWrite.ts)
+  const found = await readByIds<unknown>(d1, table, column.name, ids);
   for (const { line, row } of rows) {
     const id = pick(row);
     if (id === null) continue;
@@ -98,32 +131,20 @@ async function requireExisting(
 
 const officialOnly = (owner: unknown) => (owner === null ? null : "is a custom record, not official master data");
 
-const platformImporter: DatasetImporter<PlatformRow> = {
-  table: "platforms",
-  idField: "platformId",
-  idOf: (row) => row.platformId,
-  checkReferences: async () => {},
-  write: plainWrite("platforms", [
-    col("id", "platformId"),
-    col("name", "name"),
-    col("name_en", "nameEn"),
-    col("short_name", "shortName"),
-    col("maker", "maker"),
-    col("release_date", "releaseDate"),
-  ]),
-};
+const platformImporter = plainImporter<typeof platforms, PlatformRow>(platforms, {
+  id: "platformId",
+  name: "name",
+  nameEn: "nameEn",
+  shortName: "shortName",
+  maker: "maker",
+  releaseDate: "releaseDate",
+});
 
-const companyImporter: DatasetImporter<CompanyRow> = {
-  table: "companies",
-  idField: "companyId",
-  idOf: (row) => row.companyId,
-  checkReferences: async () => {},
-  write: plainWrite<CompanyRow>(
-    "companies",
-    [col("id", "companyId"), col("name", "name"), col("name_kana", "nameKana"), col("name_en", "nameEn"), col("search_text", "searchText")],
-    (row) => ({ ...row, searchText: companySearchText(row) }),
-  ),
-};
+const companyImporter = plainImporter<typeof companies, CompanyRow>(
+  companies,
+  { id: "companyId", name: "name", nameKana: "nameKana", nameEn: "nameEn", searchText: "searchText" },
+  { toDbRow: (row) => ({ ...row, searchText: companySearchText(row) }) },
+);
 
 interface StoredGenre {
   parentId: number | null;
@@ -136,23 +157,20 @@ interface StoredGenre {
  * key its parent's plus one part (including stored children of an imported parent), and a genre
  * that games use as their main genre stays a root.
  */
-async function checkGenreTaxonomy(d1: D1Database, rows: Line<GenreRow>[]) {
-  const { results } = await d1
-    .prepare("SELECT id, parent_id, taxonomy_key FROM genres")
-    .all<{ id: number; parent_id: number | null; taxonomy_key: string }>();
-  const genres = new Map<number, StoredGenre>(results.map((g) => [g.id, { parentId: g.parent_id, key: g.taxonomy_key }]));
-  for (const { line, row } of rows) genres.set(row.genreId, { parentId: row.parentId, key: row.taxonomyKey, line });
+async function checkGenreTaxonomy(db: Db, rows: Line<GenreRow>[]) {
+  const taxonomy = new Map<number, StoredGenre>((await genreTaxonomy(db)).map(({ id, ...genre }) => [id, genre]));
+  for (const { line, row } of rows) taxonomy.set(row.genreId, { parentId: row.parentId, key: row.taxonomyKey, line });
   const imported = new Set(rows.map(({ row }) => row.genreId));
-  const lineOf = (id: number) => genres.get(id)?.line ?? 0;
+  const lineOf = (id: number) => taxonomy.get(id)?.line ?? 0;
 
   const idOfKey = new Map<string, number>();
-  for (const [id, genre] of genres) {
+  for (const [id, genre] of taxonomy) {
     const other = idOfKey.get(genre.key);
     if (other !== undefined)
       throw lineError(lineOf(imported.has(id) ? id : other), "taxonomyKey", `'${genre.key}' is used by genres ${other} and ${id}`);
     idOfKey.set(genre.key, id);
   }
-  for (const [id, genre] of genres) {
+  for (const [id, genre] of taxonomy) {
     if (!imported.has(id) && (genre.parentId === null || !imported.has(genre.parentId))) continue;
     const line = lineOf(imported.has(id) ? id : genre.parentId!);
     const subject = imported.has(id) ? "" : `stored child genre ${id}: `;
@@ -160,7 +178,7 @@ async function checkGenreTaxonomy(d1: D1Database, rows: Line<GenreRow>[]) {
       if (genre.key.includes(".")) throw lineError(line, "taxonomyKey", "a root genre's key has no dot");
       continue;
     }
-    const parent = genres.get(genre.parentId);
+    const parent = taxonomy.get(genre.parentId);
     if (!parent || genre.parentId === id) throw lineError(line, "parentId", `${genre.parentId} is not a genre`);
     const ownPart = genre.key.slice(parent.key.length + 1);
     if (!genre.key.startsWith(`${parent.key}.`) || ownPart.includes(".")) {
@@ -168,49 +186,35 @@ async function checkGenreTaxonomy(d1: D1Database, rows: Line<GenreRow>[]) {
     }
   }
   const becomingChildren = rows.filter(({ row }) => row.parentId !== null).map(({ row }) => row.genreId);
-  const { results: mainGenres } = await d1
-    .prepare("SELECT DISTINCT genre_id AS id FROM games WHERE genre_id IN (SELECT value FROM json_each(?))")
-    .bind(JSON.stringify(becomingChildren))
-    .all<{ id: number }>();
-  const used = mainGenres[0];
-  if (used) throw lineError(lineOf(used.id), "parentId", `genre ${used.id} is the main genre of games, so it must stay a root`);
+  const [used] = await mainGenresAmong(db, becomingChildren);
+  if (used) throw lineError(lineOf(used), "parentId", `genre ${used} is the main genre of games, so it must stay a root`);
 }
 
-const genreImporter: DatasetImporter<GenreRow> = {
-  table: "genres",
-  idField: "genreId",
-  idOf: (row) => row.genreId,
-  checkReferences: checkGenreTaxonomy,
-  write: plainWrite("genres", [
-    col("id", "genreId"),
-    col("name", "name"),
-    col("parent_id", "parentId"),
-    col("taxonomy_key", "taxonomyKey"),
-  ]),
-};
+const genreImporter = plainImporter<typeof genres, GenreRow>(
+  genres,
+  { id: "genreId", name: "name", parentId: "parentId", taxonomyKey: "taxonomyKey" },
+  { checkReferences: checkGenreTaxonomy },
+);
 
-const gameImporter: DatasetImporter<GameRow> = {
-  table: "games",
-  idField: "gameId",
-  idOf: (row) => row.gameId,
-  async checkReferences(d1, rows) {
-    await requireExisting(d1, "platforms", rows, (r) => r.platformId, "platformId", officialOnly, "owner_user_id");
-    await requireExisting(d1, "companies", rows, (r) => r.publisherId, "publisherId", officialOnly, "owner_user_id");
+const gameImporter = importerOf<GameRow>(games, "gameId", {
+  async checkReferences({ $client: d1 }, rows) {
+    await requireExisting(d1, platforms.ownerUserId, rows, (r) => r.platformId, "platformId", officialOnly);
+    await requireExisting(d1, companies.ownerUserId, rows, (r) => r.publisherId, "publisherId", officialOnly);
     await requireExisting(
       d1,
-      "genres",
+      genres.parentId,
       rows,
       (r) => r.genreId,
       "genreId",
       (parent) => (parent === null ? null : "is not a main (root) genre"),
-      "parent_id",
     );
-    await requireExisting(d1, "genres", rows, (r) => r.genreSubId, "genreSubId");
+    await requireExisting(d1, genres.id, rows, (r) => r.genreSubId, "genreSubId");
     const editions = rows.flatMap(({ line, row }) => row.editions.map((e) => ({ line, gameId: row.gameId, id: e.gameEditionId })));
+    // raw SQL: ids of any number, read in chunks of one JSON parameter (platform/bulkWrite.ts)
     const ownerOf = await readByIds<number>(
       d1,
-      "game_editions",
-      "game_id",
+      getTableName(gameEditions),
+      gameEditions.gameId.name,
       editions.map((e) => e.id),
     );
     const seen = new Set<number>();
@@ -223,7 +227,7 @@ const gameImporter: DatasetImporter<GameRow> = {
     }
   },
   write: gameWriteStatements,
-};
+});
 
 const IMPORTERS: { [D in MasterDataset]: DatasetImporter<z.output<(typeof MASTER_DATASETS)[D]>> } = {
   platforms: platformImporter,
@@ -249,17 +253,19 @@ export interface ImportResult {
  * Idempotent upsert by id: rows whose content is unchanged are not written, and the dataset's
  * generation changes only when some row did. A failed import can simply be sent again.
  */
-export async function importMasterDataset(d1: D1Database, dataset: MasterDataset, body: string): Promise<ImportResult> {
+export async function importMasterDataset(db: Db, dataset: MasterDataset, body: string): Promise<ImportResult> {
+  const d1 = db.$client;
   const importer = IMPORTERS[dataset] as DatasetImporter<object>;
   const rows = parseNdjson(body, MASTER_DATASETS[dataset]) as Line<object>[];
   refuseDuplicateIds(rows, importer.idOf, importer.idField);
-  await importer.checkReferences(d1, rows);
+  await importer.checkReferences(db, rows);
 
   const hashes = await Promise.all(rows.map(({ row }) => sha256Hex(contentOf(row))));
+  // raw SQL: ids of any number, read in chunks of one JSON parameter (platform/bulkWrite.ts)
   const stored = await readByIds<string>(
     d1,
-    importer.table,
-    "content_hash",
+    getTableName(importer.table),
+    importer.table.contentHash.name,
     rows.map(({ row }) => importer.idOf(row)),
   );
   const changed = rows.map(({ row }, i) => ({ row, hash: hashes[i]! })).filter(({ row, hash }) => stored.get(importer.idOf(row)) !== hash);

@@ -1,5 +1,6 @@
-import { and, count, eq, isNull, sql } from "drizzle-orm";
-import { apiKeys, users } from "../db/schema";
+import { and, count, eq, isNull, type SQL, sql } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { apiKeys, games, genres, users } from "../db/schema";
 import { API_KEYS_COUNTER, issueApiKey } from "../platform/auth";
 import { type Db, nowIso } from "../platform/db";
 import { newId } from "../platform/ids";
@@ -31,8 +32,18 @@ export async function listUsers(db: Db, offset: number, limit: number) {
 export async function insertApiKey(db: Db, limit: LimitContext, scopes: readonly Scope[], name: string | null) {
   const issued = await issueApiKey();
   await addWithinLimit(db, limit, API_KEYS_COUNTER, [
-    sql`INSERT INTO api_keys (id, user_id, name, display_prefix, key_hash, scopes, created_at)
-      VALUES (${issued.keyId}, ${limit.userId}, ${name}, ${issued.displayPrefix}, ${issued.keyHash}, ${JSON.stringify(scopes)}, ${nowIso()})`,
+    db
+      .insert(apiKeys)
+      .values({
+        id: issued.keyId,
+        userId: limit.userId,
+        name,
+        displayPrefix: issued.displayPrefix,
+        keyHash: issued.keyHash,
+        scopes: [...scopes],
+        createdAt: nowIso(),
+      })
+      .getSQL(),
   ]);
   return issued;
 }
@@ -45,4 +56,18 @@ export async function revokeApiKey(db: Db, keyId: string) {
     .where(and(eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)))
     .returning({ keyId: apiKeys.id, revokedAt: apiKeys.revokedAt });
   return key;
+}
+
+/** `column` is one of `values`, bound as ONE JSON array parameter however many values there are. */
+const inJsonArray = (column: SQLiteColumn, values: readonly unknown[]): SQL =>
+  // raw SQL: json_each has no builder form (and inArray would bind one parameter per value).
+  sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(values)}))`;
+
+/** Every stored genre's place in the taxonomy. */
+export const genreTaxonomy = (db: Db) => db.select({ id: genres.id, parentId: genres.parentId, key: genres.taxonomyKey }).from(genres);
+
+/** Which of these genres some game has as its main genre. */
+export async function mainGenresAmong(db: Db, genreIds: readonly number[]): Promise<number[]> {
+  const rows = await db.selectDistinct({ id: games.genreId }).from(games).where(inJsonArray(games.genreId, genreIds));
+  return rows.flatMap((row) => row.id ?? []);
 }

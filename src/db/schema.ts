@@ -1,10 +1,16 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type AnySQLiteColumn, check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
+// The whole storage. drizzle-kit generates every table and index declared here into migrations/
+// (`npm run db:generate`); what it cannot declare (FTS5 indexes, views, triggers, seed rows) is in
+// the hand-written migrations/0001_triggers_and_search.sql, listed under "Kept by triggers" below.
+// Columns are declared in the database's order: one added later goes last, where ALTER TABLE ADD
+// puts it.
+
 /**
- * The list tools' sort indexes (migration 0030): user first, then exactly the ORDER BY a list
- * writes for one sort (`x IS NULL, x <direction>, tie-break`), one index per direction, so a page
- * is read in index order and the read stops at the page.
+ * The list tools' sort indexes: user first, then exactly the ORDER BY a list writes for one sort
+ * (`x IS NULL, x <direction>, tie-break`), one index per direction, so a page is read in index
+ * order and the read stops at the page.
  */
 const sortIndexes = (
   prefix: string,
@@ -25,8 +31,8 @@ const sortIndexes = (
 
 /**
  * A list row's copies of its game's sort_key and release_date, so the title and release date sorts
- * have an index that starts with the user; triggers (migration 0033) set them on insert and
- * whenever the game's change, so they never differ from the game's.
+ * have an index that starts with the user; triggers set them on insert and whenever the game's
+ * change, so they never differ from the game's (see "Kept by triggers" below).
  */
 const gameSortCopies = () => ({
   gameSortKey: text("game_sort_key"),
@@ -175,8 +181,9 @@ export const games = sqliteTable(
     dbCoverId: text("db_cover_id"),
     ownerUserId: text("owner_user_id"),
     contentHash: text("content_hash").notNull(),
-    // Normalised search forms (platform/normalize.ts), several values joined by "|"; an FTS5
-    // trigram index over them (migration 0021) serves substring matches, one row per game.
+    // Normalised search forms (platform/normalize.ts), several values joined by "|"; the search
+    // indexes built from them (games_fts, games_grams, game_rank: see "Kept by triggers" below)
+    // serve substring matches, one row per game.
     searchTitle: text("search_title").notNull().default(""),
     searchTitleEn: text("search_title_en").notNull().default(""),
     /** Reading and nicknames: the spec's `alias`. */
@@ -226,6 +233,45 @@ export const masterMeta = sqliteTable("master_meta", {
   value: text("value").notNull(),
 });
 
+// ---- Kept by triggers: copies derived from other rows, which no application code writes; triggers
+// keep them equal to their sources on every write path (tools, master imports, custom game edits).
+// Only plain tables can be declared here; the rest is in migrations/0001_triggers_and_search.sql,
+// which gives each structure's reason.
+//   games_fts     FTS5 trigram index over games' title forms and model numbers (external content:
+//                 the games rows), for terms of 3+ characters. Triggers games_fts_ai/_ad/_au.
+//   games_grams   contentless FTS5 index (columns titles, codes) whose tokens are every character and
+//                 adjacent pair of those forms, for terms of 1 or 2 characters. Rows come from the
+//                 views game_texts -> game_text_grams -> game_grams_rows (walking char_positions);
+//                 triggers games_grams_ai/_au/_ad.
+//   game_rank     (below) rows come from the view game_rank_rows; triggers game_rank_ai/_au/_ad.
+//   game_sort_key, game_release_date of library_entries, wishlist_entries and play_records: their
+//                 game's sort_key and release_date. Triggers library_entries_game_copy_ai,
+//                 wishlist_entries_game_copy_ai, play_records_game_copy_ai, games_list_copies_au.
+//   play_records.total_play_time: the sum of its play logs. Triggers play_logs_total_ai/_ad/_au.
+
+/**
+ * One narrow row per game for what a search reads of every hit: the games filter columns under
+ * their games names, and each title form list bracketed "|a|b|", so exact, prefix and partial tests
+ * are instr() calls. Column order is the view game_rank_rows' (the triggers insert its SELECT *).
+ */
+export const gameRank = sqliteTable("game_rank", {
+  id: integer("id").primaryKey(),
+  platformId: integer("platform_id").notNull(),
+  publisherId: integer("publisher_id"),
+  genreId: integer("genre_id"),
+  genreSubId: integer("genre_sub_id"),
+  releaseDate: text("release_date"),
+  ownerUserId: text("owner_user_id"),
+  titleForms: text("title_forms").notNull(),
+  titleEnForms: text("title_en_forms").notNull(),
+  aliasForms: text("alias_forms").notNull(),
+});
+
+/** The numbers 1 to 8192, seeded by the hand-written migration: the character positions the gram views walk. */
+export const charPositions = sqliteTable("char_positions", {
+  n: integer("n").primaryKey(),
+});
+
 /** A user's own attribute labels; system labels live in code (tools/attributes/systemAttributes.ts). */
 export const attributes = sqliteTable(
   "attributes",
@@ -248,8 +294,6 @@ export const libraryEntries = sqliteTable(
     buyDate: text("buy_date"),
     buyPrice: real("buy_price"),
     buyPlace: text("buy_place"),
-    /** normalizePlace(buyPlace), what the buyPlace filter searches. */
-    buyPlaceKey: text("buy_place_key"),
     memo: text("memo"),
     userLinks: text("user_links", { mode: "json" }).$type<{ name: string; url: string }[]>().notNull(),
     /** Attribute ids (system ids or own attr_ ids), in the order given. */
@@ -258,6 +302,8 @@ export const libraryEntries = sqliteTable(
     updatedAt: text("updated_at").notNull(),
     /** Changes on every write; updateLibraryEntry's optimistic check. */
     revision: text("revision").notNull(),
+    /** normalizePlace(buyPlace), what the buyPlace filter searches. */
+    buyPlaceKey: text("buy_place_key"),
     ...gameSortCopies(),
   },
   (t) => [
@@ -281,12 +327,12 @@ export const wishlistEntries = sqliteTable(
     wishDate: text("wish_date"),
     wishPrice: real("wish_price"),
     wishPlace: text("wish_place"),
-    /** normalizePlace(wishPlace), what the wishPlace filter searches. */
-    wishPlaceKey: text("wish_place_key"),
     memo: text("memo"),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
     revision: text("revision").notNull(),
+    /** normalizePlace(wishPlace), what the wishPlace filter searches. */
+    wishPlaceKey: text("wish_place_key"),
     ...gameSortCopies(),
   },
   (t) => [
@@ -356,9 +402,6 @@ export const consoles = sqliteTable(
     userId: text("user_id").notNull(),
     name: text("name").notNull(),
     nameKana: text("name_kana"),
-    /** normalizePlace(name) and normalizePlace(publisherName): what the name filter searches. */
-    nameKey: text("name_key").notNull().default(""),
-    publisherKey: text("publisher_key"),
     memo: text("memo"),
     rating: integer("rating"),
     buyDate: text("buy_date"),
@@ -367,6 +410,9 @@ export const consoles = sqliteTable(
     publisherName: text("publisher_name"),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
+    /** normalizePlace(name) and normalizePlace(publisherName): what the name filter searches. */
+    nameKey: text("name_key").notNull().default(""),
+    publisherKey: text("publisher_key"),
   },
   (t) => [
     index("consoles_user_idx").on(t.userId, t.createdAt),
@@ -422,9 +468,9 @@ export const playRecords = sqliteTable(
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
     revision: text("revision").notNull(),
-    /** The game's sort_key, kept equal by triggers (migration 0033), for the title sort's index. */
+    /** The game's sort_key, kept equal by triggers (see "Kept by triggers"), for the title sort's index. */
     gameSortKey: text("game_sort_key"),
-    /** The sum of the record's play logs' play_time, kept by triggers on play_logs (migration 0033). */
+    /** The sum of the record's play logs' play_time, kept by triggers on play_logs (see "Kept by triggers"). */
     totalPlayTime: integer("total_play_time").notNull().default(0),
   },
   (t) => [
@@ -514,9 +560,9 @@ export const collectionGames = sqliteTable(
 );
 
 /**
- * Import jobs (src/tools/imports, migration 0031): a file uploaded through a signed link, staged in
- * R2 as validated rows, then written in bounded steps. `next_offset` is the byte offset of the next
- * staged row; a lease keeps two steps of one job from running at once.
+ * Import jobs (src/tools/imports): a file uploaded through a signed link, staged in R2 as validated
+ * rows, then written in bounded steps. `next_offset` is the byte offset of the next staged row; a
+ * lease keeps two steps of one job from running at once.
  */
 export const importJobs = sqliteTable(
   "import_jobs",
@@ -528,8 +574,6 @@ export const importJobs = sqliteTable(
     state: text("state").notNull(),
     dataset: text("dataset"),
     fileName: text("file_name"),
-    /** The staged file (R2, imports/<jobId>/<uploadId>.ndjson) of the upload that claimed the job. */
-    stagedKey: text("staged_key"),
     byteSize: integer("byte_size"),
     totalRows: integer("total_rows"),
     nextOffset: integer("next_offset").notNull().default(0),
@@ -546,6 +590,8 @@ export const importJobs = sqliteTable(
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
     expiresAt: text("expires_at").notNull(),
+    /** The staged file (R2, imports/<jobId>/<uploadId>.ndjson) of the upload that claimed the job. */
+    stagedKey: text("staged_key"),
   },
   (t) => [index("import_jobs_user_idx").on(t.userId, t.createdAt)],
 );

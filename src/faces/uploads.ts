@@ -6,7 +6,8 @@ import { ApiError, methodNotAllowed } from "../platform/errors";
 import type { Plan } from "../platform/plans";
 import { UPLOAD_PATH_PREFIX, verifyUploadToken } from "../platform/signedLinks";
 import { upgradeUrlOf } from "../registry/invokeTool";
-import { findJob, MAX_IMPORT_BYTES, statusOf } from "../tools/imports/jobs";
+import { MAX_IMPORT_BYTES, statusOf } from "../tools/imports/jobs";
+import { findJob } from "../tools/imports/queries";
 import { advanceJob, stageUpload, tooLarge } from "../tools/imports/steps";
 
 /**

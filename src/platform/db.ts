@@ -1,12 +1,45 @@
-import { SQL, sql } from "drizzle-orm";
+import { SQL, sql, type Table } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
+import { SQLiteAsyncDialect, type SQLiteColumn } from "drizzle-orm/sqlite-core";
 import * as schema from "../db/schema";
-import { nullsLastSort, orderOf } from "./keyset";
+import { type ColumnRef, columnSql } from "./columns";
+import { nullsLastSort, orderOf, type SortKey } from "./keyset";
 import { normalizePlace } from "./normalize";
 
 const newDb = (d1: D1Database) => drizzle(d1, { schema });
 export type Db = ReturnType<typeof newDb>;
+
+/**
+ * A drizzle database with no D1 behind it, for statements that travel in batches (guarded writes,
+ * imports, ctx.read): `statements.insert(t).values(v).getSQL()` builds one, type-checked against
+ * the schema, and never runs it.
+ */
+export const statements = newDb({} as D1Database);
+
+type ColumnsOf<T extends Table> = T["_"]["columns"];
+
+/** A column's value as raw SQL returns it: JSON and boolean columns as stored (text, 0/1), the rest as typed. */
+type RawValue<C extends ColumnsOf<Table>[string]> = C["_"]["columnType"] extends "SQLiteTextJson" | "SQLiteBoolean" | "SQLiteTimestamp"
+  ? C["_"]["driverParam"]
+  : C["_"]["data"];
+
+/**
+ * A table's row as raw SQL returns it: keyed by the columns' database names, for the statements the
+ * builder cannot express. `K` picks columns by their schema property. Derived from the schema, so
+ * renaming a column fails the compile wherever its rows are read.
+ */
+export type RowOf<T extends Table, K extends keyof ColumnsOf<T> = keyof ColumnsOf<T>> = {
+  [P in K as ColumnsOf<T>[P]["_"]["name"]]: ColumnsOf<T>[P]["_"]["notNull"] extends true
+    ? RawValue<ColumnsOf<T>[P]>
+    : RawValue<ColumnsOf<T>[P]> | null;
+};
+
+/** The select list of those columns of a table (or its alias), for raw statements whose rows are RowOf the same keys. */
+export const columnList = <T extends Table, K extends keyof ColumnsOf<T> & string>(table: T, keys: readonly K[]): SQL =>
+  sql.join(
+    keys.map((key) => (table as unknown as Record<K, SQLiteColumn>)[key]),
+    sql`, `,
+  );
 
 /**
  * The drizzle database over a D1 binding. drizzle works out its relational config from the whole
@@ -58,18 +91,18 @@ export const isUniqueViolation = (error: unknown) =>
   error instanceof Error && /UNIQUE constraint failed/.test(error.message + String(error.cause ?? ""));
 
 /** ORDER BY one column with empty values last in either direction, then a tie-break column. */
-export const orderNullsLast = (column: string, direction: "asc" | "desc", tieBreak: string) =>
+export const orderNullsLast = (column: SortKey["column"], direction: "asc" | "desc", tieBreak: SortKey["column"]) =>
   orderOf(nullsLastSort(column, direction, tieBreak));
 
 /** Inclusive range filters: each [argument, column, bound] present in `args` becomes a condition. */
-export function rangeConditions<A extends object>(args: A, ranges: readonly [keyof A & string, string, "from" | "to"][]): SQL[] {
+export function rangeConditions<A extends object>(args: A, ranges: readonly [keyof A & string, ColumnRef, "from" | "to"][]): SQL[] {
   return ranges
     .filter(([name]) => args[name] !== undefined)
-    .map(([name, column, bound]) => sql`${sql.raw(column)} ${sql.raw(bound === "from" ? ">=" : "<=")} ${args[name]}`);
+    .map(([name, column, bound]) => sql`${columnSql(column)} ${sql.raw(bound === "from" ? ">=" : "<=")} ${args[name]}`);
 }
 
 /** A place filter: a substring of the place's key column (normalizePlace), width- and case-blind. */
-export const placeContains = (keyColumn: string, place: string) => sql`instr(${sql.raw(keyColumn)}, ${normalizePlace(place)}) > 0`;
+export const placeContains = (keyColumn: ColumnRef, place: string) => sql`instr(${columnSql(keyColumn)}, ${normalizePlace(place)}) > 0`;
 
 /**
  * A statement that breaks its D1 batch (rolling every statement of it back) when `stillHolds` is

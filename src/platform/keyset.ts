@@ -1,4 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
+import { type ColumnRef, columnSql } from "./columns";
 import type { Db } from "./db";
 
 /**
@@ -7,30 +8,35 @@ import type { Db } from "./db";
  * from the same keys, so both walk the rows in exactly the same order.
  */
 export interface SortKey {
-  column: string;
+  /** A schema column (of a table or its alias), or an expression. */
+  column: ColumnRef;
   direction: "asc" | "desc";
   nullsLast?: boolean;
 }
 
 /** The list tools' order: one sort column with empty values last, then a unique tie-break column. */
-export const nullsLastSort = (column: string, direction: "asc" | "desc", tieBreak: string): SortKey[] => [
+export const nullsLastSort = (column: SortKey["column"], direction: "asc" | "desc", tieBreak: SortKey["column"]): SortKey[] => [
   { column, direction, nullsLast: true },
   { column: tieBreak, direction: "asc" },
 ];
 
-const dir = (key: SortKey) => (key.direction === "desc" ? "DESC" : "ASC");
+const dir = (key: SortKey) => sql.raw(key.direction === "desc" ? "DESC" : "ASC");
+
+const columnOf = (key: SortKey): SQL => columnSql(key.column);
 
 /** ORDER BY text for the keys. */
 export const orderOf = (keys: readonly SortKey[]): SQL =>
-  sql.raw(keys.map((key) => (key.nullsLast ? `${key.column} IS NULL, ${key.column} ${dir(key)}` : `${key.column} ${dir(key)}`)).join(", "));
+  sql.join(
+    keys.map((key) => (key.nullsLast ? sql`${columnOf(key)} IS NULL, ${columnOf(key)} ${dir(key)}` : sql`${columnOf(key)} ${dir(key)}`)),
+    sql`, `,
+  );
 
-const equalTo = (key: SortKey, value: unknown) =>
-  value === null ? sql`${sql.raw(key.column)} IS NULL` : sql`${sql.raw(key.column)} = ${value}`;
+const equalTo = (key: SortKey, value: unknown) => (value === null ? sql`${columnOf(key)} IS NULL` : sql`${columnOf(key)} = ${value}`);
 
 /** Rows strictly after `value` on this key alone; undefined when none can be (an empty value sorts last). */
 function beyond(key: SortKey, value: unknown): SQL | undefined {
   if (value === null) return undefined;
-  const column = sql.raw(key.column);
+  const column = columnOf(key);
   const comparison = key.direction === "desc" ? sql`${column} < ${value}` : sql`${column} > ${value}`;
   return key.nullsLast ? sql`(${comparison} OR ${column} IS NULL)` : comparison;
 }
@@ -62,7 +68,10 @@ export interface KeysetQuery {
  * last row (never OFFSET), so memory stays bounded however many rows match.
  */
 export async function* keysetPages<R>(db: Db, query: KeysetQuery, pageSize: number): AsyncGenerator<R[]> {
-  const keyColumns = sql.raw(query.keys.map((key, i) => `${key.column} AS _k${i}`).join(", "));
+  const keyColumns = sql.join(
+    query.keys.map((key, i) => sql`${columnOf(key)} AS ${sql.raw(`_k${i}`)}`),
+    sql`, `,
+  );
   let cursor: unknown[] | undefined;
   for (;;) {
     const conditions = cursor ? [...query.where, afterCursor(query.keys, cursor)] : [...query.where];

@@ -1,4 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { type ColumnRef, columnSql } from "./columns";
 
 /**
  * What every write tool shares about writing under concurrency.
@@ -18,13 +20,27 @@ export function readBack<T>(row: T | undefined, gone: () => Error): T {
 }
 
 /** True (in SQL) when any column's stored value differs from the value about to be written. */
-export const differs = (values: readonly (readonly [column: string, value: unknown])[]): SQL =>
+export const differs = (values: readonly (readonly [column: ColumnRef, value: unknown])[]): SQL =>
   values.length === 0
     ? sql`0`
     : sql`(${sql.join(
-        values.map(([column, value]) => sql`${sql.raw(column)} IS NOT ${value}`),
+        values.map(([column, value]) => sql`${columnSql(column)} IS NOT ${value}`),
         sql` OR `,
       )})`;
+
+/**
+ * touchIfChanged for the query builder's update().set(): the table's updatedAt and revision move
+ * only when `changed` holds.
+ */
+export const touchedIfChanged = (
+  table: { updatedAt: SQLiteColumn; revision: SQLiteColumn },
+  changed: SQL,
+  now: string,
+  revision: string,
+) => ({
+  updatedAt: sql`CASE WHEN ${changed} THEN ${now} ELSE ${table.updatedAt} END`,
+  revision: sql`CASE WHEN ${changed} THEN ${revision} ELSE ${table.revision} END`,
+});
 
 /**
  * SET clauses that move `updated_at` and `revision` only when `changed` holds. An UPDATE's SET

@@ -6,7 +6,8 @@ import { dailyUsageOf, dailyUsageQuery } from "../../platform/quota";
 import { registeredCountsOf, registeredCountsQuery } from "../../platform/registeredLimits";
 import { defineTool } from "../../registry/defineTool";
 import { PLAN_COUNTERS } from "../planCounters";
-import { type AccountUser, accountUserQuery } from "./queries";
+import type { AccountUser } from "./items";
+import { accountUserQuery } from "./queries";
 
 const countWithLimit = z.object({ count: z.number().int(), limit: z.number().int().nullable() });
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ALL_PLANS } from "../../platform/plans";
 import { nameText } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
-import { attributeSchema } from "./listAttributes";
+import { attributeSchema } from "./items";
 import { insertOwnAttribute } from "./queries";
 
 export const addAttribute = defineTool({

@@ -2,12 +2,11 @@ import { z } from "zod";
 import { type Paging, pageArgs, pagedEnvelope, pageOf, pageOffset } from "../../platform/paging";
 import { ALL_PLANS } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
+import { attributeSchema, toOwnAttribute } from "./items";
 import { userAttributePage } from "./queries";
 import { SYSTEM_ATTRIBUTES } from "./systemAttributes";
 
 const PAGING: Paging = { cap: 200, defaultLimit: 100 };
-
-export const attributeSchema = z.object({ id: z.string(), label: z.string(), custom: z.boolean() }).meta({ id: "Attribute" });
 
 export const listAttributes = defineTool({
   name: "listAttributes",
@@ -29,7 +28,7 @@ export const listAttributes = defineTool({
     const system = SYSTEM_ATTRIBUTES.slice(offset, offset + limit.effectiveLimit).map((a) => ({ ...a, custom: false }));
     const ownOffset = Math.max(0, offset - SYSTEM_ATTRIBUTES.length);
     const own = await userAttributePage(db, auth.userId, ownOffset, limit.effectiveLimit - system.length);
-    const items = [...system, ...own.rows.map((a) => ({ id: a.id, label: a.label, custom: true }))];
+    const items = [...system, ...own.rows.map(toOwnAttribute)];
     return pageOf(items, args.page, SYSTEM_ATTRIBUTES.length + own.total, limit);
   },
 });

@@ -1,42 +1,37 @@
 import { and, asc, count, eq, or, type SQL, sql } from "drizzle-orm";
-import { attributes } from "../../db/schema";
-import { type Db, isUniqueViolation, nowIso, queryBatch } from "../../platform/db";
+import { attributes, libraryEntries, physicalCopies } from "../../db/schema";
+import { jsonArrayHolds } from "../../platform/columns";
+import { type Db, isUniqueViolation, nowIso, queryBatch, statements } from "../../platform/db";
 import { ApiError, invalidInput } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { addWithinLimit, type LimitContext, planCounter } from "../../platform/registeredLimits";
+import { type Attribute, attributeLabelsFrom, type OwnAttributeRow, toOwnAttribute } from "./items";
 import { SYSTEM_ATTRIBUTES } from "./systemAttributes";
 
 /** The plan limit on attributes: counted here, where its rows are written. */
 export const ATTRIBUTES_COUNTER = planCounter("attributes", attributes, attributes.userId);
 
-export interface Attribute {
-  id: string;
-  label: string;
-  custom: boolean;
-}
+const ownedBy = (userId: string) => eq(attributes.userId, userId);
 
 export async function userAttributePage(db: Db, userId: string, offset: number, limit: number) {
   const [rows, [total]] = await Promise.all([
-    db
-      .select()
-      .from(attributes)
-      .where(eq(attributes.userId, userId))
-      .orderBy(asc(attributes.createdAt), asc(attributes.id))
-      .limit(limit)
-      .offset(offset),
-    db.select({ n: count() }).from(attributes).where(eq(attributes.userId, userId)),
+    db.select().from(attributes).where(ownedBy(userId)).orderBy(asc(attributes.createdAt), asc(attributes.id)).limit(limit).offset(offset),
+    db.select({ n: count() }).from(attributes).where(ownedBy(userId)),
   ]);
   return { rows, total: total?.n ?? 0 };
 }
 
-export const systemAttribute = (ref: string) => SYSTEM_ATTRIBUTES.find((a) => a.id === ref || a.label === ref);
+/** The test of an attribute reference: its id or its exact label. */
+const namedBy = (ref: string) => (attribute: { id: string; label: string }) => attribute.id === ref || attribute.label === ref;
+
+export const systemAttribute = (ref: string) => SYSTEM_ATTRIBUTES.find(namedBy(ref));
 
 /** The caller's own attribute named by id or exact label; another user's is simply not found. */
 export async function findOwnAttribute(db: Db, userId: string, ref: string) {
   const [row] = await db
     .select()
     .from(attributes)
-    .where(and(eq(attributes.userId, userId), or(eq(attributes.id, ref), eq(attributes.label, ref))));
+    .where(and(ownedBy(userId), or(eq(attributes.id, ref), eq(attributes.label, ref))));
   return row;
 }
 
@@ -46,9 +41,9 @@ export async function insertOwnAttribute(db: Db, limit: LimitContext, label: str
   const id = newId("attr");
   try {
     await addWithinLimit(db, limit, ATTRIBUTES_COUNTER, [
-      sql`INSERT INTO attributes (id, user_id, label, created_at) VALUES (${id}, ${limit.userId}, ${label}, ${nowIso()})`,
+      statements.insert(attributes).values({ id, userId: limit.userId, label, createdAt: nowIso() }).getSQL(),
     ]);
-    return { id, label, custom: true };
+    return toOwnAttribute({ id, label });
   } catch (error) {
     // Two adds of one label at once: the unique index lets only one through.
     if (isUniqueViolation(error)) throw exists();
@@ -58,7 +53,14 @@ export async function insertOwnAttribute(db: Db, limit: LimitContext, label: str
 
 /** Deletes the attribute and takes it off every library entry and copy, in one batch (with removeAttribute's confirm marker). */
 export async function deleteOwnAttribute(db: Db, userId: string, id: string, marker: SQL) {
-  await queryBatch(db, [marker, ...stripAttributeSql(userId, id), sql`DELETE FROM attributes WHERE user_id = ${userId} AND id = ${id}`]);
+  await queryBatch(db, [
+    marker,
+    ...stripAttributeSql(userId, id),
+    statements
+      .delete(attributes)
+      .where(and(ownedBy(userId), eq(attributes.id, id)))
+      .getSQL(),
+  ]);
 }
 
 /** Every attribute label the user can see, by id (system and own): to name ids in results. */
@@ -66,21 +68,9 @@ export async function attributeLabels(db: Db, userId: string): Promise<Map<strin
   return attributeLabelsFrom(await db.all<OwnAttributeRow>(ownAttributesQuery(userId)));
 }
 
-export interface OwnAttributeRow {
-  id: string;
-  label: string;
-}
-
 /** The user's own attributes, as a statement for a list's batch (attributeLabelsFrom reads its rows). */
-export const ownAttributesQuery = (userId: string) => sql`SELECT id, label FROM attributes WHERE user_id = ${userId}`;
-
-/** attributeLabels from ownAttributesQuery's rows. */
-export function attributeLabelsFrom(own: readonly OwnAttributeRow[]): Map<string, Attribute> {
-  return new Map<string, Attribute>([
-    ...SYSTEM_ATTRIBUTES.map((a) => [a.id, { ...a, custom: false }] as const),
-    ...own.map((a) => [a.id, { id: a.id, label: a.label, custom: true }] as const),
-  ]);
-}
+export const ownAttributesQuery = (userId: string) =>
+  statements.select({ id: attributes.id, label: attributes.label }).from(attributes).where(ownedBy(userId)).getSQL();
 
 /**
  * Turns attribute references (ids or exact labels, system or own) into ids, in order and
@@ -90,29 +80,37 @@ export async function resolveAttributeIds(db: Db, userId: string, refs: readonly
   if (refs.length === 0) return [];
   const known = [...(await attributeLabels(db, userId)).values()];
   const ids = refs.map((ref, i) => {
-    const found = known.find((a) => a.id === ref || a.label === ref);
+    const found = known.find(namedBy(ref));
     if (!found) throw invalidInput(`${field}[${i}]`, `${field}[${i}]: no attribute has the id or label '${ref}'.`);
     return found.id;
   });
   return [...new Set(ids)];
 }
 
-const carrying = (id: string) => sql`EXISTS (SELECT 1 FROM json_each(attribute_ids) WHERE value = ${id})`;
+/** The records that carry attributes: library entries and physical copies. */
+const CARRIERS = [libraryEntries, physicalCopies] as const;
+
+const carrying = (table: (typeof CARRIERS)[number], userId: string, attributeId: string) =>
+  and(eq(table.userId, userId), jsonArrayHolds(table.attributeIds, attributeId));
 
 /** Library entries and physical copies that carry the attribute. */
 export async function countCarriers(db: Db, userId: string, attributeId: string) {
-  const [entries, copies] = await queryBatch<[{ n: number }[], { n: number }[]]>(db, [
-    sql`SELECT COUNT(*) AS n FROM library_entries WHERE user_id = ${userId} AND ${carrying(attributeId)}`,
-    sql`SELECT COUNT(*) AS n FROM physical_copies WHERE user_id = ${userId} AND ${carrying(attributeId)}`,
-  ]);
-  return { entries: entries[0]?.n ?? 0, copies: copies[0]?.n ?? 0 };
+  const countOf = (table: (typeof CARRIERS)[number]) =>
+    db
+      .select({ n: count() })
+      .from(table)
+      .where(carrying(table, userId, attributeId));
+  const [[entries], [copies]] = await db.batch([countOf(libraryEntries), countOf(physicalCopies)]);
+  return { entries: entries?.n ?? 0, copies: copies?.n ?? 0 };
 }
 
 /** Takes an attribute off every library entry and copy of the user that carries it. */
 export const stripAttributeSql = (userId: string, attributeId: string) =>
-  (["library_entries", "physical_copies"] as const).map(
-    (table) => sql`
-      UPDATE ${sql.raw(table)}
-      SET attribute_ids = (SELECT json_group_array(value) FROM json_each(attribute_ids) WHERE value <> ${attributeId})
-      WHERE user_id = ${userId} AND ${carrying(attributeId)}`,
+  CARRIERS.map((table) =>
+    statements
+      .update(table)
+      // raw SQL: json_each and json_group_array rewrite the stored JSON array without the id
+      .set({ attributeIds: sql`(SELECT json_group_array(value) FROM json_each(${table.attributeIds}) WHERE value <> ${attributeId})` })
+      .where(carrying(table, userId, attributeId))
+      .getSQL(),
   );

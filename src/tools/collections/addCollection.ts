@@ -4,16 +4,8 @@ import { PREMIUM_ONLY } from "../../platform/plans";
 import { isoDate, orderedRanges, positiveId } from "../../platform/schemas";
 import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
-import {
-  COLLECTION_TYPES,
-  checkCollectionShape,
-  collectionFieldArgs,
-  collectionSchema,
-  findCollection,
-  insertCollection,
-  PURPOSES,
-  toCollection,
-} from "./queries";
+import { COLLECTION_TYPES, collectionFieldArgs, collectionSchema, PURPOSES, toCollection } from "./items";
+import { checkCollectionShape, findCollection, insertCollection } from "./queries";
 
 export const addCollection = defineTool({
   name: "addCollection",

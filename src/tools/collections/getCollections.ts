@@ -3,7 +3,8 @@ import { type Paging, pageArgs, pagedEnvelope, pageOf, pageOffset } from "../../
 import { PREMIUM_ONLY } from "../../platform/plans";
 import { text } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
-import { COLLECTION_TYPES, collectionPage, collectionSchema, PURPOSES, toCollection } from "./queries";
+import { COLLECTION_TYPES, collectionSchema, PURPOSES, toCollection } from "./items";
+import { collectionPage } from "./queries";
 
 const PAGING: Paging = { cap: 100, defaultLimit: 50 };
 

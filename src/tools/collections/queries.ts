@@ -1,98 +1,58 @@
-import { type SQL, sql } from "drizzle-orm";
-import { z } from "zod";
-import { collections } from "../../db/schema";
-import { type Db, queryBatch } from "../../platform/db";
+import { and, eq, inArray, notInArray, type SQL, sql } from "drizzle-orm";
+import { alias, type SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { collectionGames, collections, games, tagGames } from "../../db/schema";
+import { columnList, type Db, orderNullsLast, placeContains, queryBatch, statements } from "../../platform/db";
 import { ApiError, invalidInput, notFound } from "../../platform/errors";
 import { newId, newRevision } from "../../platform/ids";
 import { orderOf, type SortKey } from "../../platform/keyset";
 import { normalizePlace } from "../../platform/normalize";
 import { addWithinLimit, type LimitContext, planCounter } from "../../platform/registeredLimits";
-import { nameText, positiveId, text } from "../../platform/schemas";
-import { differs, touchIfChanged } from "../../platform/writes";
-import { gameFilterConditions, loadGameRecords, usableIds } from "../games/queries";
+import { differs, touchedIfChanged } from "../../platform/writes";
+import {
+  allOf,
+  GAME_CORE_SELECT,
+  GAME_LEFT_JOINS,
+  type GameFilters,
+  gameFilterConditions,
+  listGameConditions,
+  loadGameRecords,
+  usableIds,
+  visibleTo,
+} from "../games/queries";
 import { findTag } from "../tags/queries";
+import { COLLECTION_KEYS, type COLLECTION_TYPES, type CollectionRow, type NewCollection, type PURPOSES } from "./items";
 
 /** The plan limit on collections: counted here, where its rows are written. */
 export const COLLECTIONS_COUNTER = planCounter("collections", collections, collections.userId);
 
-/** gameIds and excludeGameIds hold at most this many ids each. */
-export const COLLECTION_GAME_LIMIT = 1000;
-export const COLLECTION_TYPES = ["INDIVIDUAL", "TAG", "PLATFORM"] as const;
-export const PURPOSES = ["LIBRARY", "PLAY"] as const;
+/** Collections as their reads (and the collections export) name them: aliased c. */
+const c = alias(collections, "c");
+const COLLECTIONS_C = sql`${collections} ${c}`;
+/** Games as the game filters name them: aliased g. */
+const g = alias(games, "g");
 
-const gameIdList = z.array(positiveId).max(COLLECTION_GAME_LIMIT);
-export const collectionFieldArgs = {
-  name: nameText(50),
-  description: text(500).nullable(),
-  gameIds: gameIdList.describe("INDIVIDUAL: the games, up to 1,000."),
-  excludeGameIds: gameIdList.describe("TAG and PLATFORM: games left out, up to 1,000."),
-};
+type GameKind = (typeof collectionGames.$inferSelect)["kind"];
 
-export const collectionSchema = z
-  .object({
-    collectionId: z.string(),
-    name: z.string(),
-    description: z.string().nullable(),
-    type: z.enum(COLLECTION_TYPES),
-    purpose: z
-      .enum(PURPOSES)
-      .describe("LIBRARY: achieved when the game is in the library; PLAY: when its latest play record is COMPLETED."),
-    tagId: z.number().int().nullable(),
-    platformId: z.number().int().nullable(),
-    genreId: z.number().int().nullable(),
-    releaseDateFrom: z.string().nullable(),
-    releaseDateTo: z.string().nullable(),
-    gameIds: z.array(z.number().int()).describe("INDIVIDUAL members; [] for the other types."),
-    excludeGameIds: z.array(z.number().int()),
-    revision: z.string(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-  })
-  .meta({ id: "Collection" });
+/** A collection's games of one kind: its members, or the games it excludes. */
+const gamesOfKind = (collectionId: SQLiteColumn | string, kind: GameKind) =>
+  and(eq(collectionGames.collectionId, collectionId), eq(collectionGames.kind, kind));
 
-export interface CollectionRow {
-  id: string;
-  name: string;
-  description: string | null;
-  type: (typeof COLLECTION_TYPES)[number];
-  purpose: (typeof PURPOSES)[number];
-  tag_id: number | null;
-  platform_id: number | null;
-  genre_id: number | null;
-  release_date_from: string | null;
-  release_date_to: string | null;
-  revision: string;
-  created_at: string;
-  updated_at: string;
-  members: string;
-  excluded: string;
-}
+const gameIdsOfKind = (collectionId: SQLiteColumn | string, kind: GameKind) =>
+  statements.select({ gameId: collectionGames.gameId }).from(collectionGames).where(gamesOfKind(collectionId, kind));
 
-export const COLLECTION_SELECT = sql.raw(`c.*,
-  (SELECT json_group_array(game_id) FROM (SELECT game_id FROM collection_games WHERE collection_id = c.id AND kind = 'member' ORDER BY game_id)) AS members,
-  (SELECT json_group_array(game_id) FROM (SELECT game_id FROM collection_games WHERE collection_id = c.id AND kind = 'excluded' ORDER BY game_id)) AS excluded`);
+/** A collection's games of one kind as a JSON array, in id order. */
+const gameIdsJson = (collectionId: SQLiteColumn | string, kind: GameKind) =>
+  // raw SQL: json_group_array over an ordered subquery.
+  sql`(SELECT json_group_array(game_id) FROM ${gameIdsOfKind(collectionId, kind).orderBy(collectionGames.gameId)})`;
 
-export const toCollection = (row: CollectionRow) => ({
-  collectionId: row.id,
-  name: row.name,
-  description: row.description,
-  type: row.type,
-  purpose: row.purpose,
-  tagId: row.tag_id,
-  platformId: row.platform_id,
-  genreId: row.genre_id,
-  releaseDateFrom: row.release_date_from,
-  releaseDateTo: row.release_date_to,
-  gameIds: JSON.parse(row.members) as number[],
-  excludeGameIds: JSON.parse(row.excluded) as number[],
-  revision: row.revision,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-});
+// raw SQL: a select list, shared with the collections export's keyset pages (platform/keyset.ts), read as raw rows.
+export const COLLECTION_SELECT = sql`${columnList(c, COLLECTION_KEYS)},
+  ${gameIdsJson(c.id, "member")} AS members, ${gameIdsJson(c.id, "excluded")} AS excluded`;
 
 /** The caller's collection with this id (no row when it is someone else's or gone). */
 export const collectionQuery = (userId: string, collectionId: string) =>
-  sql`SELECT ${COLLECTION_SELECT} FROM collections c WHERE c.id = ${collectionId} AND c.user_id = ${userId}`;
+  // raw SQL: COLLECTION_SELECT's rows, read raw through ctx.read by getCollectionGames' first reads.
+  sql`SELECT ${COLLECTION_SELECT} FROM ${COLLECTIONS_C} WHERE ${eq(c.id, collectionId)} AND ${eq(c.userId, userId)}`;
 
 export async function findCollection(db: Db, userId: string, collectionId: string): Promise<CollectionRow | undefined> {
   const [row] = await db.all<CollectionRow>(collectionQuery(userId, collectionId));
@@ -106,25 +66,25 @@ export interface CollectionFilters {
 }
 
 export function collectionConditions(userId: string, filters: CollectionFilters): SQL[] {
-  const conditions: SQL[] = [sql`c.user_id = ${userId}`];
-  if (filters.name !== undefined) conditions.push(sql`instr(c.name_key, ${normalizePlace(filters.name)}) > 0`);
-  if (filters.types?.length) conditions.push(sql`c.type IN (SELECT value FROM json_each(${JSON.stringify(filters.types)}))`);
-  if (filters.purposeTypes?.length)
-    conditions.push(sql`c.purpose IN (SELECT value FROM json_each(${JSON.stringify(filters.purposeTypes)}))`);
+  const conditions: SQL[] = [eq(c.userId, userId)];
+  if (filters.name !== undefined) conditions.push(placeContains(c.nameKey, filters.name));
+  if (filters.types?.length) conditions.push(inArray(c.type, filters.types));
+  if (filters.purposeTypes?.length) conditions.push(inArray(c.purpose, filters.purposeTypes));
   return conditions;
 }
 
 /** Oldest first. */
 export const COLLECTION_ORDER: SortKey[] = [
-  { column: "c.created_at", direction: "asc" },
-  { column: "c.id", direction: "asc" },
+  { column: c.createdAt, direction: "asc" },
+  { column: c.id, direction: "asc" },
 ];
 
 export async function collectionPage(db: Db, userId: string, filters: CollectionFilters, page: { limit: number; offset: number }) {
-  const where = sql.join(collectionConditions(userId, filters), sql` AND `);
+  const where = allOf(collectionConditions(userId, filters));
+  // raw SQL: COLLECTION_SELECT's page, with its count in the same round trip.
   const [rows, total] = await queryBatch<[CollectionRow[], { n: number }[]]>(db, [
-    sql`SELECT ${COLLECTION_SELECT} FROM collections c WHERE ${where} ORDER BY ${orderOf(COLLECTION_ORDER)} LIMIT ${page.limit} OFFSET ${page.offset}`,
-    sql`SELECT COUNT(*) AS n FROM collections c WHERE ${where}`,
+    sql`SELECT ${COLLECTION_SELECT} FROM ${COLLECTIONS_C} WHERE ${where} ORDER BY ${orderOf(COLLECTION_ORDER)} LIMIT ${page.limit} OFFSET ${page.offset}`,
+    sql`SELECT COUNT(*) AS n FROM ${COLLECTIONS_C} WHERE ${where}`,
   ]);
   return { rows, totalCount: total[0]?.n ?? 0 };
 }
@@ -134,20 +94,6 @@ export async function checkVisibleGames(db: Db, userId: string, ids: readonly nu
   const found = await loadGameRecords(db, userId, ids);
   const index = ids.findIndex((id) => !found.has(id));
   if (index >= 0) throw new ApiError("not_found", `${field}[${index}]: game ${ids[index]} was not found.`, { field: `${field}[${index}]` });
-}
-
-export interface NewCollection {
-  name: string;
-  description: string | null;
-  type: (typeof COLLECTION_TYPES)[number];
-  purpose: (typeof PURPOSES)[number];
-  tagId: number | null;
-  platformId: number | null;
-  genreId: number | null;
-  releaseDateFrom: string | null;
-  releaseDateTo: string | null;
-  gameIds: number[];
-  excludeGameIds: number[];
 }
 
 /** What each type needs, and what it must not be given, without reading anything (400 naming the field). */
@@ -174,11 +120,12 @@ export async function checkCollectionShape(db: Db, userId: string, c: NewCollect
   await checkVisibleGames(db, userId, c.excludeGameIds, "excludeGameIds");
 }
 
-const replaceGamesSql = (collectionId: string, kind: "member" | "excluded", ids: readonly number[]): SQL[] => [
-  sql`DELETE FROM collection_games WHERE collection_id = ${collectionId} AND kind = ${kind}`,
+const replaceGamesSql = (collectionId: string, kind: GameKind, ids: readonly number[]): SQL[] => [
+  statements.delete(collectionGames).where(gamesOfKind(collectionId, kind)).getSQL(),
   ...(ids.length
     ? [
-        sql`INSERT OR IGNORE INTO collection_games (collection_id, game_id, kind) SELECT ${collectionId}, value, ${kind} FROM json_each(${JSON.stringify(ids)})`,
+        // raw SQL: json_each inserts up to 1,000 ids through one parameter (D1 binds at most 100 a statement).
+        sql`INSERT OR IGNORE INTO ${collectionGames} (collection_id, game_id, kind) SELECT ${collectionId}, value, ${kind} FROM json_each(${JSON.stringify(ids)})`,
       ]
     : []),
 ];
@@ -187,16 +134,16 @@ const replaceGamesSql = (collectionId: string, kind: "member" | "excluded", ids:
 export const insertCollectionSql = (
   id: string,
   userId: string,
-  c: NewCollection,
+  { gameIds, excludeGameIds, ...definition }: NewCollection,
   now: string,
   times = { createdAt: now, updatedAt: now },
 ): SQL[] => [
-  sql`INSERT INTO collections (id, user_id, name, name_key, description, type, purpose, tag_id, platform_id, genre_id, release_date_from,
-      release_date_to, revision, created_at, updated_at)
-    VALUES (${id}, ${userId}, ${c.name}, ${normalizePlace(c.name)}, ${c.description}, ${c.type}, ${c.purpose}, ${c.tagId}, ${c.platformId},
-      ${c.genreId}, ${c.releaseDateFrom}, ${c.releaseDateTo}, ${newRevision()}, ${times.createdAt}, ${times.updatedAt})`,
-  ...replaceGamesSql(id, "member", c.gameIds),
-  ...replaceGamesSql(id, "excluded", c.excludeGameIds),
+  statements
+    .insert(collections)
+    .values({ id, userId, ...definition, nameKey: normalizePlace(definition.name), revision: newRevision(), ...times })
+    .getSQL(),
+  ...replaceGamesSql(id, "member", gameIds),
+  ...replaceGamesSql(id, "excluded", excludeGameIds),
 ];
 
 export async function insertCollection(db: Db, limit: LimitContext, c: NewCollection, now: string): Promise<string> {
@@ -213,9 +160,8 @@ export interface CollectionChanges {
 }
 
 /** The stored set of one kind of a collection's games differs from `ids` (in SQL, before the batch replaces it). */
-const gamesDiffer = (collectionId: string, kind: "member" | "excluded", ids: readonly number[]) =>
-  sql`(SELECT json_group_array(game_id) FROM (SELECT game_id FROM collection_games WHERE collection_id = ${collectionId} AND kind = ${kind} ORDER BY game_id))
-    IS NOT ${JSON.stringify([...new Set(ids)].sort((a, b) => a - b))}`;
+const gamesDiffer = (collectionId: string, kind: GameKind, ids: readonly number[]) =>
+  sql`${gameIdsJson(collectionId, kind)} IS NOT ${JSON.stringify([...new Set(ids)].sort((a, b) => a - b))}`;
 
 /**
  * Patches the collection in one batch; with `expected`, only while its revision still is that.
@@ -229,15 +175,17 @@ export async function patchCollection(
   expected: string | undefined,
   now: string,
 ) {
-  const sets: SQL[] = [];
-  const compared: [string, unknown][] = [];
+  const t = collections;
+  const sets: Partial<typeof collections.$inferInsert> = {};
+  const compared: [SQLiteColumn, unknown][] = [];
   if (changes.name !== undefined) {
-    sets.push(sql`name = ${changes.name}`, sql`name_key = ${normalizePlace(changes.name)}`);
-    compared.push(["name", changes.name]);
+    sets.name = changes.name;
+    sets.nameKey = normalizePlace(changes.name);
+    compared.push([t.name, changes.name]);
   }
   if (changes.description !== undefined) {
-    sets.push(sql`description = ${changes.description}`);
-    compared.push(["description", changes.description]);
+    sets.description = changes.description;
+    compared.push([t.description, changes.description]);
   }
   const changed = sql.join(
     [
@@ -247,32 +195,104 @@ export async function patchCollection(
     ],
     sql` OR `,
   );
-  sets.push(...touchIfChanged(sql`(${changed})`, now, newRevision()));
-  const result = await queryBatch<unknown[][]>(db, [
-    sql`UPDATE collections SET ${sql.join(sets, sql`, `)} WHERE id = ${collectionId} AND user_id = ${userId}
-      ${expected === undefined ? sql`` : sql`AND revision = ${expected}`} RETURNING id`,
+  const update = statements
+    .update(t)
+    .set({ ...sets, ...touchedIfChanged(t, sql`(${changed})`, now, newRevision()) })
+    .where(and(eq(t.id, collectionId), eq(t.userId, userId), expected === undefined ? undefined : eq(t.revision, expected)))
+    .returning({ id: t.id });
+  const [updated] = await queryBatch<[unknown[]]>(db, [
+    update.getSQL(),
     ...(changes.gameIds !== undefined ? replaceGamesSql(collectionId, "member", changes.gameIds) : []),
     ...(changes.excludeGameIds !== undefined ? replaceGamesSql(collectionId, "excluded", changes.excludeGameIds) : []),
   ]);
-  return (result[0]?.length ?? 0) > 0;
+  return updated.length > 0;
 }
 
-export const deleteCollectionSql = (userId: string, collectionId: string): SQL[] => [
-  sql`DELETE FROM collection_games WHERE collection_id = ${collectionId} AND collection_id IN (SELECT id FROM collections WHERE user_id = ${userId})`,
-  sql`DELETE FROM collections WHERE id = ${collectionId} AND user_id = ${userId}`,
-];
+/** Removes the collection with its games and exclusions, in the batch of the confirm marker. */
+export async function deleteCollection(db: Db, userId: string, collectionId: string, marker: SQL) {
+  const usersCollections = statements.select({ id: collections.id }).from(collections).where(eq(collections.userId, userId));
+  await queryBatch(db, [
+    marker,
+    statements
+      .delete(collectionGames)
+      .where(and(eq(collectionGames.collectionId, collectionId), inArray(collectionGames.collectionId, usersCollections)))
+      .getSQL(),
+    statements
+      .delete(collections)
+      .where(and(eq(collections.id, collectionId), eq(collections.userId, userId)))
+      .getSQL(),
+  ]);
+}
 
-/** The collection's games as SQL yielding game_id: explicit members, a tag's games, or a platform's games, less exclusions. */
-export async function memberSql(db: Db, userId: string, c: CollectionRow): Promise<SQL> {
-  const notExcluded = sql`game_id NOT IN (SELECT game_id FROM collection_games WHERE collection_id = ${c.id} AND kind = 'excluded')`;
-  if (c.type === "INDIVIDUAL") return sql`SELECT game_id FROM collection_games WHERE collection_id = ${c.id} AND kind = 'member'`;
-  if (c.type === "TAG") return sql`SELECT game_id FROM tag_games WHERE tag_id = ${c.tag_id} AND ${notExcluded}`;
+/** The collection's games, one game id a row: explicit members, a tag's games, or a platform's games, less exclusions. */
+async function membersQuery(db: Db, userId: string, collection: CollectionRow): Promise<SQL> {
+  const excluded = gameIdsOfKind(collection.id, "excluded");
+  if (collection.type === "INDIVIDUAL") return gameIdsOfKind(collection.id, "member").getSQL();
+  if (collection.type === "TAG") {
+    return statements
+      .select({ gameId: tagGames.gameId })
+      .from(tagGames)
+      .where(and(eq(tagGames.tagId, collection.tag_id!), notInArray(tagGames.gameId, excluded)))
+      .getSQL();
+  }
   const narrowing = await gameFilterConditions(db, {
-    platformIds: [c.platform_id!],
-    genreId: c.genre_id ?? undefined,
-    releaseDateFrom: c.release_date_from ?? undefined,
-    releaseDateTo: c.release_date_to ?? undefined,
+    platformIds: [collection.platform_id!],
+    genreId: collection.genre_id ?? undefined,
+    releaseDateFrom: collection.release_date_from ?? undefined,
+    releaseDateTo: collection.release_date_to ?? undefined,
   });
-  return sql`SELECT g.id AS game_id FROM games g WHERE ifnull(g.owner_user_id, ${userId}) = ${userId} AND ${sql.join(narrowing, sql` AND `)}
-    AND g.id NOT IN (SELECT game_id FROM collection_games WHERE collection_id = ${c.id} AND kind = 'excluded')`;
+  return statements
+    .select({ gameId: g.id })
+    .from(g)
+    .where(and(visibleTo(userId), ...narrowing, notInArray(g.id, excluded)))
+    .getSQL();
+}
+
+export const COLLECTION_GAME_SORTS = { title: g.sortKey, releaseDate: g.releaseDate, achievedAt: "h.achieved_at" } as const;
+
+export interface CollectionGamesFilters extends GameFilters {
+  title?: string;
+  achieved?: boolean;
+  sortBy: keyof typeof COLLECTION_GAME_SORTS;
+  sortOrder: "asc" | "desc";
+}
+
+/**
+ * One page of the collection's games with their achievement, the filtered count and the whole
+ * collection's counts, as one statement (rows: CollectionGameRow), so the collection's rows are
+ * worked out once: the page is chosen from the narrow rows (game id, achievement, sort key), then
+ * only its games are read whole; the filtered count and the summary come from one pass over the
+ * collection, on every row (the page may be empty).
+ */
+export async function collectionGamesQuery(
+  db: Db,
+  userId: string,
+  collection: CollectionRow,
+  filters: CollectionGamesFilters,
+  page: { limit: number; offset: number },
+): Promise<SQL> {
+  const library = collection.purpose === "LIBRARY";
+  const achievements = library
+    ? sql`LEFT JOIN library_entries a ON a.user_id = ${userId} AND a.game_id = m.game_id`
+    : sql`LEFT JOIN play_records a ON a.user_id = ${userId} AND a.game_id = m.game_id AND a.is_latest = 1 AND a.status = 'COMPLETED'`;
+  const achievedAt = library ? sql`a.created_at` : sql`COALESCE(a.play_end_date, a.updated_at)`;
+  const members = await membersQuery(db, userId, collection);
+  const conditions = await listGameConditions(db, filters);
+  // Only game filters read the games; counting without them reads the collection's rows alone.
+  const countGames = conditions.length > 0 ? sql`LEFT JOIN games g ON g.id = h.game_id` : sql``;
+  if (filters.achieved !== undefined) conditions.push(sql`h.achieved = ${filters.achieved ? 1 : 0}`);
+  const where = allOf(conditions);
+  const order = orderNullsLast(COLLECTION_GAME_SORTS[filters.sortBy], filters.sortOrder, "h.game_id");
+  // raw SQL: CTEs, a window function and the game columns' select list.
+  return sql`WITH m(game_id) AS (${members}),
+      h AS MATERIALIZED (SELECT DISTINCT m.game_id, a.game_id IS NOT NULL AS achieved,
+        CASE WHEN a.game_id IS NOT NULL THEN ${achievedAt} END AS achieved_at FROM m ${achievements}),
+      counts AS (SELECT SUM(CASE WHEN ${where} THEN 1 ELSE 0 END) AS matched_count, COUNT(*) AS total_games,
+        COALESCE(SUM(h.achieved), 0) AS achieved_games FROM h ${countGames}),
+      page AS (SELECT h.game_id, h.achieved, h.achieved_at, ROW_NUMBER() OVER (ORDER BY ${order}) AS position
+        FROM h LEFT JOIN games g ON g.id = h.game_id WHERE ${where} ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset})
+      SELECT c.matched_count, c.total_games, c.achieved_games, p.* FROM counts c LEFT JOIN (
+        SELECT h.game_id, h.achieved, h.achieved_at, h.position, ${GAME_CORE_SELECT} FROM page h LEFT JOIN games g ON g.id = h.game_id ${GAME_LEFT_JOINS}
+      ) p ON 1
+      ORDER BY p.position`;
 }

@@ -1,10 +1,9 @@
 import { z } from "zod";
 import { confirmTokenArg, confirmTwoStep, removalResult, TWO_STEP_NOTE } from "../../platform/confirm";
-import { queryBatch } from "../../platform/db";
 import { notFound } from "../../platform/errors";
 import { PREMIUM_ONLY } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
-import { deleteCollectionSql, findCollection } from "./queries";
+import { deleteCollection, findCollection } from "./queries";
 
 export const removeCollection = defineTool({
   name: "removeCollection",
@@ -27,7 +26,7 @@ export const removeCollection = defineTool({
       targetRevision: collection.revision,
       summary: `Removes your ${collection.type} collection '${collection.name}'; its games stay where they are.`,
       async execute(marker) {
-        await queryBatch(db, [marker, ...deleteCollectionSql(auth.userId, args.collectionId)]);
+        await deleteCollection(db, auth.userId, args.collectionId, marker);
         return { collectionId: args.collectionId, removed: true as const };
       },
     });

@@ -3,7 +3,8 @@ import { ApiError, invalidInput, notFound } from "../../platform/errors";
 import { PREMIUM_ONLY } from "../../platform/plans";
 import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
-import { checkCollectionShape, collectionFieldArgs, collectionSchema, findCollection, patchCollection, toCollection } from "./queries";
+import { collectionFieldArgs, collectionSchema, toCollection } from "./items";
+import { checkCollectionShape, findCollection, patchCollection } from "./queries";
 
 const conflict = () =>
   new ApiError("revision_conflict", "The collection changed since that revision; read getCollections again and rebuild the request.", {

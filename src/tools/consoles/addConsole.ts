@@ -1,9 +1,8 @@
 import { z } from "zod";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
-import { CONSOLE_FIELD_GROUPS, consoleFieldArgs, consoleSchema } from "./console";
-import { checkPlatformPriorities, insertConsole } from "./queries";
-import { renderConsole } from "./render";
+import { CONSOLE_FIELD_GROUPS, consoleFieldArgs, consoleSchema } from "./items";
+import { checkPlatformPriorities, insertConsole, renderConsole } from "./queries";
 
 export const addConsole = defineTool({
   name: "addConsole",

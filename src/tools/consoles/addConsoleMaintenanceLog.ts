@@ -3,8 +3,8 @@ import { notFound } from "../../platform/errors";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
 import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
-import { findLog, insertLog, maintenanceFieldArgs, maintenanceLogSchema, toMaintenanceLog, withDoneDate } from "./maintenance";
-import { findConsole } from "./queries";
+import { maintenanceFieldArgs, maintenanceLogSchema, toMaintenanceLog } from "./items";
+import { findConsole, findLog, insertLog, withDoneDate } from "./queries";
 
 export const addConsoleMaintenanceLog = defineTool({
   name: "addConsoleMaintenanceLog",

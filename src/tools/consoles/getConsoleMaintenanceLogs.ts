@@ -3,8 +3,8 @@ import { notFound } from "../../platform/errors";
 import { type Paging, pageArgs, pagedEnvelope, pageOf, pageOffset } from "../../platform/paging";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
-import { logPage, maintenanceLogSchema, toMaintenanceLog } from "./maintenance";
-import { findConsole } from "./queries";
+import { maintenanceLogSchema, toMaintenanceLog } from "./items";
+import { findConsole, logPage } from "./queries";
 
 const PAGING: Paging = { cap: 200, defaultLimit: 50 };
 

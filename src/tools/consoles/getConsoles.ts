@@ -3,7 +3,7 @@ import { type Paging, pageArgs, pagedEnvelope, pageOf, pageOffset } from "../../
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
 import { orderedRanges } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
-import { CONSOLE_FIELD_GROUPS, type ConsoleFieldGroup, consoleSchema, toConsoleItem } from "./console";
+import { CONSOLE_FIELD_GROUPS, type ConsoleFieldGroup, consoleSchema, toConsoleItem } from "./items";
 import {
   CONSOLE_DEFAULT_SORT,
   CONSOLE_RANGES,

@@ -1,31 +1,56 @@
-import { type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, exists, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
+import { alias, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
-import { consoles } from "../../db/schema";
-import { type Db, placeContains, queryBatch, rangeConditions } from "../../platform/db";
+import { consolePlatforms, consoles, maintenanceLogs, platforms } from "../../db/schema";
+import { type Db, placeContains, queryBatch, rangeConditions, statements } from "../../platform/db";
 import { ApiError, notFound } from "../../platform/errors";
 import { rating } from "../../platform/filters";
 import { newId } from "../../platform/ids";
 import { nullsLastSort, orderOf } from "../../platform/keyset";
 import { normalizePlace } from "../../platform/normalize";
-import { addWithinLimit, type LimitContext, planCounter, runConditional, type WriteCondition } from "../../platform/registeredLimits";
+import { utcDay } from "../../platform/quota";
+import { addWithinLimit, type LimitContext, planCounter, runConditional } from "../../platform/registeredLimits";
 import { isoDate, text } from "../../platform/schemas";
-import { allOf, usableIds } from "../games/queries";
+import { readBack } from "../../platform/writes";
+import { usableIds } from "../games/queries";
 import { detachConsoleSql } from "../play/queries";
-import type { ConsolePlatform, ConsoleRow } from "./console";
+import {
+  type ConsoleFieldGroup,
+  type ConsolePlatform,
+  type ConsoleRecord,
+  type ConsoleValues,
+  type LogRow,
+  type LogValues,
+  toConsoleItem,
+} from "./items";
 
 /** The plan limit on consoles: counted here, where its rows are written. */
 export const CONSOLES_COUNTER = planCounter("consoles", consoles, consoles.userId);
 
-export interface ConsoleValues {
-  name: string;
-  nameKana: string | null;
-  memo: string | null;
-  rating: number | null;
-  buyDate: string | null;
-  buyPrice: number | null;
-  buyPlace: string | null;
-  publisherName: string | null;
-  platformPriorities: { platformId: number; priority: number }[];
+/** Consoles as the list reads them (getConsoles, and exportMyData's keyset pages over `consoles c`). */
+const c = alias(consoles, "c");
+
+const ownConsole = (userId: string, consoleId: string) => and(eq(consoles.id, consoleId), eq(consoles.userId, userId));
+
+/** One page of a table's rows and how many match `where` in all, in one round trip. */
+async function pageAndTotal<T extends SQLiteTable>(
+  db: Db,
+  table: T,
+  where: SQL | undefined,
+  order: SQL[],
+  page: { limit: number; offset: number },
+) {
+  const [rows, [total]] = await db.batch([
+    db
+      .select()
+      .from(table)
+      .where(where)
+      .orderBy(...order)
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ n: count() }).from(table).where(where),
+  ]);
+  return { rows, totalCount: total?.n ?? 0 };
 }
 
 /** Every platform a console names must be official or the user's own; 404 naming the first that is not. */
@@ -43,27 +68,13 @@ export async function checkPlatformPriorities(db: Db, userId: string, priorities
   }
 }
 
-/** The columns each field is stored in: name and maker also keep a searchable key each. */
-function columnsOf(changes: Partial<ConsoleValues>): SQL[] {
-  const set = (column: string, value: unknown) => sql`${sql.raw(column)} = ${value}`;
-  const sets: SQL[] = [];
-  if (changes.name !== undefined) sets.push(set("name", changes.name), set("name_key", normalizePlace(changes.name)));
-  if (changes.publisherName !== undefined) {
-    sets.push(
-      set("publisher_name", changes.publisherName),
-      set("publisher_key", changes.publisherName && normalizePlace(changes.publisherName)),
-    );
-  }
-  const plain: [keyof ConsoleValues, string][] = [
-    ["nameKana", "name_kana"],
-    ["memo", "memo"],
-    ["rating", "rating"],
-    ["buyDate", "buy_date"],
-    ["buyPrice", "buy_price"],
-    ["buyPlace", "buy_place"],
-  ];
-  for (const [key, column] of plain) if (changes[key] !== undefined) sets.push(set(column, changes[key]));
-  return sets;
+/** The columns the fields are stored in: name and maker also keep a searchable key each. */
+function columnsOf<V extends Partial<ConsoleValues>>({ platformPriorities: _, ...fields }: V) {
+  return {
+    ...fields,
+    ...(fields.name !== undefined ? { nameKey: normalizePlace(fields.name) } : {}),
+    ...(fields.publisherName !== undefined ? { publisherKey: fields.publisherName && normalizePlace(fields.publisherName) } : {}),
+  };
 }
 
 /** The consoles' filters (getConsoles, exportMyData's consoles dataset), read by consoleConditions. */
@@ -85,84 +96,90 @@ export const CONSOLE_RANGES: [keyof typeof consoleFilterArgs, keyof typeof conso
   ["buyPriceFrom", "buyPriceTo"],
 ];
 
-export interface ConsoleFilters {
-  name?: string;
-  ratingFrom?: number;
-  ratingTo?: number;
-  unrated?: boolean;
-  buyDateFrom?: string;
-  buyDateTo?: string;
-  buyPriceFrom?: number;
-  buyPriceTo?: number;
-}
+export type ConsoleFilters = z.output<z.ZodObject<typeof consoleFilterArgs>>;
 
 export function consoleConditions(userId: string, filters: ConsoleFilters): SQL[] {
-  const conditions = [sql`c.user_id = ${userId}`];
+  const conditions = [eq(c.userId, userId)];
   if (filters.name !== undefined) {
-    conditions.push(sql`(${placeContains("c.name_key", filters.name)} OR ${placeContains("c.publisher_key", filters.name)})`);
+    conditions.push(sql`(${placeContains(c.nameKey, filters.name)} OR ${placeContains(c.publisherKey, filters.name)})`);
   }
-  if (filters.unrated !== undefined) conditions.push(filters.unrated ? sql`c.rating IS NULL` : sql`c.rating IS NOT NULL`);
+  if (filters.unrated !== undefined) conditions.push(filters.unrated ? isNull(c.rating) : isNotNull(c.rating));
   conditions.push(
     ...rangeConditions(filters, [
-      ["ratingFrom", "c.rating", "from"],
-      ["ratingTo", "c.rating", "to"],
-      ["buyDateFrom", "c.buy_date", "from"],
-      ["buyDateTo", "c.buy_date", "to"],
-      ["buyPriceFrom", "c.buy_price", "from"],
-      ["buyPriceTo", "c.buy_price", "to"],
+      ["ratingFrom", c.rating, "from"],
+      ["ratingTo", c.rating, "to"],
+      ["buyDateFrom", c.buyDate, "from"],
+      ["buyDateTo", c.buyDate, "to"],
+      ["buyPriceFrom", c.buyPrice, "from"],
+      ["buyPriceTo", c.buyPrice, "to"],
     ]),
   );
   return conditions;
 }
 
 export const CONSOLE_SORTS = {
-  name: "c.name_key",
-  rating: "c.rating",
-  buyDate: "c.buy_date",
-  buyPrice: "c.buy_price",
-  createdAt: "c.created_at",
-  updatedAt: "c.updated_at",
+  name: c.nameKey,
+  rating: c.rating,
+  buyDate: c.buyDate,
+  buyPrice: c.buyPrice,
+  createdAt: c.createdAt,
+  updatedAt: c.updatedAt,
 } as const;
 
 export type ConsoleSort = keyof typeof CONSOLE_SORTS;
 export const CONSOLE_DEFAULT_SORT = { sortBy: "rating", sortOrder: "desc" } as const;
 
-export const consoleSort = (sortBy: ConsoleSort, sortOrder: "asc" | "desc") => nullsLastSort(CONSOLE_SORTS[sortBy], sortOrder, "c.id");
+export const consoleSort = (sortBy: ConsoleSort, sortOrder: "asc" | "desc") => nullsLastSort(CONSOLE_SORTS[sortBy], sortOrder, c.id);
 export const consoleOrder = (sortBy: ConsoleSort, sortOrder: "asc" | "desc") => orderOf(consoleSort(sortBy, sortOrder));
 
-export async function consolePage(db: Db, conditions: SQL[], order: SQL, page: { limit: number; offset: number }) {
-  const where = allOf(conditions);
-  const [rows, total] = await queryBatch<[ConsoleRow[], { n: number }[]]>(db, [
-    sql`SELECT c.* FROM consoles c WHERE ${where} ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset}`,
-    sql`SELECT COUNT(*) AS n FROM consoles c WHERE ${where}`,
-  ]);
-  return { rows, totalCount: total[0]?.n ?? 0 };
-}
+export const consolePage = (db: Db, conditions: SQL[], order: SQL, page: { limit: number; offset: number }) =>
+  pageAndTotal(db, c, and(...conditions), [order], page);
 
 /** The platforms of these consoles, highest priority first, keyed by console. */
 export async function platformsOf(db: Db, consoleIds: readonly string[]): Promise<Map<string, ConsolePlatform[]>> {
   const byConsole = new Map<string, ConsolePlatform[]>(consoleIds.map((id) => [id, []]));
   if (consoleIds.length === 0) return byConsole;
-  const rows = await db.all<ConsolePlatform & { consoleId: string }>(sql`
-    SELECT cp.console_id AS consoleId, cp.platform_id AS platformId, p.name, cp.priority
-    FROM console_platforms cp LEFT JOIN platforms p ON p.id = cp.platform_id
-    WHERE cp.console_id IN (SELECT value FROM json_each(${JSON.stringify(consoleIds)}))
-    ORDER BY cp.priority DESC, cp.platform_id`);
+  const rows = await db
+    .select({
+      consoleId: consolePlatforms.consoleId,
+      platformId: consolePlatforms.platformId,
+      name: platforms.name,
+      priority: consolePlatforms.priority,
+    })
+    .from(consolePlatforms)
+    .leftJoin(platforms, eq(platforms.id, consolePlatforms.platformId))
+    // raw SQL: json_each binds the whole id list as one parameter (an export page holds more ids than D1 binds)
+    .where(sql`${consolePlatforms.consoleId} IN (SELECT value FROM json_each(${JSON.stringify(consoleIds)}))`)
+    .orderBy(desc(consolePlatforms.priority), asc(consolePlatforms.platformId));
   for (const { consoleId, ...platform } of rows) byConsole.get(consoleId)?.push(platform);
   return byConsole;
 }
 
-export async function findConsole(db: Db, userId: string, consoleId: string): Promise<ConsoleRow | undefined> {
-  const [row] = await db.all<ConsoleRow>(sql`SELECT * FROM consoles WHERE id = ${consoleId} AND user_id = ${userId}`);
-  return row;
+export async function findConsole(db: Db, userId: string, consoleId: string): Promise<ConsoleRecord | undefined> {
+  return db.select().from(consoles).where(ownConsole(userId, consoleId)).get();
 }
 
+/** A stored console as a tool result, with the given field groups (404 when a removal took it meanwhile). */
+export async function renderConsole(db: Db, userId: string, consoleId: string, groups: readonly ConsoleFieldGroup[]) {
+  const [row, platforms] = await Promise.all([findConsole(db, userId, consoleId), platformsOf(db, [consoleId])]);
+  return toConsoleItem(
+    readBack(row, () => notFound(`Your console ${consoleId}`)),
+    new Set(groups),
+    platforms.get(consoleId),
+  );
+}
+
+const deletePlatformsSql = (consoleId: string) =>
+  statements.delete(consolePlatforms).where(eq(consolePlatforms.consoleId, consoleId)).getSQL();
+
 const replacePlatformsSql = (consoleId: string, priorities: ConsoleValues["platformPriorities"]) => [
-  sql`DELETE FROM console_platforms WHERE console_id = ${consoleId}`,
+  deletePlatformsSql(consoleId),
   ...(priorities.length
     ? [
-        sql`INSERT INTO console_platforms (console_id, platform_id, priority)
-          SELECT ${consoleId}, j.value ->> '$.platformId', j.value ->> '$.priority' FROM json_each(${JSON.stringify(priorities)}) j`,
+        statements
+          .insert(consolePlatforms)
+          .values(priorities.map(({ platformId, priority }) => ({ consoleId, platformId, priority })))
+          .getSQL(),
       ]
     : []),
 ];
@@ -175,8 +192,10 @@ export const insertConsoleSql = (
   now: string,
   times = { createdAt: now, updatedAt: now },
 ): SQL[] => [
-  sql`INSERT INTO consoles (id, user_id, name, name_key, created_at, updated_at) VALUES (${id}, ${userId}, ${values.name}, '', ${times.createdAt}, ${times.updatedAt})`,
-  sql`UPDATE consoles SET ${sql.join(columnsOf(values), sql`, `)} WHERE id = ${id}`,
+  statements
+    .insert(consoles)
+    .values({ id, userId, ...columnsOf(values), ...times })
+    .getSQL(),
   ...replacePlatformsSql(id, values.platformPriorities),
 ];
 
@@ -187,36 +206,102 @@ export async function insertConsole(db: Db, limit: LimitContext, values: Console
   return id;
 }
 
-/** The console still exists (checked in the batch that writes to it: a removal racing the write leaves no orphan rows). */
-export const consoleKept = (userId: string, consoleId: string): WriteCondition => ({
-  holds: sql`EXISTS (SELECT 1 FROM consoles WHERE id = ${consoleId} AND user_id = ${userId})`,
-  error: () => notFound(`Your console ${consoleId}`),
-});
+/** Runs the writes as one batch while the console still exists: a removal racing them leaves no orphan rows. */
+const whileConsoleKept = (db: Db, userId: string, consoleId: string, writes: SQL[]) =>
+  runConditional(
+    db,
+    [
+      {
+        holds: exists(statements.select({ one: sql`1` }).from(consoles).where(ownConsole(userId, consoleId))),
+        error: () => notFound(`Your console ${consoleId}`),
+      },
+    ],
+    writes,
+  );
 
 /** Writes only the fields sent, so two patches of different fields never undo each other. */
 export async function patchConsole(db: Db, userId: string, consoleId: string, changes: Partial<ConsoleValues>, now: string) {
-  await runConditional(
-    db,
-    [consoleKept(userId, consoleId)],
-    [
-      sql`UPDATE consoles SET ${sql.join([...columnsOf(changes), sql`updated_at = ${now}`], sql`, `)} WHERE id = ${consoleId} AND user_id = ${userId}`,
-      ...(changes.platformPriorities !== undefined ? replacePlatformsSql(consoleId, changes.platformPriorities) : []),
-    ],
-  );
+  await whileConsoleKept(db, userId, consoleId, [
+    statements
+      .update(consoles)
+      .set({ ...columnsOf(changes), updatedAt: now })
+      .where(ownConsole(userId, consoleId))
+      .getSQL(),
+    ...(changes.platformPriorities !== undefined ? replacePlatformsSql(consoleId, changes.platformPriorities) : []),
+  ]);
 }
 
-export async function countLogs(db: Db, consoleId: string): Promise<number> {
-  const [row] = await db.all<{ n: number }>(sql`SELECT COUNT(*) AS n FROM maintenance_logs WHERE console_id = ${consoleId}`);
-  return row?.n ?? 0;
-}
+export const countLogs = (db: Db, consoleId: string) => db.$count(maintenanceLogs, eq(maintenanceLogs.consoleId, consoleId));
 
 /** The console, its platform list and its maintenance logs go together; play records lose it. `marker`: removeConsole's token use. */
 export async function deleteConsole(db: Db, userId: string, consoleId: string, marker: SQL) {
   await queryBatch(db, [
     marker,
     detachConsoleSql(userId, consoleId),
-    sql`DELETE FROM maintenance_logs WHERE console_id = ${consoleId} AND user_id = ${userId}`,
-    sql`DELETE FROM console_platforms WHERE console_id = ${consoleId}`,
-    sql`DELETE FROM consoles WHERE id = ${consoleId} AND user_id = ${userId}`,
+    statements
+      .delete(maintenanceLogs)
+      .where(and(eq(maintenanceLogs.consoleId, consoleId), eq(maintenanceLogs.userId, userId)))
+      .getSQL(),
+    deletePlatformsSql(consoleId),
+    statements.delete(consoles).where(ownConsole(userId, consoleId)).getSQL(),
   ]);
 }
+
+const ownLog = (userId: string, maintenanceLogId: string) =>
+  and(eq(maintenanceLogs.id, maintenanceLogId), eq(maintenanceLogs.userId, userId));
+
+export async function findLog(db: Db, userId: string, maintenanceLogId: string): Promise<LogRow | undefined> {
+  return db.select().from(maintenanceLogs).where(ownLog(userId, maintenanceLogId)).get();
+}
+
+/** A log marked DONE without a date was done today: the rule keeps status and dates coherent. */
+export const withDoneDate = (values: LogValues, now: Date): LogValues =>
+  values.status === "DONE" && values.completedDate === null ? { ...values, completedDate: utcDay(now) } : values;
+
+/** Adds a log while its console still exists (checked in the same batch). */
+export async function insertLog(db: Db, userId: string, consoleId: string, values: LogValues, now: string): Promise<string> {
+  const id = newId("mlog");
+  await whileConsoleKept(db, userId, consoleId, [
+    statements
+      .insert(maintenanceLogs)
+      .values({ id, userId, consoleId, ...values, createdAt: now, updatedAt: now })
+      .getSQL(),
+  ]);
+  return id;
+}
+
+/**
+ * Writes only the fields sent, so two patches of different fields never undo each other; then
+ * a DONE log still without a completion date gets today's (the same rule as on insert).
+ */
+export async function patchLog(db: Db, userId: string, maintenanceLogId: string, changes: Partial<LogValues>, now: Date) {
+  const where = ownLog(userId, maintenanceLogId);
+  await db.batch([
+    db
+      .update(maintenanceLogs)
+      .set({ ...changes, updatedAt: now.toISOString() })
+      .where(where),
+    db
+      .update(maintenanceLogs)
+      .set({ completedDate: utcDay(now) })
+      .where(and(where, eq(maintenanceLogs.status, "DONE"), isNull(maintenanceLogs.completedDate))),
+  ]);
+}
+
+export const deleteLogSql = (userId: string, maintenanceLogId: string): SQL =>
+  statements.delete(maintenanceLogs).where(ownLog(userId, maintenanceLogId)).getSQL();
+
+/** Newest first: by the date the work was done or planned, else when it was logged. */
+export const logPage = (db: Db, consoleId: string, page: { limit: number; offset: number }) =>
+  pageAndTotal(
+    db,
+    maintenanceLogs,
+    eq(maintenanceLogs.consoleId, consoleId),
+    [
+      // raw SQL: coalesce has no builder function
+      desc(sql`coalesce(${maintenanceLogs.completedDate}, ${maintenanceLogs.scheduledDate}, ${maintenanceLogs.createdAt})`),
+      desc(maintenanceLogs.createdAt),
+      asc(maintenanceLogs.id),
+    ],
+    page,
+  );

@@ -26,7 +26,7 @@ export const removeConsole = defineTool({
     const [logs, plays] = await Promise.all([countLogs(db, args.consoleId), playsOnConsole(db, auth.userId, args.consoleId)]);
     const detached = plays.length ? ` The play records of ${plays.map((p) => `'${p.title}'`).join(", ")} lose their console.` : "";
     return confirmTwoStep(ctx, args, {
-      targetRevision: `${owned.updated_at}:${logs}:${plays.length}`,
+      targetRevision: `${owned.updatedAt}:${logs}:${plays.length}`,
       summary: `Removes your console '${owned.name}'${logs ? ` and its ${logs} maintenance ${logs === 1 ? "log" : "logs"}` : ""}.${detached}`,
       async execute(marker) {
         await deleteConsole(db, auth.userId, args.consoleId, marker);

@@ -4,7 +4,7 @@ import { queryBatch } from "../../platform/db";
 import { notFound } from "../../platform/errors";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
-import { deleteLogSql, findLog } from "./maintenance";
+import { deleteLogSql, findLog } from "./queries";
 
 export const removeConsoleMaintenanceLog = defineTool({
   name: "removeConsoleMaintenanceLog",
@@ -26,10 +26,10 @@ export const removeConsoleMaintenanceLog = defineTool({
   async handler(ctx, args) {
     const { db, auth } = ctx;
     const log = await findLog(db, auth.userId, args.maintenanceLogId);
-    if (!log || log.console_id !== args.consoleId) throw notFound(`Maintenance log ${args.maintenanceLogId} of console ${args.consoleId}`);
+    if (!log || log.consoleId !== args.consoleId) throw notFound(`Maintenance log ${args.maintenanceLogId} of console ${args.consoleId}`);
     return confirmTwoStep(ctx, args, {
-      targetRevision: log.updated_at,
-      summary: `Removes the maintenance log '${log.title}' (${log.status}${log.completed_date ? `, ${log.completed_date}` : ""}).`,
+      targetRevision: log.updatedAt,
+      summary: `Removes the maintenance log '${log.title}' (${log.status}${log.completedDate ? `, ${log.completedDate}` : ""}).`,
       async execute(marker) {
         await queryBatch(db, [marker, deleteLogSql(auth.userId, log.id)]);
         return { maintenanceLogId: log.id, removed: true as const };

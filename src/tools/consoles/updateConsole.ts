@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { notFound } from "../../platform/errors";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
+import { givenFields } from "../../platform/updates";
 import { defineTool } from "../../registry/defineTool";
-import { CONSOLE_FIELD_GROUPS, consoleFieldArgs, consoleSchema } from "./console";
-import { checkPlatformPriorities, findConsole, patchConsole } from "./queries";
-import { renderConsole } from "./render";
+import { CONSOLE_FIELD_GROUPS, consoleFieldArgs, consoleSchema } from "./items";
+import { checkPlatformPriorities, findConsole, patchConsole, renderConsole } from "./queries";
 
 export const updateConsole = defineTool({
   name: "updateConsole",
@@ -26,13 +26,7 @@ export const updateConsole = defineTool({
     const current = await findConsole(db, auth.userId, consoleId);
     if (!current) throw notFound(`Your console ${consoleId}`);
     if (changes.platformPriorities !== undefined) await checkPlatformPriorities(db, auth.userId, changes.platformPriorities);
-    await patchConsole(
-      db,
-      auth.userId,
-      consoleId,
-      Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)),
-      now.toISOString(),
-    );
+    await patchConsole(db, auth.userId, consoleId, givenFields(changes), now.toISOString());
     return { item: await renderConsole(db, auth.userId, consoleId, CONSOLE_FIELD_GROUPS) };
   },
 });

@@ -1,9 +1,11 @@
 import { z } from "zod";
 import { notFound } from "../../platform/errors";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
+import { givenFields } from "../../platform/updates";
 import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
-import { findLog, maintenanceFieldArgs, maintenanceLogSchema, patchLog, toMaintenanceLog } from "./maintenance";
+import { maintenanceFieldArgs, maintenanceLogSchema, toMaintenanceLog } from "./items";
+import { findLog, patchLog } from "./queries";
 
 export const updateConsoleMaintenanceLog = defineTool({
   name: "updateConsoleMaintenanceLog",
@@ -24,7 +26,7 @@ export const updateConsoleMaintenanceLog = defineTool({
   async handler({ db, auth, now }, { maintenanceLogId, ...changes }) {
     const current = await findLog(db, auth.userId, maintenanceLogId);
     if (!current) throw notFound(`Your maintenance log ${maintenanceLogId}`);
-    await patchLog(db, auth.userId, maintenanceLogId, Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)), now);
+    await patchLog(db, auth.userId, maintenanceLogId, givenFields(changes), now);
     return {
       item: toMaintenanceLog(
         readBack(await findLog(db, auth.userId, maintenanceLogId), () => notFound(`Your maintenance log ${maintenanceLogId}`)),

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { PREMIUM_ONLY } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
-import { checkCustomGameReferences, customGameRevision, insertCustomGame } from "./queries";
-import { customGameFields, customGameResult, renderCustomGame } from "./shared";
+import { customGameFields, customGameResult, customRevision } from "./items";
+import { checkCustomGameReferences, insertCustomGame, renderCustomGame } from "./queries";
 
 export const addCustomGame = defineTool({
   name: "addCustomGame",
@@ -34,6 +34,6 @@ export const addCustomGame = defineTool({
     };
     await checkCustomGameReferences(db, auth.userId, fields);
     const gameId = await insertCustomGame(db, { ...auth, upgradeUrl }, fields);
-    return { item: await renderCustomGame(db, auth.userId, gameId), revision: await customGameRevision(fields) };
+    return { item: await renderCustomGame(db, auth.userId, gameId), revision: await customRevision(fields) };
   },
 });

@@ -1,50 +1,49 @@
-import { type SQL, sql } from "drizzle-orm";
-import { games } from "../../db/schema";
+import { and, eq, exists, type SQL, sql } from "drizzle-orm";
+import { companies, games, genres, platforms } from "../../db/schema";
 import { insertWithCustomId } from "../../platform/customIds";
-import { type Db, queryBatch } from "../../platform/db";
+import { type Db, queryBatch, statements } from "../../platform/db";
 import { ApiError, notFound } from "../../platform/errors";
-import { sha256Hex } from "../../platform/hashing";
 import { addWithinLimit, type LimitContext, planCounter, runConditional, type WriteCondition } from "../../platform/registeredLimits";
+import { GAME_FIELD_GROUPS, toGame } from "../games/gameObject";
 import { gameWriteStatements, type StoredGameRow } from "../games/gameWrites";
-import type { GameRow } from "../games/masterRows";
-import { usableIds } from "../games/queries";
+import { loadGameRecords, usableIds } from "../games/queries";
 import { deleteEntrySql } from "../library/queries";
 import { deleteCopiesSql } from "../physicalCopies/queries";
 import { deleteGamePlaysSql } from "../play/queries";
 import { untagGameSql } from "../tags/queries";
 import { deleteWishSql } from "../wishlist/queries";
+import { type CustomGameFields, customRevision } from "./items";
 
 /** The plan limit on customGames: counted here, where its rows are written. */
 export const CUSTOM_GAMES_COUNTER = planCounter("customGames", games, games.ownerUserId);
 
-/** The stored fields of a custom game; its revision is their hash. */
-export type CustomGameFields = Omit<GameRow, "gameId" | "editions" | "mediaId" | "gpsId" | "dbId" | "dbSlug" | "dbCoverId">;
-
-/** Key order does not matter: the same fields always give the same revision. */
-export const customGameRevision = (fields: CustomGameFields) =>
-  sha256Hex(JSON.stringify(Object.entries(fields).sort(([a], [b]) => (a < b ? -1 : 1)))).then((hash) => hash.slice(0, 16));
+const ownGame = (userId: string, gameId: number) => and(eq(games.id, gameId), eq(games.ownerUserId, userId));
 
 /** The caller's custom game as stored fields; another user's is simply not found. */
-export async function findCustomGame(db: Db, userId: string, gameId: number): Promise<CustomGameFields | undefined> {
-  const [row] = await db.all<Record<string, string | number | null>>(sql`
-    SELECT title, title_reading, title_en, aliases, platform_id, publisher_id, genre_id, genre_sub_id, release_date,
-      jan_code, model_number, price
-    FROM games WHERE id = ${gameId} AND owner_user_id = ${userId}`);
-  if (!row) return undefined;
-  return {
-    title: row.title as string,
-    titleReading: row.title_reading as string | null,
-    titleEn: JSON.parse(row.title_en as string),
-    aliases: JSON.parse(row.aliases as string),
-    platformId: row.platform_id as number,
-    publisherId: row.publisher_id as number | null,
-    genreId: row.genre_id as number | null,
-    genreSubId: row.genre_sub_id as number | null,
-    releaseDate: row.release_date as string | null,
-    janCode: row.jan_code as string | null,
-    modelNumber: JSON.parse(row.model_number as string),
-    price: row.price as number | null,
-  };
+export const findCustomGame = (db: Db, userId: string, gameId: number): Promise<CustomGameFields | undefined> =>
+  db
+    .select({
+      title: games.title,
+      titleReading: games.titleReading,
+      titleEn: games.titleEn,
+      aliases: games.aliases,
+      platformId: games.platformId,
+      publisherId: games.publisherId,
+      genreId: games.genreId,
+      genreSubId: games.genreSubId,
+      releaseDate: games.releaseDate,
+      janCode: games.janCode,
+      modelNumber: games.modelNumber,
+      price: games.price,
+    })
+    .from(games)
+    .where(ownGame(userId, gameId))
+    .get();
+
+/** The stored game as a Game object with every field group, for tool results. */
+export async function renderCustomGame(db: Db, userId: string, gameId: number) {
+  const record = (await loadGameRecords(db, userId, [gameId])).get(gameId)!;
+  return toGame(record, new Set(GAME_FIELD_GROUPS));
 }
 
 const notFoundField = (field: string, id: number) =>
@@ -64,9 +63,9 @@ export async function checkCustomGameReferences(db: Db, userId: string, fields: 
   ] as const) {
     const id = fields[field];
     if (id == null) continue;
-    const [genre] = await db.all<{ parent_id: number | null }>(sql`SELECT parent_id FROM genres WHERE id = ${id}`);
+    const genre = await db.select({ parentId: genres.parentId }).from(genres).where(eq(genres.id, id)).get();
     if (!genre) throw notFoundField(field, id);
-    if (rootOnly && genre.parent_id !== null) {
+    if (rootOnly && genre.parentId !== null) {
       throw new ApiError("invalid_input", `${field}: ${id} is a support genre; the main genre must be a root genre.`, { field });
     }
   }
@@ -90,16 +89,21 @@ const storedRow = (gameId: number, userId: string, fields: CustomGameFields, con
  * removed since checkCustomGameReferences read it answers the same 404.
  */
 export function referencesStillUsable(userId: string, fields: Partial<CustomGameFields>): WriteCondition[] {
-  const usable = (table: string, id: number) =>
-    sql`EXISTS (SELECT 1 FROM ${sql.raw(table)} WHERE id = ${id} AND ifnull(owner_user_id, ${userId}) = ${userId})`;
+  const usable = (table: typeof platforms | typeof companies, id: number) =>
+    exists(
+      statements
+        .select({ one: sql`1` })
+        .from(table)
+        .where(and(eq(table.id, id), sql`ifnull(${table.ownerUserId}, ${userId}) = ${userId}`)),
+    );
   const conditions: WriteCondition[] = [];
   if (fields.platformId !== undefined) {
     const id = fields.platformId;
-    conditions.push({ holds: usable("platforms", id), error: () => notFoundField("platformId", id) });
+    conditions.push({ holds: usable(platforms, id), error: () => notFoundField("platformId", id) });
   }
   if (fields.publisherId != null) {
     const id = fields.publisherId;
-    conditions.push({ holds: usable("companies", id), error: () => notFoundField("publisherId", id) });
+    conditions.push({ holds: usable(companies, id), error: () => notFoundField("publisherId", id) });
   }
   return conditions;
 }
@@ -111,7 +115,7 @@ export async function insertCustomGameStatements(
   gameId: number,
   fields: CustomGameFields,
 ): Promise<D1PreparedStatement[]> {
-  return gameWriteStatements(db.$client, [storedRow(gameId, userId, fields, await customGameRevision(fields))], "insert");
+  return gameWriteStatements(db.$client, [storedRow(gameId, userId, fields, await customRevision(fields))], "insert");
 }
 
 /** A new custom game under a random id from the one custom-id allocator (platform/customIds.ts). */
@@ -136,10 +140,10 @@ export async function updateCustomGame(
   fields: CustomGameFields,
   changes: Partial<CustomGameFields> = fields,
 ): Promise<string> {
-  const revision = await customGameRevision(fields);
+  const revision = await customRevision(fields);
   // The upsert must not bring back a game removed since it was read.
   const stillThere = {
-    holds: sql`EXISTS (SELECT 1 FROM games WHERE id = ${gameId} AND owner_user_id = ${userId})`,
+    holds: exists(statements.select({ one: sql`1` }).from(games).where(ownGame(userId, gameId))),
     error: () => notFound(`Your custom game ${gameId}`),
   };
   await runConditional(
@@ -159,6 +163,6 @@ export async function deleteCustomGame(db: Db, userId: string, gameId: number, m
     untagGameSql(userId, gameId),
     deleteEntrySql(userId, gameId),
     deleteWishSql(userId, gameId),
-    sql`DELETE FROM games WHERE id = ${gameId} AND owner_user_id = ${userId}`,
+    statements.delete(games).where(ownGame(userId, gameId)).getSQL(),
   ]);
 }

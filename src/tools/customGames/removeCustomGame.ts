@@ -6,7 +6,8 @@ import { positiveId } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
 import { findEntry } from "../library/queries";
 import { findWish } from "../wishlist/queries";
-import { customGameRevision, deleteCustomGame, findCustomGame } from "./queries";
+import { customRevision } from "./items";
+import { deleteCustomGame, findCustomGame } from "./queries";
 
 export const removeCustomGame = defineTool({
   name: "removeCustomGame",
@@ -28,7 +29,7 @@ export const removeCustomGame = defineTool({
     const [entry, wish] = await Promise.all([findEntry(db, auth.userId, args.gameId), findWish(db, auth.userId, args.gameId)]);
     const alsoGoes = [entry && "its library entry", wish && "its wishlist entry"].filter(Boolean).join(" and ");
     return confirmTwoStep(ctx, args, {
-      targetRevision: `${await customGameRevision(game)}:${entry?.revision ?? "-"}:${wish?.revision ?? "-"}`,
+      targetRevision: `${await customRevision(game)}:${entry?.revision ?? "-"}:${wish?.revision ?? "-"}`,
       summary: `Removes your custom game '${game.title}'${alsoGoes ? ` with ${alsoGoes}` : ""}.`,
       async execute(marker) {
         await deleteCustomGame(db, auth.userId, args.gameId, marker);

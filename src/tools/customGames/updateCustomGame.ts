@@ -3,8 +3,8 @@ import { PREMIUM_ONLY } from "../../platform/plans";
 import { positiveId } from "../../platform/schemas";
 import { givenFields, patchInput } from "../../platform/updates";
 import { defineTool } from "../../registry/defineTool";
-import { checkCustomGameReferences, customGameRevision, findCustomGame, updateCustomGame as storeUpdate } from "./queries";
-import { customGameFields, customGameResult, renderCustomGame } from "./shared";
+import { customGameFields, customGameResult, customRevision } from "./items";
+import { checkCustomGameReferences, findCustomGame, renderCustomGame, updateCustomGame as storeUpdate } from "./queries";
 
 export const updateCustomGame = defineTool({
   name: "updateCustomGame",
@@ -23,7 +23,7 @@ export const updateCustomGame = defineTool({
   async handler({ db, auth }, { gameId, revision, ...changes }) {
     const current = await findCustomGame(db, auth.userId, gameId);
     if (!current) throw notFound(`Your custom game ${gameId}`);
-    if (revision !== undefined && revision !== (await customGameRevision(current))) {
+    if (revision !== undefined && revision !== (await customRevision(current))) {
       throw new ApiError("revision_conflict", "The custom game changed since that revision; read it again and resend.", {
         field: "revision",
       });

@@ -1,3 +1,3 @@
-import { CUSTOM_PLATFORM, customRecordAddTool } from "./shared";
+import { CUSTOM_PLATFORM, customRecordAddTool } from "./customRecordTools";
 
 export const addCustomPlatform = customRecordAddTool(CUSTOM_PLATFORM);

@@ -1,3 +1,3 @@
-import { CUSTOM_PUBLISHER, customRecordAddTool } from "./shared";
+import { CUSTOM_PUBLISHER, customRecordAddTool } from "./customRecordTools";
 
 export const addCustomPublisher = customRecordAddTool(CUSTOM_PUBLISHER);

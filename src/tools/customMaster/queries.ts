@@ -1,9 +1,9 @@
-import { type SQL, sql } from "drizzle-orm";
-import { companies, platforms } from "../../db/schema";
+import { and, count, eq, getTableName, inArray, type SQL, sql } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { collections, companies, consolePlatforms, consoles, games, platforms } from "../../db/schema";
 import { insertWithCustomId } from "../../platform/customIds";
-import { type Db, isUniqueViolation, queryBatch } from "../../platform/db";
+import { type Db, isUniqueViolation, queryBatch, statements } from "../../platform/db";
 import { ApiError, notFound } from "../../platform/errors";
-import { sha256Hex } from "../../platform/hashing";
 import {
   addWithinLimit,
   type LimitContext,
@@ -12,76 +12,65 @@ import {
   runConditional,
   type WriteCondition,
 } from "../../platform/registeredLimits";
+import { customRevision } from "../customGames/items";
 import { companySearchText } from "../games/masterRows";
+import type { Named, PlatformFields, PublisherFields, Stored } from "./items";
 
 /**
  * Custom platforms and publishers: rows of the master tables `platforms` and `companies` with
  * owner_user_id set. One description per kind drives every query, so both behave alike.
  */
 
-export interface PlatformFields {
-  name: string;
-  nameEn: string | null;
-  shortName: string | null;
-  maker: string | null;
-  releaseDate: string | null;
-}
-
-export interface PublisherFields {
-  name: string;
-  nameKana: string | null;
-  nameEn: string | null;
-}
-
-export type Named = { name: string };
+type CustomTable = typeof platforms | typeof companies;
 
 export interface Kind<F extends Named> {
-  table: "platforms" | "companies";
+  table: CustomTable;
   /** The plan limit the kind counts against. */
   counter: PlanCounter;
   /** The id argument's name, for errors. */
   idField: "platformId" | "companyId";
   /** How messages name the record. */
   noun: "platform" | "publisher";
-  /** Field -> column; every field of F. */
-  columns: Record<keyof F & string, string>;
+  /** Field -> the table's column holding it; every field of F. */
+  columns: { [K in keyof F]-?: SQLiteColumn };
   /** Columns derived from the fields (the publisher's search text). */
-  derived(fields: F): Record<string, string>;
+  derived(fields: F): Partial<CustomTable["$inferInsert"]>;
 }
 
 export const PLATFORM: Kind<PlatformFields> = {
-  table: "platforms",
+  table: platforms,
   counter: planCounter("customPlatforms", platforms, platforms.ownerUserId),
   idField: "platformId",
   noun: "platform",
-  columns: { name: "name", nameEn: "name_en", shortName: "short_name", maker: "maker", releaseDate: "release_date" },
+  columns: {
+    name: platforms.name,
+    nameEn: platforms.nameEn,
+    shortName: platforms.shortName,
+    maker: platforms.maker,
+    releaseDate: platforms.releaseDate,
+  },
   derived: () => ({}),
 };
 
 export const PUBLISHER: Kind<PublisherFields> = {
-  table: "companies",
+  table: companies,
   counter: planCounter("customPublishers", companies, companies.ownerUserId),
   idField: "companyId",
   noun: "publisher",
-  columns: { name: "name", nameKana: "name_kana", nameEn: "name_en" },
-  derived: (fields) => ({ search_text: companySearchText(fields) }),
+  columns: { name: companies.name, nameKana: companies.nameKana, nameEn: companies.nameEn },
+  derived: (fields) => ({ searchText: companySearchText(fields) }),
 };
 
-/** A custom record's revision: the hash of its fields (key order does not matter). Stored as content_hash. */
-const revisionOf = (fields: object) =>
-  sha256Hex(JSON.stringify(Object.entries(fields).sort(([a], [b]) => (a < b ? -1 : 1)))).then((hash) => hash.slice(0, 16));
+const ownRecord = (table: CustomTable, userId: string, id: number) => and(eq(table.id, id), eq(table.ownerUserId, userId));
 
-export interface Stored<F> {
-  fields: F;
-  revision: string;
-}
-
-/** The caller's custom record; official ones and other users' are simply not found. */
+/** The caller's custom record; official ones and other users' are simply not found. Its revision is stored as content_hash. */
 export async function findCustom<F extends Named>(db: Db, kind: Kind<F>, userId: string, id: number): Promise<Stored<F> | undefined> {
-  const select = Object.entries<string>(kind.columns).map(([key, column]) => sql`${sql.raw(column)} AS ${sql.raw(`"${key}"`)}`);
-  const [row] = await db.all<F & { revision: string }>(sql`
-    SELECT ${sql.join(select, sql`, `)}, content_hash AS revision
-    FROM ${sql.raw(kind.table)} WHERE id = ${id} AND owner_user_id = ${userId}`);
+  const { table } = kind;
+  const row = await db
+    .select({ ...(kind.columns as Record<string, SQLiteColumn>), revision: table.contentHash })
+    .from(table)
+    .where(ownRecord(table, userId, id))
+    .get();
   if (!row) return undefined;
   const { revision, ...fields } = row;
   return { fields: fields as unknown as F, revision };
@@ -94,14 +83,10 @@ const nameTaken = <F extends Named>(kind: Kind<F>, name: string) =>
 
 /** Name and owner form a unique index (migration 0026): a second record of that name breaks it. */
 const isNameTaken = (kind: Kind<Named>, error: unknown) =>
-  isUniqueViolation(error) && (error as Error).message.concat(String((error as Error).cause ?? "")).includes(`${kind.table}.owner_user_id`);
-
-function columnValues<F extends Named>(kind: Kind<F>, fields: F): [string, unknown][] {
-  return [
-    ...Object.entries<string>(kind.columns).map(([key, column]): [string, unknown] => [column, fields[key as keyof F]]),
-    ...Object.entries(kind.derived(fields)),
-  ];
-}
+  isUniqueViolation(error) &&
+  (error as Error).message
+    .concat(String((error as Error).cause ?? ""))
+    .includes(`${getTableName(kind.table)}.${kind.table.ownerUserId.name}`);
 
 /**
  * Adds a record under a random custom id (platform/customIds.ts), counting it against the plan's
@@ -113,16 +98,15 @@ export async function insertCustom<F extends Named>(
   limit: LimitContext,
   fields: F,
 ): Promise<Stored<F> & { id: number }> {
-  const revision = await revisionOf(fields);
-  const values = columnValues(kind, fields);
+  const { table } = kind;
+  const revision = await customRevision(fields);
   try {
-    const id = await insertWithCustomId(kind.table, (id) =>
+    const id = await insertWithCustomId(getTableName(table), (id) =>
       addWithinLimit(db, limit, kind.counter, [
-        sql`INSERT INTO ${sql.raw(kind.table)} (id, ${sql.raw(values.map(([column]) => column).join(", "))}, owner_user_id, content_hash)
-          VALUES (${id}, ${sql.join(
-            values.map(([, value]) => sql`${value}`),
-            sql`, `,
-          )}, ${limit.userId}, ${revision})`,
+        statements
+          .insert(table)
+          .values({ id, ...fields, ...kind.derived(fields), ownerUserId: limit.userId, contentHash: revision })
+          .getSQL(),
       ]),
     );
     return { id, fields, revision };
@@ -150,18 +134,19 @@ export async function updateCustom<F extends Named>(
   changes: Partial<F>,
   expected?: string,
 ): Promise<Stored<F>> {
+  const { table } = kind;
   for (let attempt = 1; ; attempt++) {
     const current = await findCustom(db, kind, userId, id);
     if (!current) throw notYours(kind, id);
     if (expected !== undefined && expected !== current.revision) throw revisionConflict(kind);
     const fields = { ...current.fields, ...changes };
-    const revision = await revisionOf(fields);
-    const sets = columnValues(kind, fields).map(([column, value]) => sql`${sql.raw(column)} = ${value}`);
+    const revision = await customRevision(fields);
     let changed: number;
     try {
-      const result = await db.run(sql`
-        UPDATE ${sql.raw(kind.table)} SET ${sql.join([...sets, sql`content_hash = ${revision}`], sql`, `)}
-        WHERE id = ${id} AND owner_user_id = ${userId} AND content_hash = ${current.revision}`);
+      const result = await db
+        .update(table)
+        .set({ ...fields, ...kind.derived(fields), contentHash: revision })
+        .where(and(ownRecord(table, userId, id), eq(table.contentHash, current.revision)));
       changed = result.meta.changes;
     } catch (error) {
       if (isNameTaken(kind, error)) throw nameTaken(kind, fields.name);
@@ -180,21 +165,24 @@ export interface PlatformUsage {
   consoles: number;
 }
 
-const gamesOnPlatform = (userId: string, platformId: number) =>
-  sql`SELECT COUNT(*) FROM games WHERE platform_id = ${platformId} AND owner_user_id = ${userId}`;
+const countOf = (db: Db, table: SQLiteTable, where: SQL | undefined) => db.select({ n: count() }).from(table).where(where);
+
+const gamesOnPlatform = (userId: string, platformId: number) => and(eq(games.platformId, platformId), eq(games.ownerUserId, userId));
 const collectionsOfPlatform = (userId: string, platformId: number) =>
-  sql`SELECT COUNT(*) FROM collections WHERE user_id = ${userId} AND type = 'PLATFORM' AND platform_id = ${platformId}`;
+  and(eq(collections.userId, userId), eq(collections.type, "PLATFORM"), eq(collections.platformId, platformId));
 const consolesOfPlatform = (userId: string, platformId: number) =>
-  sql`SELECT console_id FROM console_platforms WHERE platform_id = ${platformId}
-        AND console_id IN (SELECT id FROM consoles WHERE user_id = ${userId})`;
+  and(
+    eq(consolePlatforms.platformId, platformId),
+    inArray(consolePlatforms.consoleId, statements.select({ id: consoles.id }).from(consoles).where(eq(consoles.userId, userId))),
+  );
 
 export async function platformUsage(db: Db, userId: string, platformId: number): Promise<PlatformUsage> {
-  const [games, collections, consoles] = await queryBatch<{ n: number }[][]>(db, [
-    sql`SELECT (${gamesOnPlatform(userId, platformId)}) AS n`,
-    sql`SELECT (${collectionsOfPlatform(userId, platformId)}) AS n`,
-    sql`SELECT COUNT(*) AS n FROM (${consolesOfPlatform(userId, platformId)})`,
+  const [[gameCount], [collectionCount], [consoleCount]] = await db.batch([
+    countOf(db, games, gamesOnPlatform(userId, platformId)),
+    countOf(db, collections, collectionsOfPlatform(userId, platformId)),
+    countOf(db, consolePlatforms, consolesOfPlatform(userId, platformId)),
   ]);
-  return { games: games![0]!.n, collections: collections![0]!.n, consoles: consoles![0]!.n };
+  return { games: gameCount!.n, collections: collectionCount!.n, consoles: consoleCount!.n };
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -221,17 +209,30 @@ export function platformInUse(name: string, _platformId: number, usage: Pick<Pla
  */
 export async function deleteCustomPlatform(db: Db, userId: string, platformId: number, name: string, now: string, marker: SQL) {
   const unused: WriteCondition = {
-    holds: sql`(${gamesOnPlatform(userId, platformId)}) = 0 AND (${collectionsOfPlatform(userId, platformId)}) = 0`,
+    // raw SQL: a guarded batch's condition, over the builder's counts.
+    holds: sql`${countOf(statements, games, gamesOnPlatform(userId, platformId))} = 0
+      AND ${countOf(statements, collections, collectionsOfPlatform(userId, platformId))} = 0`,
     error: () => platformInUse(name, platformId, { games: 0, collections: 0 }),
   };
-  const statements: SQL[] = [
+  const consolesListingIt = statements
+    .select({ id: consolePlatforms.consoleId })
+    .from(consolePlatforms)
+    .where(consolesOfPlatform(userId, platformId));
+  const removal: SQL[] = [
     marker,
-    sql`UPDATE consoles SET updated_at = ${now} WHERE user_id = ${userId} AND id IN (${consolesOfPlatform(userId, platformId)})`,
-    sql`DELETE FROM console_platforms WHERE platform_id = ${platformId} AND console_id IN (SELECT id FROM consoles WHERE user_id = ${userId})`,
-    sql`DELETE FROM platforms WHERE id = ${platformId} AND owner_user_id = ${userId}`,
+    statements
+      .update(consoles)
+      .set({ updatedAt: now })
+      .where(and(eq(consoles.userId, userId), inArray(consoles.id, consolesListingIt)))
+      .getSQL(),
+    statements.delete(consolePlatforms).where(consolesOfPlatform(userId, platformId)).getSQL(),
+    statements
+      .delete(platforms)
+      .where(ownRecord(platforms, userId, platformId))
+      .getSQL(),
   ];
   try {
-    await runConditional(db, [unused], statements);
+    await runConditional(db, [unused], removal);
   } catch (error) {
     // The batch broke because something started to use the platform: name what, as the preview would.
     if (!(error instanceof ApiError) || error.details.field !== "platformId") throw error;
@@ -240,11 +241,10 @@ export async function deleteCustomPlatform(db: Db, userId: string, platformId: n
   }
 }
 
-const gamesOfPublisher = (userId: string, companyId: number) =>
-  sql`SELECT COUNT(*) FROM games WHERE publisher_id = ${companyId} AND owner_user_id = ${userId}`;
+const gamesOfPublisher = (userId: string, companyId: number) => and(eq(games.publisherId, companyId), eq(games.ownerUserId, userId));
 
 export async function publisherGameCount(db: Db, userId: string, companyId: number): Promise<number> {
-  const [row] = await db.all<{ n: number }>(sql`SELECT (${gamesOfPublisher(userId, companyId)}) AS n`);
+  const [row] = await countOf(db, games, gamesOfPublisher(userId, companyId));
   return row?.n ?? 0;
 }
 
@@ -252,7 +252,10 @@ export async function publisherGameCount(db: Db, userId: string, companyId: numb
 export async function deleteCustomPublisher(db: Db, userId: string, companyId: number, marker: SQL) {
   await queryBatch(db, [
     marker,
-    sql`UPDATE games SET publisher_id = NULL WHERE publisher_id = ${companyId} AND owner_user_id = ${userId}`,
-    sql`DELETE FROM companies WHERE id = ${companyId} AND owner_user_id = ${userId}`,
+    statements.update(games).set({ publisherId: null }).where(gamesOfPublisher(userId, companyId)).getSQL(),
+    statements
+      .delete(companies)
+      .where(ownRecord(companies, userId, companyId))
+      .getSQL(),
   ]);
 }

@@ -1,3 +1,3 @@
-import { CUSTOM_PLATFORM, customRecordRemoveTool } from "./shared";
+import { CUSTOM_PLATFORM, customRecordRemoveTool } from "./customRecordTools";
 
 export const removeCustomPlatform = customRecordRemoveTool(CUSTOM_PLATFORM);

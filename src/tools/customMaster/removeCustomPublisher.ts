@@ -1,3 +1,3 @@
-import { CUSTOM_PUBLISHER, customRecordRemoveTool } from "./shared";
+import { CUSTOM_PUBLISHER, customRecordRemoveTool } from "./customRecordTools";
 
 export const removeCustomPublisher = customRecordRemoveTool(CUSTOM_PUBLISHER);

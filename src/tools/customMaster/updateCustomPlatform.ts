@@ -1,3 +1,3 @@
-import { CUSTOM_PLATFORM, customRecordUpdateTool } from "./shared";
+import { CUSTOM_PLATFORM, customRecordUpdateTool } from "./customRecordTools";
 
 export const updateCustomPlatform = customRecordUpdateTool(CUSTOM_PLATFORM);

@@ -1,3 +1,3 @@
-import { CUSTOM_PUBLISHER, customRecordUpdateTool } from "./shared";
+import { CUSTOM_PUBLISHER, customRecordUpdateTool } from "./customRecordTools";
 
 export const updateCustomPublisher = customRecordUpdateTool(CUSTOM_PUBLISHER);

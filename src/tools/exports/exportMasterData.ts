@@ -1,6 +1,6 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import { queryBatch } from "../../platform/db";
+import { masterMeta, platforms } from "../../db/schema";
 import { ApiError } from "../../platform/errors";
 import { PREMIUM_ONLY } from "../../platform/plans";
 import { positiveId } from "../../platform/schemas";
@@ -65,14 +65,19 @@ export const exportMasterData = defineTool({
   ],
   async handler({ env, db, auth, now, origin }, args) {
     const { dataset, platformId } = args;
-    const [platforms, generations, counts] = await queryBatch<[{ owner: string | null }[], { value: string }[], { n: number }[]]>(db, [
-      platformId === undefined
-        ? sql`SELECT NULL AS owner WHERE 0`
-        : sql`SELECT owner_user_id AS owner FROM platforms WHERE id = ${platformId}`,
-      sql`SELECT value FROM master_meta WHERE key = ${generationKey(dataset)}`,
-      dataset === "games" ? countQueries.games(auth.userId, platformId!) : countQueries[dataset](auth.userId),
+    const [platformRows, generations, counts] = await db.batch([
+      db
+        .select({ owner: platforms.ownerUserId })
+        .from(platforms)
+        // No platform asked: no row.
+        .where(platformId === undefined ? sql`0` : eq(platforms.id, platformId)),
+      db
+        .select({ value: masterMeta.value })
+        .from(masterMeta)
+        .where(eq(masterMeta.key, generationKey(dataset))),
+      dataset === "games" ? countQueries.games(db, auth.userId, platformId!) : countQueries[dataset](db, auth.userId),
     ]);
-    if (platformId !== undefined && (platforms.length === 0 || platforms[0]!.owner !== null)) {
+    if (platformId !== undefined && (platformRows.length === 0 || platformRows[0]!.owner !== null)) {
       throw new ApiError("not_found", `platformId ${platformId} is not an official platform.`, { field: "platformId" });
     }
     const request = { kind: "masterData", dataset, format: "ndjson", args: platformId === undefined ? {} : { platformId } } as const;

@@ -48,27 +48,26 @@ export interface ListPageRequest {
 
 /**
  * One page of the list plus the total, as one batch. The page's rows are chosen first from the
- * list alone (its own indexes: user, then the sort; see migration 0030), reading no further than
+ * list alone (its own indexes: user, then the sort; see sortIndexes in schema.ts), reading no further than
  * the page; only those rows are then joined with their games and rendered. The total counts the
- * list's index entries. Games are joined to count only for game filters, to choose the page also
- * for game sorts (which therefore sort the user's rows). Game columns (core fields: list items
- * show no game field groups) only when asked for. Read it with ctx.read, then listPageOf.
+ * list's index entries. Every sort is of the list's own columns (a game's title and release date
+ * are copied into its rows, see schema.ts); games are joined to count and choose the page only for
+ * game filters. Game columns (core fields: list items show no game field groups) only when asked
+ * for. Read it with ctx.read, then listPageOf.
  */
 export function listPageQueries({ list, userId, filter, sort, page, withGame, also = [] }: ListPageRequest): SQL[] {
-  const gameSort = sort.some((key) => key.column.startsWith("g."));
   const joined = { from: userListFrom(list), where: allOf(joinedConditions(userId, filter)) };
   const alone = { from: sql.raw(`${list.table} ${list.alias}`), where: allOf(filter.own) };
-  const counted = filter.games.length > 0 ? joined : alone;
-  const chosen = filter.games.length > 0 || gameSort ? joined : alone;
+  const source = filter.games.length > 0 ? joined : alone;
   const order = orderOf(sort);
   const alias = list.alias;
   return [
     sql`SELECT ${list.columns}${withGame ? sql`, ${GAME_CORE_SELECT}` : sql``}
-      FROM (SELECT ${sql.raw(alias)}.rowid AS page_rowid FROM ${chosen.from} WHERE ${chosen.where} ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset}) page
+      FROM (SELECT ${sql.raw(alias)}.rowid AS page_rowid FROM ${source.from} WHERE ${source.where} ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset}) page
       JOIN ${sql.raw(`${list.table} ${alias}`)} ON ${sql.raw(alias)}.rowid = page.page_rowid
-      ${withGame || gameSort ? sql`JOIN games g ON g.id = ${sql.raw(alias)}.game_id` : sql``} ${withGame ? GAME_JOINS : sql``}
+      ${withGame ? sql`JOIN games g ON g.id = ${sql.raw(alias)}.game_id ${GAME_JOINS}` : sql``}
       ORDER BY ${order}`,
-    sql`SELECT COUNT(*) AS n FROM ${counted.from} WHERE ${counted.where}`,
+    sql`SELECT COUNT(*) AS n FROM ${source.from} WHERE ${source.where}`,
     ...also,
   ];
 }

@@ -1,23 +1,39 @@
-import { SQL, sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { collections, consoles, games, playLogs, playRecords, tags } from "../../db/schema";
 import { randomCustomId } from "../../platform/customIds";
-import { type Db, guardStatement, isUniqueViolation, prepare, queryBatch } from "../../platform/db";
+import { type Db, guardStatement, isUniqueViolation, runGuarded } from "../../platform/db";
 import { ApiError } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { type Plan, REGISTERED_LIMITS, type RegisteredResource } from "../../platform/plans";
 import { limitGuardAfter, type PlanCounter, roomLeft } from "../../platform/registeredLimits";
 import { CUSTOM_ID_BASE } from "../../platform/schemas";
 import { attributeLabels, insertOwnAttribute } from "../attributes/queries";
-import { COLLECTIONS_COUNTER, checkCollectionFields, insertCollectionSql, type NewCollection } from "../collections/queries";
+import type { NewCollection } from "../collections/items";
+import { COLLECTIONS_COUNTER, checkCollectionFields, insertCollectionSql } from "../collections/queries";
 import { CONSOLES_COUNTER, insertConsoleSql } from "../consoles/queries";
-import { CUSTOM_GAMES_COUNTER, type CustomGameFields, insertCustomGameStatements, referencesStillUsable } from "../customGames/queries";
+import type { CustomGameFields } from "../customGames/items";
+import { CUSTOM_GAMES_COUNTER, insertCustomGameStatements, referencesStillUsable } from "../customGames/queries";
 import { usableIds } from "../games/queries";
 import { insertEntrySql, LIBRARY_COUNTER } from "../library/queries";
-import { insertPlayLogSql } from "../play/logs";
-import { endLatestSql, insertPlaySql, newPlayId, withStatusDates } from "../play/queries";
+import { endLatestSql, insertPlayLogSql, insertPlaySql, newPlayId, withStatusDates } from "../play/queries";
 import { allOwnedSql, insertTagSql, TAGS_COUNTER, tagGamesInsertSql, tagIdByNameSql } from "../tags/queries";
 import { deleteWishSql, insertWishSql, WISHLIST_COUNTER } from "../wishlist/queries";
 import type { ReportedRow } from "./jobs";
 import { type MatchResult, matchGames } from "./matching";
+import {
+  allPlayRecordsKept,
+  genreParents,
+  held,
+  idMap,
+  inLibrary,
+  mapSql,
+  onWishlist,
+  playRecordExists,
+  tagsNamed,
+  visibleGames,
+  withLatestPlay,
+} from "./queries";
 import type { ExportRowOf, StagedRow, TrackerRow } from "./rows";
 
 /**
@@ -69,33 +85,6 @@ class Decisions {
   }
 }
 
-const json = (values: readonly unknown[]) => JSON.stringify(values);
-
-/** Ids re-issued by earlier restores of this user: old id (as in the file) -> new id. */
-async function idMap(db: Db, userId: string, kind: string, oldIds: readonly string[]): Promise<Map<string, string>> {
-  if (oldIds.length === 0) return new Map();
-  const rows = await db.all<{ old_id: string; new_id: string }>(sql`
-    SELECT old_id, new_id FROM import_id_map WHERE user_id = ${userId} AND kind = ${kind} AND old_id IN (SELECT value FROM json_each(${json(oldIds)}))`);
-  return new Map(rows.map((r) => [r.old_id, r.new_id]));
-}
-
-/** Records a re-issued id; `newIdValue` may be SQL (a tag's id is known only once it is inserted). */
-const mapSql = (userId: string, kind: string, oldId: string, newIdValue: string | SQL) =>
-  sql`INSERT INTO import_id_map (user_id, kind, old_id, new_id) VALUES (${userId}, ${kind}, ${oldId}, ${newIdValue})
-      ON CONFLICT (user_id, kind, old_id) DO UPDATE SET new_id = excluded.new_id`;
-
-/** The ids among `ids` the user can see (official games and their own custom games). */
-async function visibleGames(db: Db, userId: string, ids: readonly number[]): Promise<Set<number>> {
-  if (ids.length === 0) return new Set();
-  const rows = await db.all<{ id: number }>(sql`
-    SELECT id FROM games WHERE id IN (SELECT value FROM json_each(${json(ids)})) AND ifnull(owner_user_id, ${userId}) = ${userId}`);
-  return new Set(rows.map((r) => r.id));
-}
-
-async function idsIn(db: Db, query: SQL): Promise<Set<number | string>> {
-  return new Set((await db.all<{ id: number | string }>(query)).map((r) => r.id));
-}
-
 /**
  * Attribute labels as ids; a label the account does not have yet is created (within the plan's
  * attribute limit), since attributes travel as labels in an export. Unresolvable labels: null.
@@ -124,6 +113,10 @@ async function attributeResolver(ctx: ApplyContext, labels: readonly string[]) {
   };
 }
 
+/** The row's values of these columns, an empty one (absent from the file) as null. */
+const orNull = <R, K extends keyof R>(row: R, keys: readonly K[]) =>
+  Object.fromEntries(keys.map((key) => [key, row[key] ?? null])) as { [P in K]-?: NonNullable<R[P]> | null };
+
 const timesOf = (row: { createdAt?: string | null; updatedAt?: string | null }, now: string) => {
   const createdAt = row.createdAt ?? now;
   return { createdAt, updatedAt: row.updatedAt ?? createdAt };
@@ -145,11 +138,39 @@ async function mappedTargets(ctx: ApplyContext, ids: readonly number[]) {
 const limitMessage = (plan: Plan, resource: RegisteredResource, noun = `${resource} entries`) =>
   `The ${plan} plan allows ${REGISTERED_LIMITS[resource][plan]} ${noun}; this row is past the limit and was not imported.`;
 
-/** The decided rows, their batch closed by the plan-limit guard of `counter` (when it writes anything). */
-function decidedWithin(ctx: ApplyContext, d: Decisions, counter: PlanCounter): Decided {
-  const guard = limitGuardAfter(ctx, counter);
-  if (guard && d.statements.length > 0) d.statements.push(guard);
+/** The decided rows, their batch closed by the plan-limit guards of the counters (when it writes anything). */
+function decidedWithin(ctx: ApplyContext, d: Decisions, ...counters: PlanCounter[]): Decided {
+  for (const counter of counters) {
+    const guard = limitGuardAfter(ctx, counter);
+    if (guard && d.statements.length > 0) d.statements.push(guard);
+  }
   return d.decided;
+}
+
+/**
+ * Which of a file's record ids are here already: the account's own, one whose re-issued id (kind
+ * in import_id_map, from an earlier restore) still exists, or one this batch adds (add).
+ */
+async function restoredIds<T extends string | number>(
+  { db, userId }: ApplyContext,
+  kind: string,
+  record: { id: SQLiteColumn; owner: SQLiteColumn },
+  fileIds: readonly T[],
+  asId: (reissued: string) => T,
+) {
+  const [reissued, own] = await Promise.all([
+    idMap(db, userId, kind, fileIds.map(String)),
+    held(db, record.owner, userId, record.id, fileIds),
+  ]);
+  const restored = await held(db, record.owner, userId, record.id, [...reissued.values()].map(asId));
+  const added = new Set<T>();
+  return {
+    has(fileId: T) {
+      const again = reissued.get(String(fileId));
+      return own.has(fileId) || (again !== undefined && restored.has(asId(again))) || added.has(fileId);
+    },
+    add: (fileId: T) => added.add(fileId),
+  };
 }
 
 async function decideLibrary(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"library">>[]): Promise<Decided> {
@@ -161,10 +182,7 @@ async function decideLibrary(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"lib
   );
   const [visible, owned, room, resolve] = await Promise.all([
     visibleGames(db, userId, targets),
-    idsIn(
-      db,
-      sql`SELECT game_id AS id FROM library_entries WHERE user_id = ${userId} AND game_id IN (SELECT value FROM json_each(${json(targets)}))`,
-    ),
+    inLibrary(db, userId, targets),
     roomLeft(db, ctx, LIBRARY_COUNTER),
     attributeResolver(
       ctx,
@@ -187,15 +205,7 @@ async function decideLibrary(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"lib
       }
       owned.add(gameId);
       left--;
-      const values = {
-        rating: row.rating ?? null,
-        buyDate: row.buyDate ?? null,
-        buyPrice: row.buyPrice ?? null,
-        buyPlace: row.buyPlace ?? null,
-        memo: row.memo ?? null,
-        userLinks: row.userLinks,
-        attributeIds,
-      };
+      const values = { ...orNull(row, ["rating", "buyDate", "buyPrice", "buyPlace", "memo"]), userLinks: row.userLinks, attributeIds };
       d.add(insertEntrySql(userId, gameId, values, now, timesOf(row, now)), deleteWishSql(userId, gameId));
     }
   }
@@ -209,11 +219,10 @@ async function decideWishlist(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"wi
     ctx,
     rows.map((r) => r.d.gameId),
   );
-  const inTargets = sql`game_id IN (SELECT value FROM json_each(${json(targets)}))`;
   const [visible, owned, wished, room] = await Promise.all([
     visibleGames(db, userId, targets),
-    idsIn(db, sql`SELECT game_id AS id FROM library_entries WHERE user_id = ${userId} AND ${inTargets}`),
-    idsIn(db, sql`SELECT game_id AS id FROM wishlist_entries WHERE user_id = ${userId} AND ${inTargets}`),
+    inLibrary(db, userId, targets),
+    onWishlist(db, userId, targets),
     roomLeft(db, ctx, WISHLIST_COUNTER),
   ]);
   const d = new Decisions();
@@ -228,23 +237,15 @@ async function decideWishlist(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"wi
     else {
       wished.add(gameId);
       left--;
-      const values = {
-        priority: row.priority ?? null,
-        wishDate: row.wishDate ?? null,
-        wishPrice: row.wishPrice ?? null,
-        wishPlace: row.wishPlace ?? null,
-        memo: row.memo ?? null,
-      };
+      const values = orNull(row, ["priority", "wishDate", "wishPrice", "wishPlace", "memo"]);
       d.add(insertWishSql(userId, gameId, values, now, timesOf(row, now)));
     }
   }
   return decidedWithin(ctx, d, WISHLIST_COUNTER);
 }
 
-/** Games that must still be in the library when the batch runs (a removal racing the import breaks it). */
-const allOwnedGuard = (userId: string, gameIds: readonly number[]) =>
-  guardStatement(sql`NOT EXISTS (SELECT 1 FROM json_each(${json(gameIds)}) j
-    WHERE NOT EXISTS (SELECT 1 FROM library_entries WHERE user_id = ${userId} AND game_id = j.value))`);
+/** Games (distinct) that must still be in the library when the batch runs (a removal racing the import breaks it). */
+const allOwnedGuard = (userId: string, gameIds: readonly number[]) => guardStatement(allOwnedSql(userId, gameIds));
 
 async function decidePlayRecords(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"playRecords">>[]): Promise<Decided> {
   const { db, userId } = ctx;
@@ -256,34 +257,25 @@ async function decidePlayRecords(ctx: ApplyContext, rows: StagedRow<ExportRowOf<
   const playIds = rows.map((r) => r.d.playId);
   const consoleRefs = [...new Set(rows.flatMap((r) => (r.d.consoleId ? [r.d.consoleId] : [])))];
   const [owned, mappedPlays, ownPlays, latest, consoleMap, ownConsoles, resolve] = await Promise.all([
-    idsIn(
-      db,
-      sql`SELECT game_id AS id FROM library_entries WHERE user_id = ${userId} AND game_id IN (SELECT value FROM json_each(${json(targets)}))`,
-    ),
+    inLibrary(db, userId, targets),
     idMap(db, userId, "play", playIds),
-    idsIn(db, sql`SELECT id FROM play_records WHERE user_id = ${userId} AND id IN (SELECT value FROM json_each(${json(playIds)}))`),
-    idsIn(
-      db,
-      sql`SELECT game_id AS id FROM play_records WHERE user_id = ${userId} AND is_latest = 1 AND game_id IN (SELECT value FROM json_each(${json(targets)}))`,
-    ),
+    held(db, playRecords.userId, userId, playRecords.id, playIds),
+    withLatestPlay(db, userId, targets),
     idMap(db, userId, "console", consoleRefs),
-    idsIn(db, sql`SELECT id FROM consoles WHERE user_id = ${userId} AND id IN (SELECT value FROM json_each(${json(consoleRefs)}))`),
+    held(db, consoles.userId, userId, consoles.id, consoleRefs),
     attributeResolver(
       ctx,
       rows.flatMap((r) => r.d.attributes),
     ),
   ]);
-  const existingIds = new Set([...ownPlays].map(String));
-  const currentConsoles = await idsIn(
-    db,
-    sql`SELECT id FROM consoles WHERE user_id = ${userId} AND id IN (SELECT value FROM json_each(${json([...consoleMap.values()])}))`,
-  );
+  const existingIds = new Set(ownPlays);
+  const currentConsoles = await held(db, consoles.userId, userId, consoles.id, [...consoleMap.values()]);
   const d = new Decisions();
   const touched: number[] = [];
   for (const { r, d: row } of rows) {
     const gameId = gameIds.get(row.gameId)!;
     const mapped = mappedPlays.get(row.playId);
-    if (existingIds.has(row.playId) || (mapped !== undefined && (await stillThere(db, userId, mapped)))) {
+    if (existingIds.has(row.playId) || (mapped !== undefined && (await playRecordExists(db, userId, mapped)))) {
       d.exists(r, "playId", `Play record ${row.playId} was already imported (or is yours); kept as it is.`);
       continue;
     }
@@ -320,11 +312,7 @@ async function decidePlayRecords(ctx: ApplyContext, rows: StagedRow<ExportRowOf<
     const playId = newPlayId();
     const values = {
       status: row.status,
-      playStartDate: row.playStartDate ?? null,
-      playEndDate: row.playEndDate ?? null,
-      clearTargetDate: row.clearTargetDate ?? null,
-      rating: row.rating ?? null,
-      memo: row.memo ?? null,
+      ...orNull(row, ["playStartDate", "playEndDate", "clearTargetDate", "rating", "memo"]),
       userLinks: row.userLinks,
       attributeIds,
       consoleId,
@@ -342,11 +330,6 @@ async function decidePlayRecords(ctx: ApplyContext, rows: StagedRow<ExportRowOf<
   return d.decided;
 }
 
-async function stillThere(db: Db, userId: string, playId: string) {
-  const [row] = await db.all(sql`SELECT 1 FROM play_records WHERE user_id = ${userId} AND id = ${playId}`);
-  return row !== undefined;
-}
-
 async function decidePlayLogs(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"playLogs">>[]): Promise<Decided> {
   const { db, userId } = ctx;
   const now = ctx.now.toISOString();
@@ -354,16 +337,13 @@ async function decidePlayLogs(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"pl
   const playRefs = [...new Set(rows.map((r) => r.d.playId))];
   const [mappedLogs, ownLogs, mappedPlays] = await Promise.all([
     idMap(db, userId, "log", logIds),
-    idsIn(db, sql`SELECT id FROM play_logs WHERE user_id = ${userId} AND id IN (SELECT value FROM json_each(${json(logIds)}))`),
+    held(db, playLogs.userId, userId, playLogs.id, logIds),
     idMap(db, userId, "play", playRefs),
   ]);
   const candidates = [...new Set([...playRefs, ...mappedPlays.values()])];
   const [records, mappedLogsThere] = await Promise.all([
-    idsIn(db, sql`SELECT id FROM play_records WHERE user_id = ${userId} AND id IN (SELECT value FROM json_each(${json(candidates)}))`),
-    idsIn(
-      db,
-      sql`SELECT id FROM play_logs WHERE user_id = ${userId} AND id IN (SELECT value FROM json_each(${json([...mappedLogs.values()])}))`,
-    ),
+    held(db, playRecords.userId, userId, playRecords.id, candidates),
+    held(db, playLogs.userId, userId, playLogs.id, [...mappedLogs.values()]),
   ]);
   const d = new Decisions();
   const parents: string[] = [];
@@ -383,23 +363,11 @@ async function decidePlayLogs(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"pl
     ownLogs.add(row.playLogId);
     parents.push(playId);
     d.add(
-      insertPlayLogSql(
-        userId,
-        playId,
-        id,
-        { playDate: row.playDate ?? null, playTime: row.playTime, memo: row.memo ?? null },
-        now,
-        timesOf(row, now),
-      ),
+      insertPlayLogSql(userId, playId, id, { ...orNull(row, ["playDate", "memo"]), playTime: row.playTime }, now, timesOf(row, now)),
       mapSql(userId, "log", row.playLogId, id),
     );
   }
-  if (parents.length > 0) {
-    d.statements.unshift(
-      guardStatement(sql`NOT EXISTS (SELECT 1 FROM json_each(${json([...new Set(parents)])}) j
-        WHERE NOT EXISTS (SELECT 1 FROM play_records WHERE user_id = ${userId} AND id = j.value))`),
-    );
-  }
+  if (parents.length > 0) d.statements.unshift(guardStatement(allPlayRecordsKept(userId, [...new Set(parents)])));
   return d.decided;
 }
 
@@ -413,11 +381,10 @@ async function decideTracker(ctx: ApplyContext, rows: StagedRow<TrackerRow>[]): 
     rows.map((r) => r.d),
   );
   const targets = [...new Set(matches.flatMap((m) => (m.kind === "matched" ? [m.gameId] : [])))];
-  const inTargets = sql`game_id IN (SELECT value FROM json_each(${json(targets)}))`;
   const [owned, wished, latest, libraryRoom, wishRoom] = await Promise.all([
-    idsIn(db, sql`SELECT game_id AS id FROM library_entries WHERE user_id = ${userId} AND ${inTargets}`),
-    idsIn(db, sql`SELECT game_id AS id FROM wishlist_entries WHERE user_id = ${userId} AND ${inTargets}`),
-    idsIn(db, sql`SELECT game_id AS id FROM play_records WHERE user_id = ${userId} AND is_latest = 1 AND ${inTargets}`),
+    inLibrary(db, userId, targets),
+    onWishlist(db, userId, targets),
+    withLatestPlay(db, userId, targets),
     roomLeft(db, ctx, LIBRARY_COUNTER),
     roomLeft(db, ctx, WISHLIST_COUNTER),
   ]);
@@ -481,26 +448,10 @@ async function decideTracker(ctx: ApplyContext, rows: StagedRow<TrackerRow>[]): 
     return d.add(...statements);
   };
   for (const [i, staged] of rows.entries()) decideRow(staged, i);
-  for (const counter of [LIBRARY_COUNTER, WISHLIST_COUNTER]) {
-    const guard = limitGuardAfter(ctx, counter);
-    if (guard && d.statements.length > 0) d.statements.push(guard);
-  }
+  // After the library entries the batch adds: the games of its play records must be in the library then.
   if (touched.length > 0) d.statements.push(allOwnedGuard(userId, [...new Set(touched)]));
-  return d.decided;
+  return decidedWithin(ctx, d, LIBRARY_COUNTER, WISHLIST_COUNTER);
 }
-
-/** The ids among `ids` (of `table`, owned through `owner`) that exist; for records re-issued by earlier restores. */
-const existingIds = (
-  db: Db,
-  table: "games" | "consoles" | "tags" | "collections",
-  owner: "owner_user_id" | "user_id",
-  userId: string,
-  ids: readonly (string | number)[],
-) =>
-  idsIn(
-    db,
-    sql`SELECT id FROM ${sql.raw(table)} WHERE ${sql.raw(owner)} = ${userId} AND id IN (SELECT value FROM json_each(${json(ids)}))`,
-  );
 
 /**
  * Custom games: each gets a new id from the custom-id allocator, recorded in import_id_map (kind
@@ -510,11 +461,15 @@ const existingIds = (
  */
 async function decideCustomGames(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"customGames">>[]): Promise<Decided> {
   const { db, userId } = ctx;
-  const oldIds = rows.map((r) => r.d.gameId);
   const genreIds = [...new Set(rows.flatMap((r) => [r.d.genreId, r.d.genreSubId].filter((id): id is number => id != null)))];
-  const [mapped, own, platforms, companies, genres, room] = await Promise.all([
-    idMap(db, userId, "game", oldIds.map(String)),
-    existingIds(db, "games", "owner_user_id", userId, oldIds),
+  const [restored, platforms, companies, parents, room] = await Promise.all([
+    restoredIds(
+      ctx,
+      "game",
+      { id: games.id, owner: games.ownerUserId },
+      rows.map((r) => r.d.gameId),
+      Number,
+    ),
     usableIds(
       db,
       "platforms",
@@ -527,38 +482,30 @@ async function decideCustomGames(ctx: ApplyContext, rows: StagedRow<ExportRowOf<
       userId,
       rows.flatMap((r) => (r.d.publisherId != null ? [r.d.publisherId] : [])),
     ),
-    db.all<{ id: number; parent_id: number | null }>(
-      sql`SELECT id, parent_id FROM genres WHERE id IN (SELECT value FROM json_each(${json(genreIds)}))`,
-    ),
+    genreParents(db, genreIds),
     roomLeft(db, ctx, CUSTOM_GAMES_COUNTER),
   ]);
-  const restored = await existingIds(db, "games", "owner_user_id", userId, [...mapped.values()].map(Number));
-  const parents = new Map(genres.map((g) => [g.id, g.parent_id]));
   const d = new Decisions();
-  const seen = new Set<number>();
   const references = new Map<string, SQL>();
   let left = room;
   for (const { r, d: row } of rows) {
-    const again = mapped.get(String(row.gameId));
-    if (own.has(row.gameId) || (again !== undefined && restored.has(Number(again))) || seen.has(row.gameId)) {
+    if (restored.has(row.gameId)) {
       d.exists(r, "gameId", `Custom game ${row.gameId} was already restored (or is yours); kept as it is.`);
       continue;
     }
-    if (!platforms.has(row.platformId)) {
+    const unusable = (
+      [
+        ["platformId", "Platform", platforms],
+        ["publisherId", "Publisher", companies],
+      ] as const
+    ).find(([field, , usable]) => row[field] != null && !usable.has(row[field]!));
+    if (unusable) {
+      const [field, noun] = unusable;
       d.fail(
         r,
-        "platformId",
+        field,
         "not_found",
-        `Platform ${row.platformId} is not one you can use (custom platforms are not in exports: add it first).`,
-      );
-      continue;
-    }
-    if (row.publisherId != null && !companies.has(row.publisherId)) {
-      d.fail(
-        r,
-        "publisherId",
-        "not_found",
-        `Publisher ${row.publisherId} is not one you can use (custom publishers are not in exports: add it first).`,
+        `${noun} ${row[field]} is not one you can use (custom ${noun.toLowerCase()}s are not in exports: add it first).`,
       );
       continue;
     }
@@ -576,20 +523,14 @@ async function decideCustomGames(ctx: ApplyContext, rows: StagedRow<ExportRowOf<
       continue;
     }
     left--;
-    seen.add(row.gameId);
+    restored.add(row.gameId);
     const fields: CustomGameFields = {
       title: row.title,
-      titleReading: row.titleReading ?? null,
       titleEn: row.titleEn,
       aliases: row.aliases,
       platformId: row.platformId,
-      publisherId: row.publisherId ?? null,
-      genreId: row.genreId ?? null,
-      genreSubId: row.genreSubId ?? null,
-      releaseDate: row.releaseDate ?? null,
-      janCode: row.janCode ?? null,
       modelNumber: row.modelNumber,
-      price: row.price ?? null,
+      ...orNull(row, ["titleReading", "publisherId", "genreId", "genreSubId", "releaseDate", "janCode", "price"]),
     };
     for (const condition of referencesStillUsable(userId, { platformId: fields.platformId }))
       references.set(`platform ${fields.platformId}`, condition.holds);
@@ -598,23 +539,23 @@ async function decideCustomGames(ctx: ApplyContext, rows: StagedRow<ExportRowOf<
     const gameId = randomCustomId();
     d.add(...(await insertCustomGameStatements(db, userId, gameId, fields)), mapSql(userId, "game", String(row.gameId), String(gameId)));
   }
-  if (d.statements.length > 0) {
-    // The platforms and publishers named must still be usable when the batch runs (as addCustomGame checks).
-    d.statements.unshift(...[...references.values()].map((holds) => guardStatement(holds)));
-    const guard = limitGuardAfter(ctx, CUSTOM_GAMES_COUNTER);
-    if (guard) d.statements.push(guard);
-  }
-  return d.decided;
+  // The platforms and publishers named must still be usable when the batch runs (as addCustomGame checks).
+  if (d.statements.length > 0) d.statements.unshift(...[...references.values()].map((holds) => guardStatement(holds)));
+  return decidedWithin(ctx, d, CUSTOM_GAMES_COUNTER);
 }
 
 /** Consoles: new ids (kind console in import_id_map), through which later play record files reference them. */
 async function decideConsoles(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"consoles">>[]): Promise<Decided> {
   const { db, userId } = ctx;
   const now = ctx.now.toISOString();
-  const consoleIds = rows.map((r) => r.d.consoleId);
-  const [mapped, own, platforms, room] = await Promise.all([
-    idMap(db, userId, "console", consoleIds),
-    existingIds(db, "consoles", "user_id", userId, consoleIds),
+  const [restored, platforms, room] = await Promise.all([
+    restoredIds(
+      ctx,
+      "console",
+      { id: consoles.id, owner: consoles.userId },
+      rows.map((r) => r.d.consoleId),
+      String,
+    ),
     usableIds(
       db,
       "platforms",
@@ -623,13 +564,10 @@ async function decideConsoles(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"co
     ),
     roomLeft(db, ctx, CONSOLES_COUNTER),
   ]);
-  const restored = await existingIds(db, "consoles", "user_id", userId, [...mapped.values()]);
   const d = new Decisions();
-  const seen = new Set<string>();
   let left = room;
   for (const { r, d: row } of rows) {
-    const again = mapped.get(row.consoleId);
-    if (own.has(row.consoleId) || (again !== undefined && restored.has(again)) || seen.has(row.consoleId)) {
+    if (restored.has(row.consoleId)) {
       d.exists(r, "consoleId", `Console ${row.consoleId} was already restored (or is yours); kept as it is.`);
       continue;
     }
@@ -643,17 +581,11 @@ async function decideConsoles(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"co
       continue;
     }
     left--;
-    seen.add(row.consoleId);
+    restored.add(row.consoleId);
     const id = newId("con");
     const values = {
       name: row.name,
-      nameKana: row.nameKana ?? null,
-      memo: row.memo ?? null,
-      rating: row.rating ?? null,
-      buyDate: row.buyDate ?? null,
-      buyPrice: row.buyPrice ?? null,
-      buyPlace: row.buyPlace ?? null,
-      publisherName: row.publisherName ?? null,
+      ...orNull(row, ["nameKana", "memo", "rating", "buyDate", "buyPrice", "buyPlace", "publisherName"]),
       platformPriorities: row.platforms.map(({ platformId, priority }) => ({ platformId, priority })),
     };
     d.add(...insertConsoleSql(id, userId, values, now, timesOf(row, now)), mapSql(userId, "console", row.consoleId, id));
@@ -674,13 +606,12 @@ async function decideTags(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"tags">
     rows.flatMap((r) => r.d.gameIds),
   );
   const [named, owned, room] = await Promise.all([
-    db.all<{ id: number; name: string }>(
-      sql`SELECT id, name FROM tags WHERE user_id = ${userId} AND name IN (SELECT value FROM json_each(${json(rows.map((r) => r.d.name))}))`,
-    ),
-    idsIn(
+    tagsNamed(
       db,
-      sql`SELECT game_id AS id FROM library_entries WHERE user_id = ${userId} AND game_id IN (SELECT value FROM json_each(${json(targets)}))`,
+      userId,
+      rows.map((r) => r.d.name),
     ),
+    inLibrary(db, userId, targets),
     roomLeft(db, ctx, TAGS_COUNTER),
   ]);
   const byName = new Map<string, number | null>(named.map((t) => [t.name, t.id]));
@@ -707,7 +638,7 @@ async function decideTags(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"tags">
     left--;
     byName.set(row.name, null);
     tagged.push(...ids);
-    const values = { name: row.name, nameKana: row.nameKana ?? null, color: row.color ?? null, description: row.description ?? null };
+    const values = { name: row.name, ...orNull(row, ["nameKana", "color", "description"]) };
     const tagId = tagIdByNameSql(userId, row.name);
     d.add(
       insertTagSql(userId, values, now, timesOf(row, now)),
@@ -719,7 +650,7 @@ async function decideTags(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"tags">
     const guard = limitGuardAfter(ctx, TAGS_COUNTER);
     if (guard) d.statements.push(guard);
     // The games must still be in the library when the batch runs (a removal racing the import breaks it).
-    if (tagged.length > 0) d.statements.unshift(guardStatement(allOwnedSql(userId, [...new Set(tagged)])));
+    if (tagged.length > 0) d.statements.unshift(allOwnedGuard(userId, [...new Set(tagged)]));
   }
   return d.decided;
 }
@@ -732,12 +663,21 @@ async function decideCollections(ctx: ApplyContext, rows: StagedRow<ExportRowOf<
     ctx,
     rows.flatMap((r) => [...r.d.gameIds, ...r.d.excludeGameIds]),
   );
-  const collectionIds = rows.map((r) => r.d.collectionId);
   const tagRefs = [...new Set(rows.flatMap((r) => (r.d.tagId != null ? [String(r.d.tagId)] : [])))];
-  const [mapped, own, mappedTags, visible, platforms, room] = await Promise.all([
-    idMap(db, userId, "collection", collectionIds),
-    existingIds(db, "collections", "user_id", userId, collectionIds),
-    idMap(db, userId, "tag", tagRefs),
+  /** The file's tag ids re-issued by the tags restore, and which tags (by their id here) exist. */
+  const tagsHere = async () => {
+    const mappedTags = await idMap(db, userId, "tag", tagRefs);
+    return { mappedTags, existing: await held(db, tags.userId, userId, tags.id, [...tagRefs, ...mappedTags.values()].map(Number)) };
+  };
+  const [restored, { mappedTags, existing: ownTags }, visible, platforms, room] = await Promise.all([
+    restoredIds(
+      ctx,
+      "collection",
+      { id: collections.id, owner: collections.userId },
+      rows.map((r) => r.d.collectionId),
+      String,
+    ),
+    tagsHere(),
     visibleGames(db, userId, [...new Set(gameIds.values())]),
     usableIds(
       db,
@@ -747,30 +687,20 @@ async function decideCollections(ctx: ApplyContext, rows: StagedRow<ExportRowOf<
     ),
     roomLeft(db, ctx, COLLECTIONS_COUNTER),
   ]);
-  const [restored, tags] = await Promise.all([
-    existingIds(db, "collections", "user_id", userId, [...mapped.values()]),
-    existingIds(db, "tags", "user_id", userId, [...tagRefs, ...mappedTags.values()].map(Number)),
-  ]);
   const d = new Decisions();
-  const seen = new Set<string>();
   let left = room;
   for (const { r, d: row } of rows) {
-    const again = mapped.get(row.collectionId);
-    if (own.has(row.collectionId) || (again !== undefined && restored.has(again)) || seen.has(row.collectionId)) {
+    if (restored.has(row.collectionId)) {
       d.exists(r, "collectionId", `Collection ${row.collectionId} was already restored (or is yours); kept as it is.`);
       continue;
     }
     const mappedTag = row.tagId != null ? Number(mappedTags.get(String(row.tagId)) ?? row.tagId) : null;
     const collection: NewCollection = {
       name: row.name,
-      description: row.description ?? null,
       type: row.type,
       purpose: row.purpose,
       tagId: mappedTag,
-      platformId: row.platformId ?? null,
-      genreId: row.genreId ?? null,
-      releaseDateFrom: row.releaseDateFrom ?? null,
-      releaseDateTo: row.releaseDateTo ?? null,
+      ...orNull(row, ["description", "platformId", "genreId", "releaseDateFrom", "releaseDateTo"]),
       gameIds: [...new Set(row.gameIds.map((id) => gameIds.get(id)!))],
       excludeGameIds: [...new Set(row.excludeGameIds.map((id) => gameIds.get(id)!))],
     };
@@ -781,7 +711,7 @@ async function decideCollections(ctx: ApplyContext, rows: StagedRow<ExportRowOf<
       d.fail(r, String(error.details.field ?? "type"), "invalid_input", error.message);
       continue;
     }
-    if (mappedTag !== null && !tags.has(mappedTag)) {
+    if (mappedTag !== null && !ownTags.has(mappedTag)) {
       d.fail(r, "tagId", "not_found", `Tag ${row.tagId} is not one of your tags: import the tags file first.`);
       continue;
     }
@@ -807,7 +737,7 @@ async function decideCollections(ctx: ApplyContext, rows: StagedRow<ExportRowOf<
       continue;
     }
     left--;
-    seen.add(row.collectionId);
+    restored.add(row.collectionId);
     const id = newId("col");
     d.add(...insertCollectionSql(id, userId, collection, now, timesOf(row, now)), mapSql(userId, "collection", row.collectionId, id));
   }
@@ -834,14 +764,13 @@ export async function applyBatch(ctx: ApplyContext, dataset: string, rows: Stage
   for (let attempt = 0; ; attempt++) {
     const { statements, outcome } = await decide(ctx, rows);
     if (statements.length === 0) return outcome;
+    const guardBroken = new Error("a guard of the batch broke");
     try {
-      await ctx.db.$client.batch(statements.map((s) => (s instanceof SQL ? prepare(ctx.db, s) : s)));
+      await runGuarded(ctx.db, statements, () => guardBroken);
       return outcome;
     } catch (error) {
-      const raced = /CHECK constraint failed/.test(String(error) + String((error as Error)?.cause ?? "")) || isUniqueViolation(error);
+      const raced = error === guardBroken || isUniqueViolation(error);
       if (!raced || attempt >= 1) throw error;
     }
   }
 }
-
-export { queryBatch };

@@ -1,7 +1,7 @@
-import { sql } from "drizzle-orm";
 import type { Db } from "../../platform/db";
 import { listObjects } from "../../platform/exportStorage";
-import { type JobRow, jobOfStagedKey, STAGED_PREFIX } from "./jobs";
+import { jobOfStagedKey, STAGED_PREFIX } from "./jobs";
+import { jobsAmong } from "./queries";
 
 /** A staged file with no readable expiry (should not happen) is kept this long after its upload. */
 const FALLBACK_LIFETIME_MS = 86_400_000;
@@ -18,13 +18,7 @@ export async function removeStaleImportFiles(db: Db, bucket: R2Bucket, now: Date
   let removed = 0;
   for await (const objects of listObjects(bucket, STAGED_PREFIX)) {
     const jobIds = [...new Set(objects.flatMap((object) => jobOfStagedKey(object.key) ?? []))];
-    const jobs = new Map(
-      (
-        await db.all<Pick<JobRow, "id" | "state" | "staged_key">>(
-          sql`SELECT id, state, staged_key FROM import_jobs WHERE id IN (SELECT value FROM json_each(${JSON.stringify(jobIds)}))`,
-        )
-      ).map((job) => [job.id, job]),
-    );
+    const jobs = new Map((await jobsAmong(db, jobIds)).map((job) => [job.id, job]));
     const stale = objects
       .filter((object) => {
         const expiresAt = Date.parse(object.customMetadata?.expiresAt ?? "");
@@ -34,7 +28,7 @@ export async function removeStaleImportFiles(db: Db, bucket: R2Bucket, now: Date
         if (jobId === null) return false;
         const job = jobs.get(jobId);
         if (!job || job.state === "finished") return true;
-        return job.state !== "awaiting_upload" && job.staged_key !== object.key;
+        return job.state !== "awaiting_upload" && job.stagedKey !== object.key;
       })
       .map((object) => object.key);
     if (stale.length > 0) await bucket.delete(stale);

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { ALL_PLANS } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
-import { importStatusSchema, ownJob, statusOf } from "./jobs";
+import { importStatusSchema, statusOf } from "./jobs";
+import { ownJob } from "./queries";
 import { advanceJob } from "./steps";
 
 export const getImportStatus = defineTool({

@@ -1,4 +1,3 @@
-import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { confirmPreviewSchema, confirmTokenArg, confirmTwoStep } from "../../platform/confirm";
 import { queryBatch } from "../../platform/db";
@@ -6,7 +5,8 @@ import { invalidInput } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
 import { issueUploadLink, UPLOAD_LINK_TTL_SEC } from "../../platform/signedLinks";
 import { defineTool } from "../../registry/defineTool";
-import { createJob, IMPORT_MODES, IMPORT_SOURCES, importStatusSchema, MAX_IMPORT_BYTES, ownJob, statusOf } from "./jobs";
+import { IMPORT_MODES, IMPORT_SOURCES, importStatusSchema, MAX_IMPORT_BYTES, statusOf } from "./jobs";
+import { createJob, ownJob, startReplaceSql } from "./queries";
 import { removalOf, removalPreview } from "./replace";
 import { advanceJob } from "./steps";
 
@@ -79,14 +79,10 @@ export const importMyData = defineTool({
     const removal = removalOf(auth.userId, job.dataset!);
     const preview = await removalPreview(db, removal);
     return confirmTwoStep(ctx, args, {
-      targetRevision: `${preview.revision}|${job.id}|${job.total_rows}`,
-      summary: `Removes your ${preview.description}, then adds the ${job.total_rows} ${job.dataset} rows of the uploaded file.`,
+      targetRevision: `${preview.revision}|${job.id}|${job.totalRows}`,
+      summary: `Removes your ${preview.description}, then adds the ${job.totalRows} ${job.dataset} rows of the uploaded file.`,
       async execute(marker) {
-        await queryBatch(db, [
-          marker,
-          ...removal.statements,
-          sql`UPDATE import_jobs SET state = 'processing', updated_at = ${now.toISOString()} WHERE id = ${job.id} AND state = 'awaiting_confirmation'`,
-        ]);
+        await queryBatch(db, [marker, ...removal.statements, startReplaceSql(job.id, now)]);
         return statusOf(await advanceJob({ db, bucket: env.EXPORTS, userId: auth.userId, plan: auth.plan, now }, job.id));
       },
     });

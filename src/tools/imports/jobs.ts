@@ -1,8 +1,5 @@
-import { sql } from "drizzle-orm";
 import { z } from "zod";
-import type { Db } from "../../platform/db";
-import { notFound } from "../../platform/errors";
-import { newId } from "../../platform/ids";
+import type { importJobs } from "../../db/schema";
 
 /**
  * Import jobs: created by importMyData, fed by one PUT to the job's signed upload link (the file
@@ -46,53 +43,12 @@ export interface ReportedRow {
   candidates?: number[];
 }
 
-export interface JobRow {
-  id: string;
-  user_id: string;
+/** An import_jobs row; source, mode and state hold only the values above. */
+export type JobRow = Omit<typeof importJobs.$inferSelect, "source" | "mode" | "state"> & {
   source: ImportSource;
   mode: ImportMode;
   state: JobState;
-  dataset: string | null;
-  file_name: string | null;
-  /** The staged file of the upload that claimed the job (null before). */
-  staged_key: string | null;
-  byte_size: number | null;
-  total_rows: number | null;
-  next_offset: number;
-  rows_done: number;
-  rows_added: number;
-  rows_existing: number;
-  rows_failed: number;
-  problems: string;
-  last_error: string | null;
-  units_charged: number;
-  lease_id: string | null;
-  lease_until: string | null;
-  created_at: string;
-  updated_at: string;
-  expires_at: string;
-}
-
-export async function createJob(db: Db, userId: string, source: ImportSource, mode: ImportMode, now: Date): Promise<JobRow> {
-  const id = newId("imp");
-  const at = now.toISOString();
-  const expires = new Date(now.getTime() + JOB_TTL_SEC * 1000).toISOString();
-  await db.run(sql`INSERT INTO import_jobs (id, user_id, source, mode, state, created_at, updated_at, expires_at)
-    VALUES (${id}, ${userId}, ${source}, ${mode}, 'awaiting_upload', ${at}, ${at}, ${expires})`);
-  return (await findJob(db, userId, id))!;
-}
-
-export async function findJob(db: Db, userId: string, jobId: string): Promise<JobRow | undefined> {
-  const [row] = await db.all<JobRow>(sql`SELECT * FROM import_jobs WHERE id = ${jobId} AND user_id = ${userId}`);
-  return row;
-}
-
-/** Another user's job, an unknown or an expired one: all simply not found. */
-export async function ownJob(db: Db, userId: string, jobId: string, now: Date): Promise<JobRow> {
-  const job = await findJob(db, userId, jobId);
-  if (!job || (job.state !== "finished" && Date.parse(job.expires_at) <= now.getTime())) throw notFound(`Import job ${jobId}`);
-  return job;
-}
+};
 
 export const reportedRowSchema = z.object({
   row: z.number().int().describe("Row number in the file: 1 is the first data row (after a CSV header)."),
@@ -133,16 +89,16 @@ export function statusOf(job: JobRow) {
     mode: job.mode,
     state: job.state,
     dataset: job.dataset,
-    totalRows: job.total_rows,
-    rowsDone: job.rows_done,
-    rowsAdded: job.rows_added,
-    rowsExisting: job.rows_existing,
-    rowsFailed: job.rows_failed,
+    totalRows: job.totalRows,
+    rowsDone: job.rowsDone,
+    rowsAdded: job.rowsAdded,
+    rowsExisting: job.rowsExisting,
+    rowsFailed: job.rowsFailed,
     finished: job.state === "finished",
-    unitsCharged: job.units_charged,
+    unitsCharged: job.unitsCharged,
     reported,
-    reportedTruncated: job.rows_existing + job.rows_failed > reported.length,
-    createdAt: job.created_at,
-    updatedAt: job.updated_at,
+    reportedTruncated: job.rowsExisting + job.rowsFailed > reported.length,
+    createdAt: job.createdAt,
+    updatedAt: job.updatedAt,
   };
 }

@@ -1,7 +1,7 @@
-import { sql } from "drizzle-orm";
 import { type Db, queryBatch } from "../../platform/db";
 import { normalizePlace } from "../../platform/normalize";
 import { type HitRow, prepareSearch, readSearch, type SearchCriteria } from "../games/searchQuery";
+import { visiblePlatformNames } from "./queries";
 import type { TrackerRow } from "./rows";
 
 /**
@@ -19,11 +19,9 @@ export type MatchResult =
 const CANDIDATES = 5;
 
 async function platformNames(db: Db, userId: string): Promise<Map<string, number>> {
-  const rows = await db.all<{ id: number; name: string; name_en: string | null; short_name: string | null }>(sql`
-    SELECT id, name, name_en, short_name FROM platforms WHERE ifnull(owner_user_id, ${userId}) = ${userId} ORDER BY owner_user_id IS NOT NULL, id`);
   const byName = new Map<string, number>();
-  for (const row of rows) {
-    for (const name of [row.name, row.name_en, row.short_name]) {
+  for (const row of await visiblePlatformNames(db, userId)) {
+    for (const name of [row.name, row.nameEn, row.shortName]) {
       const key = name ? normalizePlace(name) : "";
       if (key && !byName.has(key)) byName.set(key, row.id);
     }

@@ -1,5 +1,23 @@
-import { type SQL, sql } from "drizzle-orm";
-import type { Db } from "../../platform/db";
+import { and, count, eq, inArray, isNotNull, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import {
+  collectionGames,
+  collections,
+  consolePlatforms,
+  consoles,
+  gameEditions,
+  games,
+  importIdMap,
+  libraryEntries,
+  maintenanceLogs,
+  physicalCopies,
+  playLogs,
+  playRecords,
+  tagGames,
+  tags,
+  wishlistEntries,
+} from "../../db/schema";
+import { type Db, statements } from "../../platform/db";
 import { newRevision } from "../../platform/ids";
 
 /**
@@ -8,14 +26,44 @@ import { newRevision } from "../../platform/ids";
  * physical copies and tag memberships), plus the ids earlier restores re-issued for them.
  */
 export interface Removal {
-  counts: SQL;
-  revision: SQL;
+  /** What is removed, counted: each name's statement reads one count. */
+  counts: Record<string, SQLWrapper>;
+  /** A value that changes whenever what is removed changes: the confirmation's revision. */
+  revision: SQLWrapper;
   statements: SQL[];
   describe(counts: Record<string, number>): string;
 }
 
+/** The tables a user's rows of are removed from, through their user_id. */
+type UserTable =
+  | typeof libraryEntries
+  | typeof wishlistEntries
+  | typeof playRecords
+  | typeof playLogs
+  | typeof physicalCopies
+  | typeof consoles
+  | typeof maintenanceLogs
+  | typeof tags
+  | typeof collections;
+
+const countOf = (table: SQLiteTable, where: SQL | undefined) => statements.select({ n: count() }).from(table).where(where);
+const ofUser = (table: UserTable, userId: string) => eq(table.userId, userId);
+const countOfUser = (table: UserTable, userId: string, also?: SQL) => countOf(table, and(ofUser(table, userId), also));
+const deleteWhere = (table: SQLiteTable, where: SQL | undefined) => statements.delete(table).where(where).getSQL();
+const deleteOfUser = (table: UserTable, userId: string, also?: SQL) => deleteWhere(table, and(ofUser(table, userId), also));
+
+/** The user's rows of the table, counted, then their last change: differs once any was added, changed or removed. */
+const lastChange = (table: UserTable, userId: string) =>
+  statements
+    .select({ r: sql`COUNT(*) || ifnull(max(${table.updatedAt}), '')` })
+    .from(table)
+    .where(ofUser(table, userId));
+
+const idsOf = (table: typeof tags | typeof collections | typeof consoles, userId: string) =>
+  statements.select({ id: table.id }).from(table).where(ofUser(table, userId));
+
 const forgetIds = (userId: string, kinds: string[]) =>
-  sql`DELETE FROM import_id_map WHERE user_id = ${userId} AND kind IN (SELECT value FROM json_each(${JSON.stringify(kinds)}))`;
+  deleteWhere(importIdMap, and(eq(importIdMap.userId, userId), inArray(importIdMap.kind, kinds)));
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -23,18 +71,22 @@ export function removalOf(userId: string, dataset: string): Removal {
   switch (dataset) {
     case "library":
       return {
-        counts: sql`SELECT (SELECT COUNT(*) FROM library_entries WHERE user_id = ${userId}) AS entries,
-          (SELECT COUNT(*) FROM play_records WHERE user_id = ${userId}) AS plays,
-          (SELECT COUNT(*) FROM play_logs WHERE user_id = ${userId}) AS logs,
-          (SELECT COUNT(*) FROM physical_copies WHERE user_id = ${userId}) AS copies`,
-        revision: sql`SELECT (SELECT COUNT(*) || max(updated_at) FROM library_entries WHERE user_id = ${userId}) ||
-          (SELECT COUNT(*) || ifnull(max(updated_at), '') FROM play_records WHERE user_id = ${userId}) AS r`,
+        counts: {
+          entries: countOfUser(libraryEntries, userId),
+          plays: countOfUser(playRecords, userId),
+          logs: countOfUser(playLogs, userId),
+          copies: countOfUser(physicalCopies, userId),
+        },
+        revision: sql`${statements
+          .select({ r: sql`COUNT(*) || max(${libraryEntries.updatedAt})` })
+          .from(libraryEntries)
+          .where(ofUser(libraryEntries, userId))} || ${lastChange(playRecords, userId)}`,
         statements: [
-          sql`DELETE FROM physical_copies WHERE user_id = ${userId}`,
-          sql`DELETE FROM play_logs WHERE user_id = ${userId}`,
-          sql`DELETE FROM play_records WHERE user_id = ${userId}`,
-          sql`DELETE FROM tag_games WHERE tag_id IN (SELECT id FROM tags WHERE user_id = ${userId})`,
-          sql`DELETE FROM library_entries WHERE user_id = ${userId}`,
+          deleteOfUser(physicalCopies, userId),
+          deleteOfUser(playLogs, userId),
+          deleteOfUser(playRecords, userId),
+          deleteWhere(tagGames, inArray(tagGames.tagId, idsOf(tags, userId))),
+          deleteOfUser(libraryEntries, userId),
           forgetIds(userId, ["play", "log"]),
         ],
         describe: (c) =>
@@ -42,78 +94,98 @@ export function removalOf(userId: string, dataset: string): Removal {
       };
     case "wishlist":
       return {
-        counts: sql`SELECT COUNT(*) AS entries FROM wishlist_entries WHERE user_id = ${userId}`,
-        revision: sql`SELECT COUNT(*) || ifnull(max(updated_at), '') AS r FROM wishlist_entries WHERE user_id = ${userId}`,
-        statements: [sql`DELETE FROM wishlist_entries WHERE user_id = ${userId}`],
+        counts: { entries: countOfUser(wishlistEntries, userId) },
+        revision: lastChange(wishlistEntries, userId),
+        statements: [deleteOfUser(wishlistEntries, userId)],
         describe: (c) => plural(c.entries ?? 0, "wishlist entry", "wishlist entries"),
       };
     case "playRecords":
       return {
-        counts: sql`SELECT (SELECT COUNT(*) FROM play_records WHERE user_id = ${userId}) AS plays, (SELECT COUNT(*) FROM play_logs WHERE user_id = ${userId}) AS logs`,
-        revision: sql`SELECT COUNT(*) || ifnull(max(updated_at), '') AS r FROM play_records WHERE user_id = ${userId}`,
-        statements: [
-          sql`DELETE FROM play_logs WHERE user_id = ${userId}`,
-          sql`DELETE FROM play_records WHERE user_id = ${userId}`,
-          forgetIds(userId, ["play", "log"]),
-        ],
+        counts: { plays: countOfUser(playRecords, userId), logs: countOfUser(playLogs, userId) },
+        revision: lastChange(playRecords, userId),
+        statements: [deleteOfUser(playLogs, userId), deleteOfUser(playRecords, userId), forgetIds(userId, ["play", "log"])],
         describe: (c) => `${plural(c.plays ?? 0, "play record")} (every cycle) with their ${plural(c.logs ?? 0, "play log")}`,
       };
     case "playLogs":
       return {
-        counts: sql`SELECT COUNT(*) AS logs FROM play_logs WHERE user_id = ${userId}`,
-        revision: sql`SELECT COUNT(*) || ifnull(max(updated_at), '') AS r FROM play_logs WHERE user_id = ${userId}`,
-        statements: [sql`DELETE FROM play_logs WHERE user_id = ${userId}`, forgetIds(userId, ["log"])],
+        counts: { logs: countOfUser(playLogs, userId) },
+        revision: lastChange(playLogs, userId),
+        statements: [deleteOfUser(playLogs, userId), forgetIds(userId, ["log"])],
         describe: (c) => plural(c.logs ?? 0, "play log"),
       };
     case "customGames": {
       // What removeCustomGame takes with each game, for every custom game of the account.
-      const games = sql`SELECT id FROM games WHERE owner_user_id = ${userId}`;
+      const own = eq(games.ownerUserId, userId);
+      const customGameIds = statements.select({ id: games.id }).from(games).where(own);
+      const ofCustomGames = (gameId: SQLiteColumn) => inArray(gameId, customGameIds);
       return {
-        counts: sql`SELECT (SELECT COUNT(*) FROM games WHERE owner_user_id = ${userId}) AS games,
-          (SELECT COUNT(*) FROM library_entries WHERE user_id = ${userId} AND game_id IN (${games})) AS entries,
-          (SELECT COUNT(*) FROM wishlist_entries WHERE user_id = ${userId} AND game_id IN (${games})) AS wishes,
-          (SELECT COUNT(*) FROM play_records WHERE user_id = ${userId} AND game_id IN (${games})) AS plays`,
-        revision: sql`SELECT COUNT(*) || ':' || ifnull(group_concat(content_hash), '') AS r FROM games WHERE owner_user_id = ${userId}`,
+        counts: {
+          games: countOf(games, own),
+          entries: countOfUser(libraryEntries, userId, ofCustomGames(libraryEntries.gameId)),
+          wishes: countOfUser(wishlistEntries, userId, ofCustomGames(wishlistEntries.gameId)),
+          plays: countOfUser(playRecords, userId, ofCustomGames(playRecords.gameId)),
+        },
+        revision: statements
+          .select({ r: sql`COUNT(*) || ':' || ifnull(group_concat(${games.contentHash}), '')` })
+          .from(games)
+          .where(own),
         statements: [
-          sql`DELETE FROM physical_copies WHERE user_id = ${userId} AND game_id IN (${games})`,
-          sql`DELETE FROM play_logs WHERE user_id = ${userId} AND play_id IN (SELECT id FROM play_records WHERE user_id = ${userId} AND game_id IN (${games}))`,
-          sql`DELETE FROM play_records WHERE user_id = ${userId} AND game_id IN (${games})`,
-          sql`DELETE FROM tag_games WHERE game_id IN (${games}) AND tag_id IN (SELECT id FROM tags WHERE user_id = ${userId})`,
-          sql`DELETE FROM library_entries WHERE user_id = ${userId} AND game_id IN (${games})`,
-          sql`DELETE FROM wishlist_entries WHERE user_id = ${userId} AND game_id IN (${games})`,
-          sql`DELETE FROM game_editions WHERE game_id IN (${games})`,
-          sql`DELETE FROM games WHERE owner_user_id = ${userId}`,
+          deleteOfUser(physicalCopies, userId, ofCustomGames(physicalCopies.gameId)),
+          deleteOfUser(
+            playLogs,
+            userId,
+            inArray(
+              playLogs.playId,
+              statements
+                .select({ id: playRecords.id })
+                .from(playRecords)
+                .where(and(ofUser(playRecords, userId), ofCustomGames(playRecords.gameId))),
+            ),
+          ),
+          deleteOfUser(playRecords, userId, ofCustomGames(playRecords.gameId)),
+          deleteWhere(tagGames, and(inArray(tagGames.gameId, customGameIds), inArray(tagGames.tagId, idsOf(tags, userId)))),
+          deleteOfUser(libraryEntries, userId, ofCustomGames(libraryEntries.gameId)),
+          deleteOfUser(wishlistEntries, userId, ofCustomGames(wishlistEntries.gameId)),
+          deleteWhere(gameEditions, inArray(gameEditions.gameId, customGameIds)),
+          deleteWhere(games, own),
           forgetIds(userId, ["game"]),
         ],
         describe: (c) =>
           `${plural(c.games ?? 0, "custom game")} with their ${plural(c.entries ?? 0, "library entry", "library entries")}, ${plural(c.wishes ?? 0, "wishlist entry", "wishlist entries")}, ${plural(c.plays ?? 0, "play record")} (and their logs, physical copies and tag memberships)`,
       };
     }
-    case "consoles":
+    case "consoles": {
       // What removeConsole takes with each console: its platforms and maintenance logs (which exports do not hold); play records lose it.
+      const withConsole = isNotNull(playRecords.consoleId);
       return {
-        counts: sql`SELECT (SELECT COUNT(*) FROM consoles WHERE user_id = ${userId}) AS consoles,
-          (SELECT COUNT(*) FROM maintenance_logs WHERE user_id = ${userId}) AS logs,
-          (SELECT COUNT(*) FROM play_records WHERE user_id = ${userId} AND console_id IS NOT NULL) AS plays`,
-        revision: sql`SELECT COUNT(*) || ifnull(max(updated_at), '') AS r FROM consoles WHERE user_id = ${userId}`,
+        counts: {
+          consoles: countOfUser(consoles, userId),
+          logs: countOfUser(maintenanceLogs, userId),
+          plays: countOfUser(playRecords, userId, withConsole),
+        },
+        revision: lastChange(consoles, userId),
         statements: [
-          sql`UPDATE play_records SET console_id = NULL, revision = ${newRevision()} WHERE user_id = ${userId} AND console_id IS NOT NULL`,
-          sql`DELETE FROM maintenance_logs WHERE user_id = ${userId}`,
-          sql`DELETE FROM console_platforms WHERE console_id IN (SELECT id FROM consoles WHERE user_id = ${userId})`,
-          sql`DELETE FROM consoles WHERE user_id = ${userId}`,
+          statements
+            .update(playRecords)
+            .set({ consoleId: null, revision: newRevision() })
+            .where(and(ofUser(playRecords, userId), withConsole))
+            .getSQL(),
+          deleteOfUser(maintenanceLogs, userId),
+          deleteWhere(consolePlatforms, inArray(consolePlatforms.consoleId, idsOf(consoles, userId))),
+          deleteOfUser(consoles, userId),
           forgetIds(userId, ["console"]),
         ],
         describe: (c) =>
           `${plural(c.consoles ?? 0, "console")} with their ${plural(c.logs ?? 0, "maintenance log")} (not in exports: they cannot be restored); ${plural(c.plays ?? 0, "play record")} lose their console`,
       };
+    }
     case "tags":
       return {
-        counts: sql`SELECT (SELECT COUNT(*) FROM tags WHERE user_id = ${userId}) AS tags,
-          (SELECT COUNT(*) FROM tag_games WHERE tag_id IN (SELECT id FROM tags WHERE user_id = ${userId})) AS memberships`,
-        revision: sql`SELECT COUNT(*) || ifnull(max(updated_at), '') AS r FROM tags WHERE user_id = ${userId}`,
+        counts: { tags: countOfUser(tags, userId), memberships: countOf(tagGames, inArray(tagGames.tagId, idsOf(tags, userId))) },
+        revision: lastChange(tags, userId),
         statements: [
-          sql`DELETE FROM tag_games WHERE tag_id IN (SELECT id FROM tags WHERE user_id = ${userId})`,
-          sql`DELETE FROM tags WHERE user_id = ${userId}`,
+          deleteWhere(tagGames, inArray(tagGames.tagId, idsOf(tags, userId))),
+          deleteOfUser(tags, userId),
           forgetIds(userId, ["tag"]),
         ],
         describe: (c) =>
@@ -121,11 +193,11 @@ export function removalOf(userId: string, dataset: string): Removal {
       };
     case "collections":
       return {
-        counts: sql`SELECT COUNT(*) AS collections FROM collections WHERE user_id = ${userId}`,
-        revision: sql`SELECT COUNT(*) || ifnull(max(updated_at), '') AS r FROM collections WHERE user_id = ${userId}`,
+        counts: { collections: countOfUser(collections, userId) },
+        revision: lastChange(collections, userId),
         statements: [
-          sql`DELETE FROM collection_games WHERE collection_id IN (SELECT id FROM collections WHERE user_id = ${userId})`,
-          sql`DELETE FROM collections WHERE user_id = ${userId}`,
+          deleteWhere(collectionGames, inArray(collectionGames.collectionId, idsOf(collections, userId))),
+          deleteOfUser(collections, userId),
           forgetIds(userId, ["collection"]),
         ],
         describe: (c) => plural(c.collections ?? 0, "collection"),
@@ -136,9 +208,13 @@ export function removalOf(userId: string, dataset: string): Removal {
 }
 
 export async function removalPreview(db: Db, removal: Removal) {
-  const [[counts], [revision]] = await Promise.all([
-    db.all<Record<string, number>>(removal.counts),
-    db.all<{ r: string | null }>(removal.revision),
-  ]);
-  return { description: removal.describe(counts ?? {}), revision: revision?.r ?? "" };
+  const [row] = await db.all<Record<string, number> & { r: string | null }>(
+    // raw SQL: one row of scalar subqueries, a SELECT without FROM, which the builder cannot say
+    sql`SELECT ${sql.join(
+      Object.entries(removal.counts).map(([name, counted]) => sql`${counted} AS ${sql.identifier(name)}`),
+      sql`, `,
+    )}, ${removal.revision} AS r`,
+  );
+  const { r, ...counts } = row!;
+  return { description: removal.describe(counts), revision: r ?? "" };
 }

@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { isoDate, janCode, positiveId, text } from "../../platform/schemas";
-import { COLLECTION_TYPES, collectionFieldArgs, PURPOSES } from "../collections/queries";
-import { consoleFieldArgs } from "../consoles/console";
-import { customGameFields } from "../customGames/shared";
-import { entryFieldArgs, userLink } from "../library/entry";
-import { PLAY_STATUSES, playFieldArgs } from "../play/record";
-import { tagFieldArgs } from "../tags/queries";
-import { wishFieldArgs } from "../wishlist/entry";
+import { COLLECTION_TYPES, collectionFieldArgs, PURPOSES } from "../collections/items";
+import { consoleFieldArgs } from "../consoles/items";
+import { customGameFields } from "../customGames/items";
+import { entryFieldArgs, userLink } from "../library/items";
+import { PLAY_STATUSES, playFieldArgs } from "../play/items";
+import { tagFieldArgs } from "../tags/items";
+import { wishFieldArgs } from "../wishlist/items";
 import { malformed } from "./readers";
 
 /**

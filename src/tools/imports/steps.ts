@@ -1,6 +1,4 @@
-import { sql } from "drizzle-orm";
-import type { Db } from "../../platform/db";
-import { queryBatch } from "../../platform/db";
+import { type Db, queryBatch } from "../../platform/db";
 import { ApiError } from "../../platform/errors";
 import { StreamedObjectWriter } from "../../platform/exportStorage";
 import { randomBase62 } from "../../platform/ids";
@@ -10,7 +8,6 @@ import { MY_DATASET_PLANS, MY_DATASETS } from "../exports/myData/args";
 import { applyBatch } from "./apply";
 import {
   BATCH_ROWS,
-  findJob,
   type JobRow,
   LEASE_SEC,
   MAX_IMPORT_BYTES,
@@ -20,6 +17,7 @@ import {
   stagedKey,
   UNITS_PER_BATCH,
 } from "./jobs";
+import { findJob, finishJob, releaseLease, saveProgress, takeLease } from "./queries";
 import { csvRecords, exportFileEvents, malformed, ndjsonLines } from "./readers";
 import { EXPORT_ROW_SCHEMAS, IMPORTABLE_DATASETS, type ImportableDataset, type StagedRow, validRow } from "./rows";
 import { type TrackerSource, trackerHeader, trackerRow } from "./trackers";
@@ -64,7 +62,7 @@ export async function stageUpload(ctx: StageContext, job: JobRow, body: Readable
   const key = stagedKey(job.id, randomBase62(16));
   const out = new StreamedObjectWriter(ctx.bucket, key, {
     httpMetadata: { contentType: "application/x-ndjson" },
-    customMetadata: { userId: job.user_id, expiresAt: job.expires_at },
+    customMetadata: { userId: job.userId, expiresAt: job.expiresAt },
   });
   let rows = 0;
   let dataset: string | null = null;
@@ -143,17 +141,15 @@ export async function advanceJob(ctx: StepContext, jobId: string): Promise<JobRo
   const leaseId = randomBase62(16);
   const nowIso = ctx.now.toISOString();
   const until = new Date(ctx.now.getTime() + LEASE_SEC * 1000).toISOString();
-  const claimed = await db.run(sql`UPDATE import_jobs SET lease_id = ${leaseId}, lease_until = ${until}
-    WHERE id = ${jobId} AND user_id = ${ctx.userId} AND state = 'processing' AND (lease_until IS NULL OR lease_until <= ${nowIso})`);
-  if (claimed.meta.changes === 0) return (await findJob(db, ctx.userId, jobId))!;
+  if (!(await takeLease(db, ctx.userId, jobId, leaseId, nowIso, until))) return (await findJob(db, ctx.userId, jobId))!;
   try {
     let job = (await findJob(db, ctx.userId, jobId))!;
     let done = 0;
     while (job.state === "processing" && done < STEP_ROWS) {
       const batch = await readBatch(ctx.bucket, job);
       if (batch.rows.length === 0 && batch.skipped.length === 0) {
-        await db.run(sql`UPDATE import_jobs SET state = 'finished', updated_at = ${nowIso} WHERE id = ${jobId} AND lease_id = ${leaseId}`);
-        if (job.staged_key) await ctx.bucket.delete(job.staged_key);
+        await finishJob(db, jobId, leaseId, nowIso);
+        if (job.stagedKey) await ctx.bucket.delete(job.stagedKey);
         break;
       }
       const day = utcDay(ctx.now);
@@ -164,16 +160,26 @@ export async function advanceJob(ctx: StepContext, jobId: string): Promise<JobRo
         .sort((a, b) => a.row - b.row)
         .slice(0, MAX_REPORTED);
       const count = batch.rows.length + batch.skipped.length;
-      await db.run(sql`UPDATE import_jobs SET next_offset = ${batch.nextOffset}, rows_done = rows_done + ${count},
-        rows_added = rows_added + ${outcome.added}, rows_existing = rows_existing + ${outcome.existing},
-        rows_failed = rows_failed + ${outcome.failed + batch.skipped.length}, problems = ${JSON.stringify(reported)},
-        units_charged = units_charged + ${UNITS_PER_BATCH}, updated_at = ${nowIso}
-        WHERE id = ${jobId} AND lease_id = ${leaseId}`);
+      await saveProgress(
+        db,
+        jobId,
+        leaseId,
+        {
+          nextOffset: batch.nextOffset,
+          done: count,
+          added: outcome.added,
+          existing: outcome.existing,
+          failed: outcome.failed + batch.skipped.length,
+          problems: JSON.stringify(reported),
+          unitsCharged: UNITS_PER_BATCH,
+        },
+        nowIso,
+      );
       done += count;
       job = (await findJob(db, ctx.userId, jobId))!;
     }
   } finally {
-    await db.run(sql`UPDATE import_jobs SET lease_id = NULL, lease_until = NULL WHERE id = ${jobId} AND lease_id = ${leaseId}`);
+    await releaseLease(db, jobId, leaseId);
   }
   return (await findJob(db, ctx.userId, jobId))!;
 }
@@ -182,12 +188,12 @@ export async function advanceJob(ctx: StepContext, jobId: string): Promise<JobRo
 async function readBatch(bucket: R2Bucket, job: JobRow) {
   const rows: StagedRow[] = [];
   const skipped: ReportedRow[] = [];
-  let nextOffset = job.next_offset;
-  if (job.byte_size !== null && job.next_offset >= job.byte_size) return { rows, skipped, nextOffset };
-  if (!job.staged_key) return { rows, skipped, nextOffset };
-  const object = await bucket.get(job.staged_key, job.next_offset > 0 ? { range: { offset: job.next_offset } } : {});
+  let nextOffset = job.nextOffset;
+  if (job.byteSize !== null && job.nextOffset >= job.byteSize) return { rows, skipped, nextOffset };
+  if (!job.stagedKey) return { rows, skipped, nextOffset };
+  const object = await bucket.get(job.stagedKey, job.nextOffset > 0 ? { range: { offset: job.nextOffset } } : {});
   if (!object || !("body" in object)) return { rows, skipped, nextOffset };
-  for await (const line of ndjsonLines(object.body, job.next_offset)) {
+  for await (const line of ndjsonLines(object.body, job.nextOffset)) {
     const staged = line.value as StagedRow & { s?: string };
     if (staged.s !== undefined) skipped.push({ row: staged.r, column: null, code: "skipped", message: `Skipped: ${staged.s}.` });
     else rows.push(staged);

@@ -7,7 +7,7 @@ import { defineTool } from "../../registry/defineTool";
 import { attributeLabels, resolveAttributeIds } from "../attributes/queries";
 import { loadGameRecords } from "../games/queries";
 import { deleteWishSql } from "../wishlist/queries";
-import { entryFieldArgs, libraryEntrySchema, toLibraryItem, WRITE_RESULT_FIELDS } from "./entry";
+import { entryFieldArgs, libraryEntrySchema, toLibraryItem, WRITE_RESULT_FIELDS } from "./items";
 import { findEntry, insertEntry } from "./queries";
 
 export const libraryWriteResult = z.object({ item: libraryEntrySchema, revision: z.string() });

@@ -14,7 +14,8 @@ import {
 } from "../../platform/paging";
 import { ALL_PLANS } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
-import { attributeLabelsFrom, type OwnAttributeRow, ownAttributesQuery } from "../attributes/queries";
+import { attributeLabelsFrom, type OwnAttributeRow } from "../attributes/items";
+import { ownAttributesQuery } from "../attributes/queries";
 import { type ListFilter, listPageOf, listPageQueries } from "../games/userLists";
 import { latestPlays } from "../play/queries";
 import {
@@ -24,7 +25,7 @@ import {
   type LibraryFieldGroup,
   libraryEntrySchema,
   toLibraryItem,
-} from "./entry";
+} from "./items";
 import { LIBRARY, LIBRARY_DEFAULT_SORT, LIBRARY_SORTS, libraryFilter, libraryFilterNow, librarySort } from "./queries";
 
 const PAGING: Paging = { cap: 200, defaultLimit: 50 };

@@ -1,24 +1,26 @@
-import { type SQL, sql } from "drizzle-orm";
+import { and, eq, exists, type SQL, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import { libraryEntries } from "../../db/schema";
-import { type Db, isUniqueViolation, placeContains, rangeConditions } from "../../platform/db";
+import { jsonArrayHolds } from "../../platform/columns";
+import { columnList, type Db, isUniqueViolation, placeContains, rangeConditions, statements } from "../../platform/db";
 import { ApiError } from "../../platform/errors";
 import type { SharedFilters } from "../../platform/filters";
 import { newRevision } from "../../platform/ids";
 import { nullsLastSort, orderOf } from "../../platform/keyset";
 import { placeKey } from "../../platform/normalize";
 import { addWithinLimit, type LimitContext, planCounter } from "../../platform/registeredLimits";
-import { differs, touchIfChanged } from "../../platform/writes";
+import { differs, touchedIfChanged } from "../../platform/writes";
 import { resolveAttributeIds } from "../attributes/queries";
 import { listGameConditions, listGameConditionsNow } from "../games/queries";
 import { joinedConditions, type ListFilter, type UserList, userListRow } from "../games/userLists";
-import type { EntryRow } from "./entry";
+import { ENTRY_KEYS, type EntryRow } from "./items";
 
 /** The plan limit on library: counted here, where its rows are written. */
 export const LIBRARY_COUNTER = planCounter("library", libraryEntries, libraryEntries.userId);
 
-const ENTRY_COLUMNS = sql.raw(
-  "l.game_id, l.rating, l.buy_date, l.buy_price, l.buy_place, l.memo, l.user_links, l.attribute_ids, l.created_at, l.updated_at, l.revision",
-);
+/** The library as its list queries read it: aliased l, beside its games (g). */
+const l = alias(libraryEntries, "l");
+const byUserAndGame = (userId: string, gameId: number) => and(eq(libraryEntries.userId, userId), eq(libraryEntries.gameId, gameId));
 
 /** The shared filters over a user's library (l) joined with its games (g). */
 export async function libraryConditions(db: Db, userId: string, filters: SharedFilters): Promise<SQL[]> {
@@ -38,39 +40,39 @@ export function libraryFilterNow(userId: string, filters: SharedFilters): ListFi
 }
 
 function libraryFilterWith(userId: string, filters: SharedFilters, attributeIds: readonly string[], games: SQL[]): ListFilter {
-  const conditions = [sql`l.user_id = ${userId}`];
-  for (const id of attributeIds) conditions.push(sql`EXISTS (SELECT 1 FROM json_each(l.attribute_ids) WHERE value = ${id})`);
-  if (filters.buyPlace !== undefined) conditions.push(placeContains("l.buy_place_key", filters.buyPlace));
+  const conditions = [eq(l.userId, userId)];
+  for (const id of attributeIds) conditions.push(jsonArrayHolds(l.attributeIds, id));
+  if (filters.buyPlace !== undefined) conditions.push(placeContains(l.buyPlaceKey, filters.buyPlace));
   conditions.push(
     ...rangeConditions(filters, [
-      ["ratingFrom", "l.rating", "from"],
-      ["ratingTo", "l.rating", "to"],
-      ["buyDateFrom", "l.buy_date", "from"],
-      ["buyDateTo", "l.buy_date", "to"],
-      ["buyPriceFrom", "l.buy_price", "from"],
-      ["buyPriceTo", "l.buy_price", "to"],
+      ["ratingFrom", l.rating, "from"],
+      ["ratingTo", l.rating, "to"],
+      ["buyDateFrom", l.buyDate, "from"],
+      ["buyDateTo", l.buyDate, "to"],
+      ["buyPriceFrom", l.buyPrice, "from"],
+      ["buyPriceTo", l.buyPrice, "to"],
     ]),
   );
   return { own: conditions, games };
 }
 
 export const LIBRARY_SORTS = {
-  buyDate: "l.buy_date",
-  buyPrice: "l.buy_price",
-  updatedAt: "l.updated_at",
-  title: "l.game_sort_key",
-  rating: "l.rating",
-  releaseDate: "l.game_release_date",
+  buyDate: l.buyDate,
+  buyPrice: l.buyPrice,
+  updatedAt: l.updatedAt,
+  title: l.gameSortKey,
+  rating: l.rating,
+  releaseDate: l.gameReleaseDate,
 } as const;
 
 export type LibrarySort = keyof typeof LIBRARY_SORTS;
 export const LIBRARY_DEFAULT_SORT = { sortBy: "updatedAt", sortOrder: "desc" } as const;
 
 /** Nulls last in either direction; gameId breaks ties so pages never overlap. */
-export const librarySort = (sortBy: LibrarySort, sortOrder: "asc" | "desc") => nullsLastSort(LIBRARY_SORTS[sortBy], sortOrder, "l.game_id");
+export const librarySort = (sortBy: LibrarySort, sortOrder: "asc" | "desc") => nullsLastSort(LIBRARY_SORTS[sortBy], sortOrder, l.gameId);
 export const libraryOrder = (sortBy: LibrarySort, sortOrder: "asc" | "desc") => orderOf(librarySort(sortBy, sortOrder));
 
-export const LIBRARY: UserList = { table: "library_entries", alias: "l", columns: ENTRY_COLUMNS };
+export const LIBRARY: UserList = { table: "library_entries", alias: "l", columns: columnList(l, ENTRY_KEYS) };
 
 /** One entry with its game, as write results show it; undefined when not the caller's. */
 export const findEntry = (db: Db, userId: string, gameId: number) => userListRow<EntryRow>(db, LIBRARY, userId, gameId);
@@ -105,10 +107,11 @@ export const insertEntrySql = (
   values: EntryValues,
   now: string,
   times = { createdAt: now, updatedAt: now },
-) => sql`
-  INSERT INTO library_entries (user_id, game_id, rating, buy_date, buy_price, buy_place, buy_place_key, memo, user_links, attribute_ids, created_at, updated_at, revision)
-  VALUES (${userId}, ${gameId}, ${values.rating}, ${values.buyDate}, ${values.buyPrice}, ${values.buyPlace}, ${placeKey(values.buyPlace)}, ${values.memo},
-    ${JSON.stringify(values.userLinks)}, ${JSON.stringify(values.attributeIds)}, ${times.createdAt}, ${times.updatedAt}, ${newRevision()})`;
+) =>
+  statements
+    .insert(libraryEntries)
+    .values({ userId, gameId, ...values, buyPlaceKey: placeKey(values.buyPlace), ...times, revision: newRevision() })
+    .getSQL();
 
 export async function insertEntry(db: Db, limit: LimitContext, gameId: number, values: EntryValues, now: string) {
   const { userId } = limit;
@@ -125,31 +128,26 @@ export async function insertEntry(db: Db, limit: LimitContext, gameId: number, v
  * it first. Values equal to the stored ones keep its revision and updatedAt.
  */
 export async function updateEntry(db: Db, userId: string, gameId: number, values: EntryValues, expected: string, now: string) {
-  const columns = [
-    ["rating", values.rating],
-    ["buy_date", values.buyDate],
-    ["buy_price", values.buyPrice],
-    ["buy_place", values.buyPlace],
-    ["memo", values.memo],
-    ["user_links", JSON.stringify(values.userLinks)],
-    ["attribute_ids", JSON.stringify(values.attributeIds)],
-  ] as const;
-  const result = await db.run(sql`
-    UPDATE library_entries SET ${sql.join(
-      [
-        ...columns.map(([column, value]) => sql`${sql.raw(column)} = ${value}`),
-        sql`buy_place_key = ${placeKey(values.buyPlace)}`,
-        ...touchIfChanged(differs(columns), now, newRevision()),
-      ],
-      sql`, `,
-    )}
-    WHERE user_id = ${userId} AND game_id = ${gameId} AND revision = ${expected}`);
+  const t = libraryEntries;
+  const changed = differs([
+    [t.rating, values.rating],
+    [t.buyDate, values.buyDate],
+    [t.buyPrice, values.buyPrice],
+    [t.buyPlace, values.buyPlace],
+    [t.memo, values.memo],
+    [t.userLinks, JSON.stringify(values.userLinks)],
+    [t.attributeIds, JSON.stringify(values.attributeIds)],
+  ]);
+  const result = await db
+    .update(t)
+    .set({ ...values, buyPlaceKey: placeKey(values.buyPlace), ...touchedIfChanged(t, changed, now, newRevision()) })
+    .where(and(byUserAndGame(userId, gameId), eq(t.revision, expected)));
   return result.meta.changes > 0;
 }
 
 /** True (in SQL) while the game is in the user's library: writes that need the entry check it in their own batch. */
 export const ownedSql = (userId: string, gameId: number) =>
-  sql`EXISTS (SELECT 1 FROM library_entries WHERE user_id = ${userId} AND game_id = ${gameId})`;
+  exists(statements.select({ one: sql`1` }).from(libraryEntries).where(byUserAndGame(userId, gameId)));
 
 export const deleteEntrySql = (userId: string, gameId: number) =>
-  sql`DELETE FROM library_entries WHERE user_id = ${userId} AND game_id = ${gameId}`;
+  statements.delete(libraryEntries).where(byUserAndGame(userId, gameId)).getSQL();

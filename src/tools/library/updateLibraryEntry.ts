@@ -6,7 +6,7 @@ import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
 import { attributeLabels, resolveAttributeIds } from "../attributes/queries";
 import { libraryWriteResult } from "./addToLibrary";
-import { entryFieldArgs, toLibraryItem, WRITE_RESULT_FIELDS } from "./entry";
+import { entryFieldArgs, toLibraryItem, WRITE_RESULT_FIELDS } from "./items";
 import { entryValuesOf, findEntry, updateEntry } from "./queries";
 
 const conflict = () =>

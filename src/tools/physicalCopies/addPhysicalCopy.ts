@@ -2,32 +2,13 @@ import { z } from "zod";
 import { ApiError } from "../../platform/errors";
 import { PREMIUM_ONLY } from "../../platform/plans";
 import { positiveId } from "../../platform/schemas";
+import { givenFields } from "../../platform/updates";
 import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
 import { attributeLabels, resolveAttributeIds } from "../attributes/queries";
 import { entryValuesOf, findEntry } from "../library/queries";
-import { copyFieldArgs, physicalCopySchema, toPhysicalCopy } from "./copy";
-import {
-  type CopyValues,
-  findCopy,
-  insertCopySql,
-  listCopies,
-  type NewCopy,
-  newCopy,
-  notInLibrary,
-  revisionConflict,
-  setActiveSql,
-  writeCopies,
-} from "./queries";
-
-export const copyWriteResult = {
-  item: physicalCopySchema,
-  activePhysicalId: z.string().nullable(),
-  remainingCount: z.number().int().describe("Copies of the game after this call."),
-  libraryEntryRetained: z.boolean(),
-  librarySynced: z.boolean().describe("True when the library entry now shows this copy's data."),
-  revision: z.string().describe("The whole game's new revision."),
-};
+import { type CopyValues, copyFieldArgs, copyWriteResult, type NewCopy, newCopy, toPhysicalCopy } from "./items";
+import { findCopy, insertCopySql, listCopies, notInLibrary, revisionConflict, setActiveSql, writeCopies } from "./queries";
 
 export const addPhysicalCopy = defineTool({
   name: "addPhysicalCopy",
@@ -67,7 +48,7 @@ export const addPhysicalCopy = defineTool({
     }
     const { userLinks: _links, ...inherited } = entryValuesOf(entry);
     const chosen: Partial<CopyValues> = {
-      ...Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)),
+      ...givenFields(given),
       ...(attributes !== undefined ? { attributeIds: await resolveAttributeIds(db, auth.userId, attributes, "attributes") } : {}),
     };
     const created: NewCopy[] = [];
@@ -92,9 +73,7 @@ export const addPhysicalCopy = defineTool({
       now: nowIso,
       sync: makeActive || materializedSync ? copy : undefined,
     });
-    const activePhysicalId = makeActive
-      ? copy.id
-      : (existing.find((c) => c.is_active === 1)?.id ?? created.find((c) => c.isActive)?.id ?? null);
+    const activePhysicalId = makeActive ? copy.id : (existing.find((c) => c.isActive)?.id ?? created.find((c) => c.isActive)?.id ?? null);
     return {
       item: toPhysicalCopy(
         readBack(await findCopy(db, auth.userId, copy.id), () => notInLibrary(gameId)),

@@ -6,7 +6,7 @@ import { positiveId } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
 import { attributeLabels } from "../attributes/queries";
 import { findEntry } from "../library/queries";
-import { physicalCopySchema, toPhysicalCopy } from "./copy";
+import { physicalCopySchema, toPhysicalCopy } from "./items";
 import { listCopies } from "./queries";
 
 const PAGING: Paging = { cap: 100, defaultLimit: 100 };
@@ -41,7 +41,7 @@ export const getPhysicalCopies = defineTool({
     return {
       gameId: args.gameId,
       ...pageOf(page, args.page, copies.length, limit),
-      activePhysicalId: copies.find((copy) => copy.is_active === 1)?.id ?? null,
+      activePhysicalId: copies.find((copy) => copy.isActive)?.id ?? null,
       revision: entry.revision,
     };
   },

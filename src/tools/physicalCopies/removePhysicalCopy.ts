@@ -33,29 +33,24 @@ export const removePhysicalCopy = defineTool({
     const { db, auth, now } = ctx;
     const copy = await findCopy(db, auth.userId, args.physicalId);
     if (!copy) throw notFound(`Your copy ${args.physicalId}`);
-    const entry = readBack(await findEntry(db, auth.userId, copy.game_id), () => notFound(`Your copy ${args.physicalId}`));
-    const remaining = (await listCopies(db, auth.userId, copy.game_id)).filter((c) => c.id !== copy.id);
+    const entry = readBack(await findEntry(db, auth.userId, copy.gameId), () => notFound(`Your copy ${args.physicalId}`));
+    const remaining = (await listCopies(db, auth.userId, copy.gameId)).filter((c) => c.id !== copy.id);
     // The representative role passes to the oldest remaining copy; the library keeps its data.
-    const heir = copy.is_active === 1 ? (remaining[0]?.id ?? null) : (remaining.find((c) => c.is_active === 1)?.id ?? null);
+    const heir = copy.isActive ? (remaining[0]?.id ?? null) : (remaining.find((c) => c.isActive)?.id ?? null);
     return confirmTwoStep(ctx, args, {
       targetRevision: entry.revision,
       summary:
         `Removes one copy of '${entry.title}' (${remaining.length} left; the library entry stays)` +
-        (copy.is_active === 1 && heir ? "; the oldest remaining copy becomes representative." : "."),
+        (copy.isActive && heir ? "; the oldest remaining copy becomes representative." : "."),
       async execute(marker) {
         const statements = [
           marker,
           deleteCopySql(auth.userId, copy.id),
-          ...(copy.is_active === 1 ? [setActiveSql(auth.userId, copy.game_id, heir)] : []),
+          ...(copy.isActive ? [setActiveSql(auth.userId, copy.gameId, heir)] : []),
         ];
-        const revision = await writeCopies(
-          db,
-          { userId: auth.userId, gameId: copy.game_id, expectedRevision: entry.revision },
-          statements,
-          {
-            now: now.toISOString(),
-          },
-        );
+        const revision = await writeCopies(db, { userId: auth.userId, gameId: copy.gameId, expectedRevision: entry.revision }, statements, {
+          now: now.toISOString(),
+        });
         return {
           physicalId: copy.id,
           removed: true as const,

@@ -1,13 +1,13 @@
 import { z } from "zod";
 import { notFound } from "../../platform/errors";
 import { PREMIUM_ONLY } from "../../platform/plans";
+import { givenFields } from "../../platform/updates";
 import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
 import { attributeLabels, resolveAttributeIds } from "../attributes/queries";
 import { findEntry } from "../library/queries";
-import { copyWriteResult } from "./addPhysicalCopy";
-import { copyFieldArgs, toPhysicalCopy } from "./copy";
-import { copyValuesOf, findCopy, listCopies, revisionConflict, setActiveSql, updateCopySql, writeCopies } from "./queries";
+import { copyFieldArgs, copyValuesOf, copyWriteResult, toPhysicalCopy } from "./items";
+import { findCopy, listCopies, revisionConflict, setActiveSql, updateCopySql, writeCopies } from "./queries";
 
 export const updatePhysicalCopy = defineTool({
   name: "updatePhysicalCopy",
@@ -34,22 +34,22 @@ export const updatePhysicalCopy = defineTool({
     const copy = await findCopy(db, auth.userId, physicalId);
     if (!copy) throw notFound(`Your copy ${physicalId}`);
     const gone = () => notFound(`Your copy ${physicalId}`);
-    const entry = readBack(await findEntry(db, auth.userId, copy.game_id), gone);
+    const entry = readBack(await findEntry(db, auth.userId, copy.gameId), gone);
     if (revision !== entry.revision) throw revisionConflict();
     const values = {
       ...copyValuesOf(copy),
-      ...Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)),
+      ...givenFields(given),
       ...(attributes !== undefined ? { attributeIds: await resolveAttributeIds(db, auth.userId, attributes, "attributes") } : {}),
     };
-    const active = makeActive === true || copy.is_active === 1;
+    const active = makeActive === true || copy.isActive;
     const nowIso = now.toISOString();
     const statements = [updateCopySql(auth.userId, physicalId, values, nowIso)];
-    if (makeActive) statements.push(setActiveSql(auth.userId, copy.game_id, physicalId));
-    const next = await writeCopies(db, { userId: auth.userId, gameId: copy.game_id, expectedRevision: revision }, statements, {
+    if (makeActive) statements.push(setActiveSql(auth.userId, copy.gameId, physicalId));
+    const next = await writeCopies(db, { userId: auth.userId, gameId: copy.gameId, expectedRevision: revision }, statements, {
       now: nowIso,
       sync: active ? values : undefined,
     });
-    const copies = await listCopies(db, auth.userId, copy.game_id);
+    const copies = await listCopies(db, auth.userId, copy.gameId);
     const labels = await attributeLabels(db, auth.userId);
     return {
       item: toPhysicalCopy(
@@ -59,7 +59,7 @@ export const updatePhysicalCopy = defineTool({
         ),
         labels,
       ),
-      activePhysicalId: copies.find((c) => c.is_active === 1)?.id ?? null,
+      activePhysicalId: copies.find((c) => c.isActive)?.id ?? null,
       remainingCount: copies.length,
       libraryEntryRetained: true,
       librarySynced: active,

@@ -5,8 +5,8 @@ import { utcDay } from "../../platform/quota";
 import { isoDate, text } from "../../platform/schemas";
 import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
-import { findPlayLog, insertPlayLog, playLogSchema, toPlayLog } from "./logs";
-import { findPlay } from "./queries";
+import { playLogSchema, toPlayLog } from "./items";
+import { findPlay, findPlayLog, insertPlayLog } from "./queries";
 
 export const addPlayLog = defineTool({
   name: "addPlayLog",

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { notExists } from "drizzle-orm";
 import { z } from "zod";
 import { confirmTokenArg, confirmTwoStep, twoStepResult } from "../../platform/confirm";
 import { ApiError, invalidInput, notFound } from "../../platform/errors";
@@ -8,19 +8,19 @@ import { positiveId, text } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
 import { findConsole } from "../consoles/queries";
 import { findEntry, ownedSql } from "../library/queries";
+import { PLAY_STATUSES, playRecordSchema } from "./items";
 import {
   consoleNotFound,
   deletePlaySql,
   endLatestSql,
   insertPlaySql,
+  latestCycle,
   latestPlay,
-  latestSql,
   logsOf,
   newPlayId,
+  renderPlay,
   withStatusDates,
 } from "./queries";
-import { PLAY_STATUSES, playRecordSchema } from "./record";
-import { renderPlay } from "./render";
 
 /** FREE and LIGHT take every replay value, but a replay there replaces the record: the catalog says so. */
 const replayOn = (plan: "FREE" | "LIGHT") =>
@@ -98,7 +98,7 @@ export const addPlayRecord = defineTool({
       if (latest) throw hasRecord(args.gameId);
       const playId = newPlayId();
       const stillNone: WriteCondition = {
-        holds: sql`NOT EXISTS (${latestSql(auth.userId, args.gameId)})`,
+        holds: notExists(latestCycle(auth.userId, args.gameId)),
         error: () => hasRecord(args.gameId),
       };
       await runConditional(

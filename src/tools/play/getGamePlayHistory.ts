@@ -6,8 +6,8 @@ import { positiveId } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
 import { attributeLabels } from "../attributes/queries";
 import { findEntry } from "../library/queries";
+import { PLAY_FIELD_GROUPS, playRecordSchema, toPlayRecord } from "./items";
 import { historyPage } from "./queries";
-import { PLAY_FIELD_GROUPS, playRecordSchema, toPlayRecord } from "./record";
 
 const PAGING: Paging = { cap: 100, defaultLimit: 50 };
 

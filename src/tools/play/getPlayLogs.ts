@@ -3,8 +3,8 @@ import { notFound } from "../../platform/errors";
 import { type Paging, pageArgs, pagedEnvelope, pageOf, pageOffset } from "../../platform/paging";
 import { ALL_PLANS } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
-import { playLogPage, playLogSchema, toPlayLog } from "./logs";
-import { findPlay } from "./queries";
+import { playLogSchema, toPlayLog } from "./items";
+import { findPlay, playLogPage } from "./queries";
 
 const PAGING: Paging = { cap: 200, defaultLimit: 50 };
 

@@ -13,10 +13,11 @@ import {
 import { ALL_PLANS, type Plan } from "../../platform/plans";
 import { orderedRanges } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
-import { attributeLabelsFrom, type OwnAttributeRow, ownAttributesQuery } from "../attributes/queries";
+import { attributeLabelsFrom, type OwnAttributeRow } from "../attributes/items";
+import { ownAttributesQuery } from "../attributes/queries";
 import { type ListFilter, listPageOf, listPageQueries } from "../games/userLists";
+import { PLAY_FIELD_GROUPS, type PlayFieldGroup, type PlayRow, playRecordSchema, toPlayRecord } from "./items";
 import { PLAY_DEFAULT_SORT, PLAY_RANGES, PLAY_RECORDS, PLAY_SORTS, playFilter, playFilterArgs, playFilterNow, playSort } from "./queries";
-import { PLAY_FIELD_GROUPS, type PlayFieldGroup, type PlayRow, playRecordSchema, toPlayRecord } from "./record";
 
 const PAGING: Paging = { cap: 200, defaultLimit: 50 };
 

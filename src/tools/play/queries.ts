@@ -1,29 +1,38 @@
-import { type SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, exists, getTableColumns, inArray, notExists, type SQL, sql } from "drizzle-orm";
+import { alias, type SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
-import { type Db, queryBatch, rangeConditions } from "../../platform/db";
-import { ApiError } from "../../platform/errors";
+import { consoles, games, playLogs, playRecords } from "../../db/schema";
+import { jsonArrayHolds } from "../../platform/columns";
+import { columnList, type Db, queryBatch, rangeConditions, statements } from "../../platform/db";
+import { ApiError, notFound } from "../../platform/errors";
 import { rating, sharedFilterArgs } from "../../platform/filters";
 import { newId, newRevision } from "../../platform/ids";
 import { nullsLastSort, orderOf, type SortKey } from "../../platform/keyset";
 import { utcDay } from "../../platform/quota";
+import { runConditional, type WriteCondition } from "../../platform/registeredLimits";
 import { isoDate } from "../../platform/schemas";
-import { resolveAttributeIds } from "../attributes/queries";
+import { readBack } from "../../platform/writes";
+import { attributeLabels, resolveAttributeIds } from "../attributes/queries";
 import type { GameRecord } from "../games/gameObject";
 import { GAME_JOINS, GAME_SELECT, type GameFilters, listGameConditions, listGameConditionsNow } from "../games/queries";
-import { joinedConditions, type ListFilter, listPageOf, listPageQueries, type UserList } from "../games/userLists";
-import { PLAY_STATUSES, type PlayRow, type PlayStatus, UNFINISHED } from "./record";
+import { joinedConditions, type ListFilter, listPageOf, listPageQueries, type UserList, userListFrom } from "../games/userLists";
+import { type LogRow, PLAY_FIELD_GROUPS, PLAY_KEYS, PLAY_STATUSES, type PlayRow, type PlayStatus, toPlayRecord, UNFINISHED } from "./items";
 
-/** Minutes played in a cycle: always the sum of its logs, never stored apart from them. */
-/** Kept equal to the sum of the record's play logs by triggers (migration 0033), so it sorts through an index. */
-const TOTAL_PLAY_TIME = "r.total_play_time";
-const PLAY_COLUMNS = sql.raw(`
-  r.id AS play_id, r.game_id, r.status, r.play_start_date, r.play_end_date, r.clear_target_date, r.rating, r.memo,
-  r.user_links, r.attribute_ids, r.console_id, r.is_latest, r.created_at, r.updated_at, r.revision,
-  (SELECT name FROM consoles WHERE id = r.console_id) AS console_name,
-  EXISTS (SELECT 1 FROM play_records h WHERE h.user_id = r.user_id AND h.game_id = r.game_id AND h.id <> r.id) AS has_history,
-  ${TOTAL_PLAY_TIME} AS total_play_time`);
+/** The play records as their list queries read them: aliased r, beside their games (g). */
+const r = alias(playRecords, "r");
+/** Another cycle of the same game. */
+const other = alias(playRecords, "h");
+
+/** A record's item columns, its console's name and whether other cycles of its game are kept. */
+// raw SQL: computed columns (subqueries) beside the list's own, read by the shared list page machinery.
+const hasHistory = sql`EXISTS (SELECT 1 FROM ${playRecords} ${other} WHERE ${other.userId} = ${r.userId} AND ${other.gameId} = ${r.gameId} AND ${other.id} <> ${r.id})`;
+const PLAY_COLUMNS = sql`${r.id} AS play_id, ${columnList(r, PLAY_KEYS)},
+  (SELECT ${consoles.name} FROM ${consoles} WHERE ${consoles.id} = ${r.consoleId}) AS console_name, ${hasHistory} AS has_history`;
 
 export const PLAY_RECORDS: UserList = { table: "play_records", alias: "r", columns: PLAY_COLUMNS };
+
+const byUserAndId = (userId: string, playId: string) => and(eq(playRecords.userId, userId), eq(playRecords.id, playId));
+const byUserAndGame = (userId: string, gameId: number) => and(eq(playRecords.userId, userId), eq(playRecords.gameId, gameId));
 
 const { platformIds, genreId, title, releaseDateFrom, releaseDateTo, attributes } = sharedFilterArgs;
 
@@ -81,13 +90,14 @@ export interface PlayFilters extends GameFilters {
   ratingTo?: number;
 }
 
-const inList = (column: string, values: readonly (string | number)[]) =>
-  sql`${sql.raw(column)} IN (SELECT value FROM json_each(${JSON.stringify(values)}))`;
+/** One parameter however many values: json_each (D1 binds at most 100 parameters a statement). */
+const inList = (column: SQLiteColumn, values: readonly (string | number)[]) =>
+  sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(values)}))`;
 
 /** Overdue: an unfinished cycle whose clear target is before today (UTC); COMPLETED and DROPPED never are. */
 function overdue(now: Date): SQL {
   // IS NOT NULL keeps the test two-valued, so NOT(overdue) also takes records with no target.
-  return sql`(${inList("r.status", UNFINISHED)} AND r.clear_target_date IS NOT NULL AND r.clear_target_date < ${utcDay(now)})`;
+  return sql`(${inList(r.status, UNFINISHED)} AND ${r.clearTargetDate} IS NOT NULL AND ${r.clearTargetDate} < ${utcDay(now)})`;
 }
 
 /** The latest cycle of each game (or, with cycles "all", every kept cycle), filtered. */
@@ -127,66 +137,72 @@ function playFilterWith(
   attributeIds: readonly string[],
   games: SQL[],
 ): ListFilter {
-  const conditions = [sql`r.user_id = ${userId}`, ...(cycles === "latest" ? [sql`r.is_latest = 1`] : [])];
-  if (filters.statuses?.length) conditions.push(inList("r.status", filters.statuses));
-  if (filters.consoleIds?.length) conditions.push(inList("r.console_id", filters.consoleIds));
-  for (const id of attributeIds) conditions.push(sql`EXISTS (SELECT 1 FROM json_each(r.attribute_ids) WHERE value = ${id})`);
+  // r.is_latest = 1 as written here, not eq(): the partial sort indexes say exactly this.
+  const conditions = [eq(r.userId, userId), ...(cycles === "latest" ? [sql`${r.isLatest} = 1`] : [])];
+  if (filters.statuses?.length) conditions.push(inList(r.status, filters.statuses));
+  if (filters.consoleIds?.length) conditions.push(inList(r.consoleId, filters.consoleIds));
+  for (const id of attributeIds) conditions.push(jsonArrayHolds(r.attributeIds, id));
   if (filters.clearTargetOverdue === "overdue") conditions.push(overdue(now));
   if (filters.clearTargetOverdue === "not_overdue") conditions.push(sql`NOT ${overdue(now)}`);
   conditions.push(
     ...rangeConditions(filters, [
-      ["playStartDateFrom", "r.play_start_date", "from"],
-      ["playStartDateTo", "r.play_start_date", "to"],
-      ["playEndDateFrom", "r.play_end_date", "from"],
-      ["playEndDateTo", "r.play_end_date", "to"],
-      ["clearTargetDateFrom", "r.clear_target_date", "from"],
-      ["clearTargetDateTo", "r.clear_target_date", "to"],
-      ["totalPlayTimeFrom", TOTAL_PLAY_TIME, "from"],
-      ["totalPlayTimeTo", TOTAL_PLAY_TIME, "to"],
-      ["ratingFrom", "r.rating", "from"],
-      ["ratingTo", "r.rating", "to"],
+      ["playStartDateFrom", r.playStartDate, "from"],
+      ["playStartDateTo", r.playStartDate, "to"],
+      ["playEndDateFrom", r.playEndDate, "from"],
+      ["playEndDateTo", r.playEndDate, "to"],
+      ["clearTargetDateFrom", r.clearTargetDate, "from"],
+      ["clearTargetDateTo", r.clearTargetDate, "to"],
+      ["totalPlayTimeFrom", r.totalPlayTime, "from"],
+      ["totalPlayTimeTo", r.totalPlayTime, "to"],
+      ["ratingFrom", r.rating, "from"],
+      ["ratingTo", r.rating, "to"],
     ]),
   );
   return { own: conditions, games };
 }
 
 export const PLAY_SORTS = {
-  playStartDate: "r.play_start_date",
-  playEndDate: "r.play_end_date",
-  clearTargetDate: "r.clear_target_date",
-  title: "r.game_sort_key",
-  totalPlayTime: TOTAL_PLAY_TIME,
-  rating: "r.rating",
-  updatedAt: "r.updated_at",
+  playStartDate: r.playStartDate,
+  playEndDate: r.playEndDate,
+  clearTargetDate: r.clearTargetDate,
+  title: r.gameSortKey,
+  totalPlayTime: r.totalPlayTime,
+  rating: r.rating,
+  updatedAt: r.updatedAt,
 } as const;
 
 export type PlaySort = keyof typeof PLAY_SORTS;
 export const PLAY_DEFAULT_SORT = { sortBy: "updatedAt", sortOrder: "desc" } as const;
 
-export const playSort = (sortBy: PlaySort, sortOrder: "asc" | "desc") => nullsLastSort(PLAY_SORTS[sortBy], sortOrder, "r.game_id");
+export const playSort = (sortBy: PlaySort, sortOrder: "asc" | "desc") => nullsLastSort(PLAY_SORTS[sortBy], sortOrder, r.gameId);
 export const playOrder = (sortBy: PlaySort, sortOrder: "asc" | "desc") => orderOf(playSort(sortBy, sortOrder));
 
-export async function findPlay(db: Db, userId: string, playId: string): Promise<(PlayRow & GameRecord) | undefined> {
+/** One record with its game, as write results show it. */
+async function playWithGame(db: Db, where: SQL): Promise<(PlayRow & GameRecord) | undefined> {
+  // raw SQL: the list's computed columns beside the game's joined columns.
   const [row] = await db.all<PlayRow & GameRecord>(sql`
-    SELECT ${PLAY_COLUMNS}, ${GAME_SELECT} FROM play_records r JOIN games g ON g.id = r.game_id ${GAME_JOINS}
-    WHERE r.user_id = ${userId} AND r.id = ${playId}`);
+    SELECT ${PLAY_COLUMNS}, ${GAME_SELECT} FROM ${userListFrom(PLAY_RECORDS)} ${GAME_JOINS} WHERE ${where}`);
   return row;
 }
 
-export async function latestPlay(db: Db, userId: string, gameId: number): Promise<(PlayRow & GameRecord) | undefined> {
-  const [row] = await db.all<PlayRow & GameRecord>(sql`
-    SELECT ${PLAY_COLUMNS}, ${GAME_SELECT} FROM play_records r JOIN games g ON g.id = r.game_id ${GAME_JOINS}
-    WHERE r.user_id = ${userId} AND r.game_id = ${gameId} AND r.is_latest = 1`);
-  return row;
+export const findPlay = (db: Db, userId: string, playId: string) => playWithGame(db, and(eq(r.userId, userId), eq(r.id, playId))!);
+
+export const latestPlay = (db: Db, userId: string, gameId: number) =>
+  playWithGame(db, and(eq(r.userId, userId), eq(r.gameId, gameId), eq(r.isLatest, true))!);
+
+/** A stored play record as a write result: every field group; `gone()` when a removal took it meanwhile. */
+export async function renderPlay(db: Db, userId: string, playId: string, gone = () => notFound(`Your play record ${playId}`)) {
+  const [row, labels] = await Promise.all([findPlay(db, userId, playId), attributeLabels(db, userId)]);
+  return toPlayRecord(readBack(row, gone), new Set(PLAY_FIELD_GROUPS), labels);
 }
 
 /** Every cycle of one game, newest first. */
 export async function historyPage(db: Db, userId: string, gameId: number, page: { limit: number; offset: number }) {
   const newestFirst: SortKey[] = [
-    { column: "r.created_at", direction: "desc" },
-    { column: "r.rowid", direction: "desc" },
+    { column: r.createdAt, direction: "desc" },
+    { column: sql`${r}.rowid`, direction: "desc" },
   ];
-  const filter = { own: [sql`r.user_id = ${userId}`, sql`r.game_id = ${gameId}`], games: [] };
+  const filter = { own: [eq(r.userId, userId), eq(r.gameId, gameId)], games: [] };
   return listPageOf<PlayRow>(
     await queryBatch(db, listPageQueries({ list: PLAY_RECORDS, userId, filter, sort: newestFirst, page, withGame: false })),
   );
@@ -237,43 +253,61 @@ export const insertPlaySql = (
   values: PlayValues,
   now: string,
   restored: { createdAt: string; updatedAt: string; isLatest: boolean } = { createdAt: now, updatedAt: now, isLatest: true },
-) => sql`
-  INSERT INTO play_records (id, user_id, game_id, status, play_start_date, play_end_date, clear_target_date, rating, memo, user_links,
-    attribute_ids, console_id, is_latest, created_at, updated_at, revision)
-  VALUES (${id}, ${userId}, ${gameId}, ${values.status}, ${values.playStartDate}, ${values.playEndDate}, ${values.clearTargetDate},
-    ${values.rating}, ${values.memo}, ${JSON.stringify(values.userLinks)}, ${JSON.stringify(values.attributeIds)}, ${values.consoleId}, ${restored.isLatest ? 1 : 0},
-    ${restored.createdAt}, ${restored.updatedAt}, ${newRevision()})`;
+) =>
+  statements
+    .insert(playRecords)
+    .values({ id, userId, gameId, ...values, ...restored, revision: newRevision() })
+    .getSQL();
 
 export const newPlayId = () => newId("play");
 
 export async function updatePlay(db: Db, userId: string, playId: string, values: PlayValues, expected: string, now: string) {
-  const result = await db.run(sql`
-    UPDATE play_records SET status = ${values.status}, play_start_date = ${values.playStartDate}, play_end_date = ${values.playEndDate},
-      clear_target_date = ${values.clearTargetDate}, rating = ${values.rating}, memo = ${values.memo},
-      user_links = ${JSON.stringify(values.userLinks)}, attribute_ids = ${JSON.stringify(values.attributeIds)},
-      console_id = ${values.consoleId}, updated_at = ${now}, revision = ${newRevision()}
-    WHERE user_id = ${userId} AND id = ${playId} AND revision = ${expected}`);
+  const result = await db
+    .update(playRecords)
+    .set({ ...values, updatedAt: now, revision: newRevision() })
+    .where(and(byUserAndId(userId, playId), eq(playRecords.revision, expected)));
   return result.meta.changes > 0;
 }
 
 /** Deletes one cycle with its logs; if it was the latest, the newest remaining cycle becomes latest. */
-export const deletePlaySql = (userId: string, gameId: number, playId: string): SQL[] => [
-  sql`DELETE FROM play_logs WHERE play_id = ${playId} AND user_id = ${userId}`,
-  sql`DELETE FROM play_records WHERE id = ${playId} AND user_id = ${userId}`,
-  sql`UPDATE play_records SET is_latest = 1 WHERE id = (
-      SELECT id FROM play_records WHERE user_id = ${userId} AND game_id = ${gameId} ORDER BY created_at DESC, rowid DESC LIMIT 1)
-    AND NOT EXISTS (SELECT 1 FROM play_records WHERE user_id = ${userId} AND game_id = ${gameId} AND is_latest = 1)`,
-];
+export const deletePlaySql = (userId: string, gameId: number, playId: string): SQL[] => {
+  const newest = statements
+    .select({ id: playRecords.id })
+    .from(playRecords)
+    .where(byUserAndGame(userId, gameId))
+    .orderBy(desc(playRecords.createdAt), desc(sql`rowid`))
+    .limit(1);
+  return [
+    statements
+      .delete(playLogs)
+      .where(and(eq(playLogs.playId, playId), eq(playLogs.userId, userId)))
+      .getSQL(),
+    statements.delete(playRecords).where(byUserAndId(userId, playId)).getSQL(),
+    statements
+      .update(playRecords)
+      .set({ isLatest: true })
+      .where(and(eq(playRecords.id, newest), notExists(latestCycle(userId, gameId))))
+      .getSQL(),
+  ];
+};
 
 /** The latest cycle of a game, as a subquery (addPlayRecord checks inside its batch that none exists yet). */
-export const latestSql = (userId: string, gameId: number) =>
-  sql`SELECT 1 FROM play_records WHERE user_id = ${userId} AND game_id = ${gameId} AND is_latest = 1`;
+export const latestCycle = (userId: string, gameId: number) =>
+  statements
+    .select({ one: sql`1` })
+    .from(playRecords)
+    .where(and(byUserAndGame(userId, gameId), eq(playRecords.isLatest, true)));
 
 export const endLatestSql = (userId: string, gameId: number) =>
-  sql`UPDATE play_records SET is_latest = 0 WHERE user_id = ${userId} AND game_id = ${gameId} AND is_latest = 1`;
+  statements
+    .update(playRecords)
+    .set({ isLatest: false })
+    .where(and(byUserAndGame(userId, gameId), eq(playRecords.isLatest, true)))
+    .getSQL();
 
 /** How many logs a cycle has, and a fingerprint that changes whenever any of them does. */
 export async function logsOf(db: Db, playId: string): Promise<{ count: number; fingerprint: string }> {
+  // raw SQL: group_concat over an ordered subquery.
   const [row] = await db.all<{ n: number; f: string | null }>(sql`
     SELECT COUNT(*) AS n, group_concat(id || '@' || updated_at) AS f FROM (SELECT id, updated_at FROM play_logs WHERE play_id = ${playId} ORDER BY id)`);
   return { count: row?.n ?? 0, fingerprint: row?.f ?? "" };
@@ -285,22 +319,30 @@ export const consoleNotFound = (consoleId: string) =>
 /** The latest cycle of each of these games (for the library's latestPlay group). */
 export async function latestPlays(db: Db, userId: string, gameIds: readonly number[]) {
   if (gameIds.length === 0) return new Map<number, { playId: string; status: PlayStatus; hasHistory: boolean }>();
-  const rows = await db.all<{ game_id: number; id: string; status: PlayStatus; has_history: number }>(sql`
-    SELECT r.game_id, r.id, r.status,
-      EXISTS (SELECT 1 FROM play_records h WHERE h.user_id = r.user_id AND h.game_id = r.game_id AND h.id <> r.id) AS has_history
-    FROM play_records r WHERE r.user_id = ${userId} AND r.is_latest = 1
-      AND r.game_id IN (SELECT value FROM json_each(${JSON.stringify(gameIds)}))`);
-  return new Map(rows.map((r) => [r.game_id, { playId: r.id, status: r.status, hasHistory: r.has_history === 1 }]));
+  // raw SQL: a correlated subquery; the builder drops table names from a one-table select list.
+  const rows = await db.all<{ gameId: number; playId: string; status: PlayStatus; hasHistory: number }>(sql`
+    SELECT ${r.gameId} AS gameId, ${r.id} AS playId, ${r.status} AS status, ${hasHistory} AS hasHistory FROM ${playRecords} ${r}
+    WHERE ${and(eq(r.userId, userId), eq(r.isLatest, true), inList(r.gameId, gameIds))}`);
+  return new Map(rows.map(({ gameId, hasHistory, ...play }) => [gameId, { ...play, hasHistory: hasHistory === 1 }]));
 }
 
 /** Every cycle of a game and their logs (removing the game from the library or the game itself). */
 export const deleteGamePlaysSql = (userId: string, gameId: number): SQL[] => [
-  sql`DELETE FROM play_logs WHERE user_id = ${userId} AND play_id IN (SELECT id FROM play_records WHERE user_id = ${userId} AND game_id = ${gameId})`,
-  sql`DELETE FROM play_records WHERE user_id = ${userId} AND game_id = ${gameId}`,
+  statements
+    .delete(playLogs)
+    .where(
+      and(
+        eq(playLogs.userId, userId),
+        inArray(playLogs.playId, statements.select({ id: playRecords.id }).from(playRecords).where(byUserAndGame(userId, gameId))),
+      ),
+    )
+    .getSQL(),
+  statements.delete(playRecords).where(byUserAndGame(userId, gameId)).getSQL(),
 ];
 
 /** How many play cycles a game has, and a fingerprint that changes whenever any cycle or log does. */
 export async function gamePlaysOf(db: Db, userId: string, gameId: number): Promise<{ count: number; fingerprint: string }> {
+  // raw SQL: group_concat over ordered subqueries.
   const [row] = await db.all<{ n: number; f: string | null; l: string | null }>(sql`
     SELECT COUNT(*) AS n, group_concat(r.id || '@' || r.revision) AS f,
       (SELECT group_concat(pl.id || '@' || pl.updated_at) FROM play_logs pl WHERE pl.user_id = ${userId}
@@ -310,9 +352,94 @@ export async function gamePlaysOf(db: Db, userId: string, gameId: number): Promi
 }
 
 export async function playsOnConsole(db: Db, userId: string, consoleId: string): Promise<{ title: string }[]> {
-  return db.all<{ title: string }>(sql`
-    SELECT g.title FROM play_records r JOIN games g ON g.id = r.game_id WHERE r.user_id = ${userId} AND r.console_id = ${consoleId} ORDER BY g.sort_key`);
+  return db
+    .select({ title: games.title })
+    .from(playRecords)
+    .innerJoin(games, eq(games.id, playRecords.gameId))
+    .where(and(eq(playRecords.userId, userId), eq(playRecords.consoleId, consoleId)))
+    .orderBy(games.sortKey);
 }
 
 export const detachConsoleSql = (userId: string, consoleId: string) =>
-  sql`UPDATE play_records SET console_id = NULL, revision = ${newRevision()} WHERE user_id = ${userId} AND console_id = ${consoleId}`;
+  statements
+    .update(playRecords)
+    .set({ consoleId: null, revision: newRevision() })
+    .where(and(eq(playRecords.userId, userId), eq(playRecords.consoleId, consoleId)))
+    .getSQL();
+
+/** The caller's log, with its game's title for previews. */
+export async function findPlayLog(db: Db, userId: string, playLogId: string): Promise<(LogRow & { title: string }) | undefined> {
+  return db
+    .select({ ...getTableColumns(playLogs), title: games.title })
+    .from(playLogs)
+    .innerJoin(playRecords, eq(playRecords.id, playLogs.playId))
+    .innerJoin(games, eq(games.id, playRecords.gameId))
+    .where(and(eq(playLogs.id, playLogId), eq(playLogs.userId, userId)))
+    .get();
+}
+
+/** Adds a log while its record still exists (checked in the same batch: a removal racing it leaves no orphan log). */
+export async function insertPlayLog(
+  db: Db,
+  userId: string,
+  playId: string,
+  values: { playDate: string | null; playTime: number; memo: string | null },
+  now: string,
+) {
+  const id = newId("plog");
+  const recordKept: WriteCondition = {
+    holds: exists(statements.select({ one: sql`1` }).from(playRecords).where(byUserAndId(userId, playId))),
+    error: () => notFound(`Your play record ${playId}`),
+  };
+  await runConditional(db, [recordKept], [insertPlayLogSql(userId, playId, id, values, now)]);
+  return id;
+}
+
+/** The one INSERT of a play log (addPlayLog, imports); `times` keeps a restored log's timestamps. */
+export const insertPlayLogSql = (
+  userId: string,
+  playId: string,
+  id: string,
+  values: { playDate: string | null; playTime: number; memo: string | null },
+  now: string,
+  times = { createdAt: now, updatedAt: now },
+) =>
+  statements
+    .insert(playLogs)
+    .values({ id, userId, playId, ...values, ...times })
+    .getSQL();
+
+export async function updatePlayLogRow(
+  db: Db,
+  userId: string,
+  playLogId: string,
+  values: { playTime: number; memo: string | null },
+  now: string,
+) {
+  await db
+    .update(playLogs)
+    .set({ ...values, updatedAt: now })
+    .where(and(eq(playLogs.id, playLogId), eq(playLogs.userId, userId)));
+}
+
+export const deletePlayLogSql = (userId: string, playLogId: string): SQL =>
+  statements
+    .delete(playLogs)
+    .where(and(eq(playLogs.id, playLogId), eq(playLogs.userId, userId)))
+    .getSQL();
+
+/** Newest session first. */
+export async function playLogPage(db: Db, playId: string, page: { limit: number; offset: number }) {
+  const ofRecord = eq(playLogs.playId, playId);
+  const [rows, [total]] = await db.batch([
+    db
+      .select()
+      .from(playLogs)
+      .where(ofRecord)
+      .orderBy(sql`${playLogs.playDate} IS NULL`, desc(playLogs.playDate), desc(playLogs.createdAt), desc(sql`rowid`))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ n: count() }).from(playLogs).where(ofRecord),
+  ]);
+  return { rows, totalCount: total?.n ?? 0 };
+}

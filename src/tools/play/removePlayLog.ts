@@ -4,7 +4,7 @@ import { queryBatch } from "../../platform/db";
 import { notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
-import { deletePlayLogSql, findPlayLog } from "./logs";
+import { deletePlayLogSql, findPlayLog } from "./queries";
 
 export const removePlayLog = defineTool({
   name: "removePlayLog",
@@ -23,8 +23,8 @@ export const removePlayLog = defineTool({
     const log = await findPlayLog(db, auth.userId, args.playLogId);
     if (!log) throw notFound(`Your play log ${args.playLogId}`);
     return confirmTwoStep(ctx, args, {
-      targetRevision: log.updated_at,
-      summary: `Removes the ${log.play_time}-minute session of '${log.title}'${log.play_date ? ` on ${log.play_date}` : ""}.`,
+      targetRevision: log.updatedAt,
+      summary: `Removes the ${log.playTime}-minute session of '${log.title}'${log.playDate ? ` on ${log.playDate}` : ""}.`,
       async execute(marker) {
         await queryBatch(db, [marker, deletePlayLogSql(auth.userId, log.id)]);
         return { playLogId: log.id, removed: true as const };

@@ -4,7 +4,8 @@ import { ALL_PLANS } from "../../platform/plans";
 import { text } from "../../platform/schemas";
 import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
-import { findPlayLog, playLogSchema, toPlayLog, updatePlayLogRow } from "./logs";
+import { playLogSchema, toPlayLog } from "./items";
+import { findPlayLog, updatePlayLogRow } from "./queries";
 
 export const updatePlayLog = defineTool({
   name: "updatePlayLog",
@@ -29,7 +30,7 @@ export const updatePlayLog = defineTool({
       db,
       auth.userId,
       log.id,
-      { playTime: args.playTime ?? log.play_time, memo: args.memo ?? log.memo },
+      { playTime: args.playTime ?? log.playTime, memo: args.memo ?? log.memo },
       now.toISOString(),
     );
     return { item: toPlayLog(readBack(await findPlayLog(db, auth.userId, log.id), () => notFound(`Your play log ${args.playLogId}`))) };

@@ -4,9 +4,8 @@ import { ALL_PLANS } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
 import { resolveAttributeIds } from "../attributes/queries";
 import { findConsole } from "../consoles/queries";
-import { consoleNotFound, findPlay, playValuesOf, updatePlay, withStatusDates } from "./queries";
-import { playFieldArgs, playRecordSchema } from "./record";
-import { renderPlay } from "./render";
+import { playFieldArgs, playRecordSchema } from "./items";
+import { consoleNotFound, findPlay, playValuesOf, renderPlay, updatePlay, withStatusDates } from "./queries";
 
 const conflict = () =>
   new ApiError("revision_conflict", "The play record changed since that revision; read it again and resend.", { field: "revision" });

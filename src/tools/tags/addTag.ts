@@ -3,7 +3,8 @@ import { notFound } from "../../platform/errors";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
 import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
-import { findTag, insertTag, tagFieldArgs, tagSchema, toTag } from "./queries";
+import { tagFieldArgs, tagSchema, toTag } from "./items";
+import { findTag, insertTag } from "./queries";
 
 export const addTag = defineTool({
   name: "addTag",

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { type Paging, pageArgs, pagedEnvelope, pageOf, pageOffset } from "../../platform/paging";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
-import { tagPage, tagSchema, toTag } from "./queries";
+import { tagSchema, toTag } from "./items";
+import { tagPage } from "./queries";
 
 const PAGING: Paging = { cap: 200, defaultLimit: 100 };
 

@@ -1,13 +1,13 @@
-import { type SQL, sql } from "drizzle-orm";
-import { z } from "zod";
-import { tags } from "../../db/schema";
-import { type Db, isUniqueViolation, queryBatch } from "../../platform/db";
-import { ApiError } from "../../platform/errors";
+import { and, count, eq, exists, inArray, not, type SQL, sql } from "drizzle-orm";
+import { alias, type SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { libraryEntries, tagGames, tags } from "../../db/schema";
+import { columnList, type Db, isUniqueViolation, queryBatch, statements } from "../../platform/db";
+import { ApiError, notFound } from "../../platform/errors";
 import { newRevision } from "../../platform/ids";
 import { orderOf, type SortKey } from "../../platform/keyset";
 import { addWithinLimit, type LimitContext, planCounter } from "../../platform/registeredLimits";
-import { nameText, text } from "../../platform/schemas";
-import { differs, touchIfChanged } from "../../platform/writes";
+import { differs, touchedIfChanged } from "../../platform/writes";
+import { TAG_KEYS, type TagRow, type TagValues } from "./items";
 
 /** The plan limit on tags: counted here, where its rows are written. */
 export const TAGS_COUNTER = planCounter("tags", tags, tags.userId);
@@ -15,90 +15,63 @@ export const TAGS_COUNTER = planCounter("tags", tags, tags.userId);
 /** One tag holds at most this many games. */
 export const TAG_GAME_LIMIT = 1000;
 
-export const tagFieldArgs = {
-  name: nameText(30).describe("Unique among your tags."),
-  nameKana: text(60).nullable(),
-  color: z
-    .string()
-    .regex(/^#[0-9a-fA-F]{6}$/, "must be #rrggbb")
-    .describe("#rrggbb."),
-  description: text(500).nullable(),
-};
+/** Tags as the tag queries read them (and exportMyData's keyset pages, over `tags t`). */
+const t = alias(tags, "t");
 
-export const tagSchema = z
-  .object({
-    tagId: z.number().int(),
-    name: z.string(),
-    nameKana: z.string().nullable(),
-    gameCount: z.number().int(),
-    revision: z.string().describe("Send it back to updateTag and updateTagGames."),
-    description: z.string().nullable(),
-    color: z.string().nullable(),
-    updatedAt: z.string(),
-  })
-  .meta({ id: "Tag" });
+const ownTag = (userId: string, tagId: number) => and(eq(tags.id, tagId), eq(tags.userId, userId));
+const userTagIds = (userId: string) => statements.select({ id: tags.id }).from(tags).where(eq(tags.userId, userId));
+const gameCountOf = (tagId: number | SQLiteColumn) => statements.select({ n: count() }).from(tagGames).where(eq(tagGames.tagId, tagId));
 
-export interface TagRow {
-  id: number;
-  name: string;
-  name_kana: string | null;
-  color: string | null;
-  description: string | null;
-  revision: string;
-  updated_at: string;
-  game_count: number;
-}
+// raw SQL: lists of any length bound as one parameter through json_each (D1 binds at most 100 parameters)
+const inList = (column: SQLiteColumn, ids: readonly number[]) => sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`;
 
-export const toTag = (row: TagRow) => ({
-  tagId: row.id,
-  name: row.name,
-  nameKana: row.name_kana,
-  gameCount: row.game_count,
-  revision: row.revision,
-  description: row.description,
-  color: row.color,
-  updatedAt: row.updated_at,
-});
+/** A tag's columns and how many games it holds; exportMyData's tags dataset selects it too. */
+export const TAG_SELECT = sql`${columnList(t, TAG_KEYS)}, ${gameCountOf(t.id)} AS game_count`;
 
-export const TAG_SELECT = sql.raw("t.*, (SELECT COUNT(*) FROM tag_games tg WHERE tg.tag_id = t.id) AS game_count");
+// raw SQL: TAG_SELECT's rows, keyed by column name as toTag and exportMyData's keyset pages read them
+const selectTags = (where: SQL | undefined) => sql`SELECT ${TAG_SELECT} FROM ${tags} ${t} WHERE ${where}`;
 
 export async function findTag(db: Db, userId: string, tagId: number): Promise<TagRow | undefined> {
-  const [row] = await db.all<TagRow>(sql`SELECT ${TAG_SELECT} FROM tags t WHERE t.id = ${tagId} AND t.user_id = ${userId}`);
+  const [row] = await db.all<TagRow>(selectTags(and(eq(t.id, tagId), eq(t.userId, userId))));
   return row;
 }
 
 /** Oldest first. */
-export const TAG_ORDER: SortKey[] = [{ column: "t.id", direction: "asc" }];
+export const TAG_ORDER: SortKey[] = [{ column: t.id, direction: "asc" }];
 
 export async function tagPage(db: Db, userId: string, page: { limit: number; offset: number }) {
-  const [rows, total] = await queryBatch<[TagRow[], { n: number }[]]>(db, [
-    sql`SELECT ${TAG_SELECT} FROM tags t WHERE t.user_id = ${userId} ORDER BY ${orderOf(TAG_ORDER)} LIMIT ${page.limit} OFFSET ${page.offset}`,
-    sql`SELECT COUNT(*) AS n FROM tags WHERE user_id = ${userId}`,
+  // queryBatch, not db.batch: drizzle's D1 batch runs no raw statement with parameters
+  const [rows, [total]] = await queryBatch<[TagRow[], { n: number }[]]>(db, [
+    sql`${selectTags(eq(t.userId, userId))} ORDER BY ${orderOf(TAG_ORDER)} LIMIT ${page.limit} OFFSET ${page.offset}`,
+    statements
+      .select({ n: count().as("n") })
+      .from(tags)
+      .where(eq(tags.userId, userId))
+      .getSQL(),
   ]);
-  return { rows, totalCount: total[0]?.n ?? 0 };
+  return { rows, totalCount: total?.n ?? 0 };
 }
 
 const nameTaken = (name: string) => new ApiError("already_exists", `You already have a tag named '${name}'.`, { field: "name" });
 
-export interface TagValues {
-  name: string;
-  nameKana: string | null;
-  color: string | null;
-  description: string | null;
-}
+const byName = (userId: string, name: string) => and(eq(tags.userId, userId), eq(tags.name, name));
 
 /** The one INSERT of a tag (addTag, imports); `times` keeps a restored tag's timestamps. */
 export const insertTagSql = (userId: string, values: TagValues, now: string, times = { createdAt: now, updatedAt: now }) =>
-  sql`INSERT INTO tags (user_id, name, name_kana, color, description, revision, created_at, updated_at)
-    VALUES (${userId}, ${values.name}, ${values.nameKana}, ${values.color}, ${values.description}, ${newRevision()}, ${times.createdAt}, ${times.updatedAt})`;
+  statements
+    .insert(tags)
+    .values({ userId, ...values, revision: newRevision(), ...times })
+    .getSQL();
 
-/** A tag's id in SQL, by its (unique) name: what a batch that inserts the tag refers to it by. */
-export const tagIdByNameSql = (userId: string, name: string) => sql`(SELECT id FROM tags WHERE user_id = ${userId} AND name = ${name})`;
+/** A tag's id in SQL, by its (unique) name: what a batch that inserts the tag refers to it by (sql`` parenthesizes the select). */
+export const tagIdByNameSql = (userId: string, name: string) =>
+  sql`${statements.select({ id: tags.id }).from(tags).where(byName(userId, name))}`;
 
 /** Tags the games of the list that are in the user's library (the others are left out). */
 export const tagGamesInsertSql = (userId: string, tagId: number | SQL, gameIds: readonly number[]) =>
+  // raw SQL: INSERT OR IGNORE of the rows json_each reads has no builder form
   sql`INSERT OR IGNORE INTO tag_games (tag_id, game_id) SELECT ${tagId}, value FROM json_each(${JSON.stringify(gameIds)})
-    WHERE value IN (SELECT game_id FROM library_entries WHERE user_id = ${userId})`;
+    WHERE value IN ${statements.select({ gameId: libraryEntries.gameId }).from(libraryEntries).where(eq(libraryEntries.userId, userId))}`;
 
 export async function insertTag(db: Db, limit: LimitContext, values: TagValues, now: string): Promise<number> {
   try {
@@ -107,31 +80,28 @@ export async function insertTag(db: Db, limit: LimitContext, values: TagValues, 
     if (isUniqueViolation(error)) throw nameTaken(values.name);
     throw error;
   }
-  const [row] = await db.all<{ id: number }>(sql`SELECT id FROM tags WHERE user_id = ${limit.userId} AND name = ${values.name}`);
+  const row = await db.select({ id: tags.id }).from(tags).where(byName(limit.userId, values.name)).get();
   return row!.id;
 }
 
 export const revisionConflict = () =>
   new ApiError("revision_conflict", "The tag changed since that revision; read it again and resend.", { field: "revision" });
 
-const TAG_COLUMNS = { name: "name", nameKana: "name_kana", color: "color", description: "description" } as const;
-
 /** Patches the tag; with `expected`, only while its revision still is that. Changing nothing keeps revision and updatedAt. */
 export async function patchTag(
   db: Db,
   userId: string,
   tagId: number,
-  changes: Partial<Record<keyof typeof TAG_COLUMNS, string | null>>,
+  changes: Partial<TagValues>,
   expected: string | undefined,
   now: string,
 ) {
-  const keys = Object.keys(changes) as (keyof typeof TAG_COLUMNS)[];
-  const sets = keys.map((key) => sql`${sql.raw(TAG_COLUMNS[key])} = ${changes[key]}`);
-  const changed = differs(keys.map((key) => [TAG_COLUMNS[key], changes[key]] as const));
+  const changed = differs((Object.keys(changes) as (keyof TagValues)[]).map((key) => [tags[key], changes[key]] as const));
   try {
-    const result = await db.run(sql`
-      UPDATE tags SET ${sql.join([...sets, ...touchIfChanged(changed, now, newRevision())], sql`, `)}
-      WHERE id = ${tagId} AND user_id = ${userId} ${expected === undefined ? sql`` : sql`AND revision = ${expected}`}`);
+    const result = await db
+      .update(tags)
+      .set({ ...changes, ...touchedIfChanged(tags, changed, now, newRevision()) })
+      .where(and(ownTag(userId, tagId), expected === undefined ? undefined : eq(tags.revision, expected)));
     if (result.meta.changes === 0) throw revisionConflict();
   } catch (error) {
     if (isUniqueViolation(error)) throw nameTaken(String(changes.name));
@@ -140,22 +110,33 @@ export async function patchTag(
 }
 
 /** How many of these games the tag holds already. */
-export async function countTagged(db: Db, tagId: number, gameIds: readonly number[]): Promise<number> {
-  const [row] = await db.all<{ n: number }>(sql`
-    SELECT COUNT(*) AS n FROM tag_games WHERE tag_id = ${tagId} AND game_id IN (SELECT value FROM json_each(${JSON.stringify(gameIds)}))`);
-  return row?.n ?? 0;
-}
+export const countTagged = (db: Db, tagId: number, gameIds: readonly number[]) =>
+  db.$count(tagGames, and(eq(tagGames.tagId, tagId), inList(tagGames.gameId, gameIds)));
 
-/** The games of the list that are in the user's library. */
-export async function ownedAmong(db: Db, userId: string, gameIds: readonly number[]): Promise<Set<number>> {
-  const rows = await db.all<{ game_id: number }>(sql`
-    SELECT game_id FROM library_entries WHERE user_id = ${userId} AND game_id IN (SELECT value FROM json_each(${JSON.stringify(gameIds)}))`);
-  return new Set(rows.map((row) => row.game_id));
+const inLibrary = (userId: string, gameIds: readonly number[]) =>
+  and(eq(libraryEntries.userId, userId), inList(libraryEntries.gameId, gameIds));
+
+/** 404 naming the first of updateTagGames' gameIds that is not in the user's library. */
+export async function checkOwned(db: Db, userId: string, gameIds: readonly number[]) {
+  const rows = await db.select({ gameId: libraryEntries.gameId }).from(libraryEntries).where(inLibrary(userId, gameIds));
+  const owned = new Set(rows.map((row) => row.gameId));
+  const index = gameIds.findIndex((id) => !owned.has(id));
+  if (index >= 0) throw notFound(`gameIds[${index}]: game ${gameIds[index]} in your library`);
 }
 
 /** True (in SQL) while every one of these distinct games is in the user's library. */
 export const allOwnedSql = (userId: string, gameIds: readonly number[]) =>
-  sql`(SELECT COUNT(*) FROM library_entries WHERE user_id = ${userId} AND game_id IN (SELECT value FROM json_each(${JSON.stringify(gameIds)}))) = ${gameIds.length}`;
+  sql`${statements.select({ n: count() }).from(libraryEntries).where(inLibrary(userId, gameIds))} = ${gameIds.length}`;
+
+/** True (in SQL) while the tag still has this revision (updateTagGames' guard). */
+export const tagRevisionIsSql = (tagId: number, revision: string) =>
+  sql`${statements.select({ revision: tags.revision }).from(tags).where(eq(tags.id, tagId))} = ${revision}`;
+
+/** True (in SQL) while the tag holds no more games than TAG_GAME_LIMIT (updateTagGames' guard, after its writes). */
+export const tagWithinLimitSql = (tagId: number) => sql`${gameCountOf(tagId)} <= ${TAG_GAME_LIMIT}`;
+
+const deleteTagGamesSql = (which: SQL | undefined) => statements.delete(tagGames).where(which).getSQL();
+const ofUserTags = (userId: string) => inArray(tagGames.tagId, userTagIds(userId));
 
 /**
  * The statements that change the tag's games (the caller's batch checks the revision, ownership
@@ -169,27 +150,31 @@ export function tagGamesStatements(
   gameIds: readonly number[],
   now: string,
 ): SQL[] {
-  const ids = JSON.stringify(gameIds);
-  const tagged = sql`SELECT game_id FROM tag_games WHERE tag_id = ${tagId}`;
-  const adds = sql`EXISTS (SELECT 1 FROM json_each(${ids}) WHERE value NOT IN (${tagged}))`;
-  const drops = (kept: SQL) => sql`EXISTS (SELECT 1 FROM tag_games WHERE tag_id = ${tagId} AND ${kept})`;
-  const inIds = sql`game_id IN (SELECT value FROM json_each(${ids}))`;
-  const changed = mode === "add" ? adds : mode === "remove" ? drops(inIds) : sql`(${adds} OR ${drops(sql`NOT ${inIds}`)})`;
+  const ofTag = eq(tagGames.tagId, tagId);
+  const tagged = statements.select({ gameId: tagGames.gameId }).from(tagGames).where(ofTag);
+  // raw SQL: reads the list through json_each
+  const adds = sql`EXISTS (SELECT 1 FROM json_each(${JSON.stringify(gameIds)}) WHERE value NOT IN ${tagged})`;
+  const drops = (kept: SQL) => exists(statements.select({ one: sql`1` }).from(tagGames).where(and(ofTag, kept)));
+  const inIds = inList(tagGames.gameId, gameIds);
+  const changed = mode === "add" ? adds : mode === "remove" ? drops(inIds) : sql`(${adds} OR ${drops(not(inIds))})`;
   const change: SQL[] =
     mode === "remove"
-      ? [sql`DELETE FROM tag_games WHERE tag_id = ${tagId} AND ${inIds}`]
-      : [...(mode === "replace" ? [sql`DELETE FROM tag_games WHERE tag_id = ${tagId}`] : []), tagGamesInsertSql(userId, tagId, gameIds)];
+      ? [deleteTagGamesSql(and(ofTag, inIds))]
+      : [...(mode === "replace" ? [deleteTagGamesSql(ofTag)] : []), tagGamesInsertSql(userId, tagId, gameIds)];
   return [
-    sql`UPDATE tags SET ${sql.join(touchIfChanged(changed, now, newRevision()), sql`, `)} WHERE id = ${tagId} AND user_id = ${userId}`,
+    statements
+      .update(tags)
+      .set(touchedIfChanged(tags, changed, now, newRevision()))
+      .where(ownTag(userId, tagId))
+      .getSQL(),
     ...change,
   ];
 }
 
 /** A game leaving the library leaves the user's tags too. */
-export const untagGameSql = (userId: string, gameId: number) =>
-  sql`DELETE FROM tag_games WHERE game_id = ${gameId} AND tag_id IN (SELECT id FROM tags WHERE user_id = ${userId})`;
+export const untagGameSql = (userId: string, gameId: number) => deleteTagGamesSql(and(eq(tagGames.gameId, gameId), ofUserTags(userId)));
 
 export const deleteTagSql = (userId: string, tagId: number): SQL[] => [
-  sql`DELETE FROM tag_games WHERE tag_id = ${tagId} AND tag_id IN (SELECT id FROM tags WHERE user_id = ${userId})`,
-  sql`DELETE FROM tags WHERE id = ${tagId} AND user_id = ${userId}`,
+  deleteTagGamesSql(and(eq(tagGames.tagId, tagId), ofUserTags(userId))),
+  statements.delete(tags).where(ownTag(userId, tagId)).getSQL(),
 ];

@@ -2,9 +2,11 @@ import { z } from "zod";
 import { notFound } from "../../platform/errors";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
 import { positiveId } from "../../platform/schemas";
+import { givenFields } from "../../platform/updates";
 import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
-import { findTag, patchTag, revisionConflict, tagFieldArgs, tagSchema, toTag } from "./queries";
+import { tagFieldArgs, tagSchema, toTag } from "./items";
+import { findTag, patchTag, revisionConflict } from "./queries";
 
 export const updateTag = defineTool({
   name: "updateTag",
@@ -27,14 +29,7 @@ export const updateTag = defineTool({
     const tag = await findTag(db, auth.userId, tagId);
     if (!tag) throw notFound(`Your tag ${tagId}`);
     if (revision !== undefined && revision !== tag.revision) throw revisionConflict();
-    await patchTag(
-      db,
-      auth.userId,
-      tagId,
-      Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)),
-      revision,
-      now.toISOString(),
-    );
+    await patchTag(db, auth.userId, tagId, givenFields(changes), revision, now.toISOString());
     return { item: toTag(readBack(await findTag(db, auth.userId, tagId), () => notFound(`Your tag ${tagId}`))) };
   },
 });

@@ -1,4 +1,3 @@
-import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { guardStatement, runGuarded } from "../../platform/db";
 import { ApiError, invalidInput, notFound } from "../../platform/errors";
@@ -6,7 +5,17 @@ import { LIGHT_AND_ABOVE } from "../../platform/plans";
 import { positiveId } from "../../platform/schemas";
 import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
-import { allOwnedSql, countTagged, findTag, ownedAmong, revisionConflict, TAG_GAME_LIMIT, tagGamesStatements } from "./queries";
+import {
+  allOwnedSql,
+  checkOwned,
+  countTagged,
+  findTag,
+  revisionConflict,
+  TAG_GAME_LIMIT,
+  tagGamesStatements,
+  tagRevisionIsSql,
+  tagWithinLimitSql,
+} from "./queries";
 
 export const updateTagGames = defineTool({
   name: "updateTagGames",
@@ -40,34 +49,27 @@ export const updateTagGames = defineTool({
     if (args.revision !== undefined && args.revision !== tag.revision) throw revisionConflict();
     const gameIds = [...new Set(args.gameIds)];
     if (args.mode !== "remove") {
-      const owned = await ownedAmong(db, auth.userId, gameIds);
-      const index = args.gameIds.findIndex((id) => !owned.has(id));
-      if (index >= 0) throw notFound(`gameIds[${index}]: game ${args.gameIds[index]} in your library`);
+      await checkOwned(db, auth.userId, args.gameIds);
       const after =
         args.mode === "replace" ? gameIds.length : tag.game_count + gameIds.length - (await countTagged(db, args.tagId, gameIds));
       if (after > TAG_GAME_LIMIT) throw invalidInput("gameIds", `gameIds: the tag would hold ${after} games; at most ${TAG_GAME_LIMIT}.`);
     }
-    const countAfter = sql`(SELECT COUNT(*) FROM tag_games WHERE tag_id = ${args.tagId})`;
     const broken = new Error("updateTagGames guard");
     try {
       await runGuarded(
         db,
         [
-          guardStatement(sql`(SELECT revision FROM tags WHERE id = ${args.tagId}) = ${tag.revision}`),
+          guardStatement(tagRevisionIsSql(args.tagId, tag.revision)),
           // Ownership is checked again in the batch that writes: a game leaving the library meanwhile is not tagged.
           ...(args.mode !== "remove" ? [guardStatement(allOwnedSql(auth.userId, gameIds))] : []),
           ...tagGamesStatements(auth.userId, args.tagId, args.mode, gameIds, now.toISOString()),
-          guardStatement(sql`${countAfter} <= ${TAG_GAME_LIMIT}`),
+          guardStatement(tagWithinLimitSql(args.tagId)),
         ],
         () => broken,
       );
     } catch (error) {
       if (error !== broken) throw error;
-      if (args.mode !== "remove") {
-        const owned = await ownedAmong(db, auth.userId, gameIds);
-        const index = args.gameIds.findIndex((id) => !owned.has(id));
-        if (index >= 0) throw notFound(`gameIds[${index}]: game ${args.gameIds[index]} in your library`);
-      }
+      if (args.mode !== "remove") await checkOwned(db, auth.userId, args.gameIds);
       throw new ApiError(
         "revision_conflict",
         `The tag changed meanwhile, or would hold more than ${TAG_GAME_LIMIT} games; read it again.`,

@@ -5,7 +5,7 @@ import { positiveId } from "../../platform/schemas";
 import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
 import { loadGameRecords } from "../games/queries";
-import { toWishlistItem, WISHLIST_FIELD_GROUPS, wishFieldArgs, wishlistEntrySchema } from "./entry";
+import { toWishlistItem, WISHLIST_FIELD_GROUPS, wishFieldArgs, wishlistEntrySchema } from "./items";
 import { findWish, insertWish } from "./queries";
 
 export const wishlistWriteResult = z.object({ item: wishlistEntrySchema, revision: z.string() }).meta({ id: "WishlistWriteResult" });

@@ -11,7 +11,7 @@ import {
   type WishlistFieldGroup,
   type WishRow,
   wishlistEntrySchema,
-} from "./entry";
+} from "./items";
 import {
   WISHLIST,
   WISHLIST_DEFAULT_SORT,

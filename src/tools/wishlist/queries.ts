@@ -1,7 +1,8 @@
-import { type SQL, sql } from "drizzle-orm";
+import { and, eq, gte, isNull, lt, or, type SQL, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
-import { wishlistEntries } from "../../db/schema";
-import { type Db, isUniqueViolation, placeContains, rangeConditions } from "../../platform/db";
+import { libraryEntries, wishlistEntries } from "../../db/schema";
+import { columnList, type Db, isUniqueViolation, placeContains, rangeConditions, statements } from "../../platform/db";
 import { ApiError } from "../../platform/errors";
 import { rating, sharedFilterArgs } from "../../platform/filters";
 import { newRevision } from "../../platform/ids";
@@ -12,14 +13,14 @@ import { addWithinLimit, type LimitContext, planCounter } from "../../platform/r
 import { isoDate, text } from "../../platform/schemas";
 import { type GameFilters, listGameConditions, listGameConditionsNow } from "../games/queries";
 import { joinedConditions, type ListFilter, type UserList, userListRow } from "../games/userLists";
-import type { WishRow } from "./entry";
+import { WISH_KEYS, type WishRow } from "./items";
 
 /** The plan limit on wishlist: counted here, where its rows are written. */
 export const WISHLIST_COUNTER = planCounter("wishlist", wishlistEntries, wishlistEntries.userId);
 
-const WISH_COLUMNS = sql.raw(
-  "w.game_id, w.priority, w.wish_date, w.wish_price, w.wish_place, w.memo, w.created_at, w.updated_at, w.revision",
-);
+/** The wishlist as its list queries read it: aliased w, beside its games (g). */
+const w = alias(wishlistEntries, "w");
+const byUserAndGame = (userId: string, gameId: number) => and(eq(wishlistEntries.userId, userId), eq(wishlistEntries.gameId, gameId));
 
 const { platformIds, genreId, title, releaseDateFrom, releaseDateTo } = sharedFilterArgs;
 
@@ -66,7 +67,7 @@ export interface WishFilters extends GameFilters {
 /** overdue: a planned date before today (UTC); not_overdue: no date, or today or later. */
 function overdueCondition(which: "overdue" | "not_overdue", now: Date): SQL {
   const today = utcDay(now);
-  return which === "overdue" ? sql`w.wish_date < ${today}` : sql`(w.wish_date IS NULL OR w.wish_date >= ${today})`;
+  return which === "overdue" ? lt(w.wishDate, today) : sql`(${or(isNull(w.wishDate), gte(w.wishDate, today))})`;
 }
 
 export async function wishlistConditions(db: Db, userId: string, filters: WishFilters, now: Date): Promise<SQL[]> {
@@ -85,39 +86,38 @@ export function wishlistFilterNow(userId: string, filters: WishFilters, now: Dat
 }
 
 function wishlistFilterWith(userId: string, filters: WishFilters, now: Date, games: SQL[]): ListFilter {
-  const conditions = [sql`w.user_id = ${userId}`];
-  if (filters.wishPlace !== undefined) conditions.push(placeContains("w.wish_place_key", filters.wishPlace));
+  const conditions = [eq(w.userId, userId)];
+  if (filters.wishPlace !== undefined) conditions.push(placeContains(w.wishPlaceKey, filters.wishPlace));
   if (filters.wishDateOverdue !== undefined) conditions.push(overdueCondition(filters.wishDateOverdue, now));
   conditions.push(
     ...rangeConditions(filters, [
-      ["wishDateFrom", "w.wish_date", "from"],
-      ["wishDateTo", "w.wish_date", "to"],
-      ["wishPriceFrom", "w.wish_price", "from"],
-      ["wishPriceTo", "w.wish_price", "to"],
-      ["priorityFrom", "w.priority", "from"],
-      ["priorityTo", "w.priority", "to"],
+      ["wishDateFrom", w.wishDate, "from"],
+      ["wishDateTo", w.wishDate, "to"],
+      ["wishPriceFrom", w.wishPrice, "from"],
+      ["wishPriceTo", w.wishPrice, "to"],
+      ["priorityFrom", w.priority, "from"],
+      ["priorityTo", w.priority, "to"],
     ]),
   );
   return { own: conditions, games };
 }
 
 export const WISHLIST_SORTS = {
-  priority: "w.priority",
-  createdAt: "w.created_at",
-  wishDate: "w.wish_date",
-  wishPrice: "w.wish_price",
-  title: "w.game_sort_key",
-  releaseDate: "w.game_release_date",
+  priority: w.priority,
+  createdAt: w.createdAt,
+  wishDate: w.wishDate,
+  wishPrice: w.wishPrice,
+  title: w.gameSortKey,
+  releaseDate: w.gameReleaseDate,
 } as const;
 
 export type WishlistSort = keyof typeof WISHLIST_SORTS;
 export const WISHLIST_DEFAULT_SORT = { sortBy: "priority", sortOrder: "desc" } as const;
 
-export const wishlistSort = (sortBy: WishlistSort, sortOrder: "asc" | "desc") =>
-  nullsLastSort(WISHLIST_SORTS[sortBy], sortOrder, "w.game_id");
+export const wishlistSort = (sortBy: WishlistSort, sortOrder: "asc" | "desc") => nullsLastSort(WISHLIST_SORTS[sortBy], sortOrder, w.gameId);
 export const wishlistOrder = (sortBy: WishlistSort, sortOrder: "asc" | "desc") => orderOf(wishlistSort(sortBy, sortOrder));
 
-export const WISHLIST: UserList = { table: "wishlist_entries", alias: "w", columns: WISH_COLUMNS };
+export const WISHLIST: UserList = { table: "wishlist_entries", alias: "w", columns: columnList(w, WISH_KEYS) };
 
 export const findWish = (db: Db, userId: string, gameId: number) => userListRow<WishRow>(db, WISHLIST, userId, gameId);
 
@@ -144,16 +144,21 @@ export const insertWishSql = (
   values: WishValues,
   now: string,
   times = { createdAt: now, updatedAt: now },
-) => sql`
-  INSERT INTO wishlist_entries (user_id, game_id, priority, wish_date, wish_price, wish_place, wish_place_key, memo, created_at, updated_at, revision)
-  VALUES (${userId}, ${gameId}, ${values.priority}, ${values.wishDate}, ${values.wishPrice}, ${values.wishPlace}, ${placeKey(values.wishPlace)}, ${values.memo},
-    ${times.createdAt}, ${times.updatedAt}, ${newRevision()})`;
+) =>
+  statements
+    .insert(wishlistEntries)
+    .values({ userId, gameId, ...values, wishPlaceKey: placeKey(values.wishPlace), ...times, revision: newRevision() })
+    .getSQL();
 
 /** A game already owned cannot be wished for: the library is where it lives now. */
 export async function insertWish(db: Db, limit: LimitContext, gameId: number, values: WishValues, now: string) {
   const { userId } = limit;
   const exists = (where: string) => new ApiError("already_exists", `Game ${gameId} is already in your ${where}.`, { field: "gameId" });
-  const [owned] = await db.all(sql`SELECT 1 FROM library_entries WHERE user_id = ${userId} AND game_id = ${gameId}`);
+  const owned = await db
+    .select({ gameId: libraryEntries.gameId })
+    .from(libraryEntries)
+    .where(and(eq(libraryEntries.userId, userId), eq(libraryEntries.gameId, gameId)))
+    .get();
   if (owned) throw exists("library");
   try {
     await addWithinLimit(db, limit, WISHLIST_COUNTER, [insertWishSql(userId, gameId, values, now)]);
@@ -165,13 +170,12 @@ export async function insertWish(db: Db, limit: LimitContext, gameId: number, va
 
 /** Writes the entry only if its revision is still `expected`; false when someone changed it first. */
 export async function updateWish(db: Db, userId: string, gameId: number, values: WishValues, expected: string, now: string) {
-  const result = await db.run(sql`
-    UPDATE wishlist_entries SET priority = ${values.priority}, wish_date = ${values.wishDate}, wish_price = ${values.wishPrice},
-      wish_place = ${values.wishPlace}, wish_place_key = ${placeKey(values.wishPlace)}, memo = ${values.memo}, updated_at = ${now},
-      revision = ${newRevision()}
-    WHERE user_id = ${userId} AND game_id = ${gameId} AND revision = ${expected}`);
+  const result = await db
+    .update(wishlistEntries)
+    .set({ ...values, wishPlaceKey: placeKey(values.wishPlace), updatedAt: now, revision: newRevision() })
+    .where(and(byUserAndGame(userId, gameId), eq(wishlistEntries.revision, expected)));
   return result.meta.changes > 0;
 }
 
 export const deleteWishSql = (userId: string, gameId: number) =>
-  sql`DELETE FROM wishlist_entries WHERE user_id = ${userId} AND game_id = ${gameId}`;
+  statements.delete(wishlistEntries).where(byUserAndGame(userId, gameId)).getSQL();

@@ -5,7 +5,7 @@ import { positiveId } from "../../platform/schemas";
 import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
 import { wishlistWriteResult } from "./addToWishlist";
-import { toWishlistItem, WISHLIST_FIELD_GROUPS, wishFieldArgs } from "./entry";
+import { toWishlistItem, WISHLIST_FIELD_GROUPS, wishFieldArgs } from "./items";
 import { findWish, updateWish, wishValuesOf } from "./queries";
 
 const conflict = () =>

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Db } from "../../../platform/db";
 import { ApiError } from "../../../platform/errors";
 import { positiveId } from "../../../platform/schemas";
 import { readGeneration } from "../../games/generation";
@@ -15,6 +16,13 @@ const argsOf = {
   platforms: z.object({}),
   companies: z.object({}),
   genres: z.object({}),
+};
+
+/** The pages of each dataset read straight from its table. */
+const TABLE_PAGES: Record<Exclude<MasterExportDataset, "games">, (db: Db, userId: string) => AsyncIterable<ExportRow[]>> = {
+  platforms: platformPages,
+  companies: companyPages,
+  genres: mainGenrePages,
 };
 
 const isMasterDataset = (dataset: string): dataset is MasterExportDataset =>
@@ -77,36 +85,21 @@ export async function openMasterDataSource(
     throw new ApiError("not_found", "This download link names no master dataset this service exports.");
   const { db, userId } = reader;
 
-  switch (dataset) {
-    case "games": {
-      const { platformId } = parsed.data as { platformId: number };
-      const state = await readMasterState(db);
-      return {
-        columns: MASTER_COLUMNS.games,
-        fileName: `games-platform-${platformId}-${state.gamesGeneration}`,
-        async *pages() {
-          const part = await officialPart(db, bucket, platformId, state);
-          yield* inPages(mergeOrdered(ndjsonRows(part.body), customGameRows(reader, platformId), compareGameRows), GAME_PAGE_ROWS);
-        },
-      };
-    }
-    case "platforms":
-      return {
-        columns: MASTER_COLUMNS.platforms,
-        fileName: `platforms-${await readGeneration(db.$client, "platforms")}`,
-        pages: () => platformPages(db, userId),
-      };
-    case "companies":
-      return {
-        columns: MASTER_COLUMNS.companies,
-        fileName: `companies-${await readGeneration(db.$client, "companies")}`,
-        pages: () => companyPages(db, userId),
-      };
-    case "genres":
-      return {
-        columns: MASTER_COLUMNS.genres,
-        fileName: `genres-${await readGeneration(db.$client, "genres")}`,
-        pages: () => mainGenrePages(db),
-      };
+  if (dataset === "games") {
+    const { platformId } = parsed.data as { platformId: number };
+    const state = await readMasterState(db);
+    return {
+      columns: MASTER_COLUMNS.games,
+      fileName: `games-platform-${platformId}-${state.gamesGeneration}`,
+      async *pages() {
+        const part = await officialPart(db, bucket, platformId, state);
+        yield* inPages(mergeOrdered(ndjsonRows(part.body), customGameRows(reader, platformId), compareGameRows), GAME_PAGE_ROWS);
+      },
+    };
   }
+  return {
+    columns: MASTER_COLUMNS[dataset],
+    fileName: `${dataset}-${await readGeneration(db.$client, dataset)}`,
+    pages: () => TABLE_PAGES[dataset](db, userId),
+  };
 }

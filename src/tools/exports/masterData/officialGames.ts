@@ -1,4 +1,5 @@
-import { sql } from "drizzle-orm";
+import { inArray } from "drizzle-orm";
+import { masterMeta } from "../../../db/schema";
 import type { Db } from "../../../platform/db";
 import { ApiError } from "../../../platform/errors";
 import { formatWriter } from "../../../platform/exportFormats";
@@ -28,12 +29,10 @@ export interface MasterState {
 }
 
 export async function readMasterState(db: Db): Promise<MasterState> {
-  const rows = await db.all<{ key: string; value: string }>(
-    sql`SELECT key, value FROM master_meta WHERE key IN (${sql.join(
-      STATE_DATASETS.map((d) => sql`${generationKey(d)}`),
-      sql`, `,
-    )})`,
-  );
+  const rows = await db
+    .select({ key: masterMeta.key, value: masterMeta.value })
+    .from(masterMeta)
+    .where(inArray(masterMeta.key, STATE_DATASETS.map(generationKey)));
   const generationOf = (dataset: MasterDataset) => rows.find((row) => row.key === generationKey(dataset))?.value ?? EMPTY_GENERATION;
   return { gamesGeneration: generationOf("games"), tag: STATE_DATASETS.map(generationOf).join(".") };
 }

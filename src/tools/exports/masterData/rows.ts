@@ -1,4 +1,6 @@
-import { type SQL, sql } from "drizzle-orm";
+import { and, count, eq, gt, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
+import { alias, type SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { companies, gameEditions, games, genres, platforms } from "../../../db/schema";
 import type { Db } from "../../../platform/db";
 import { companyRow, gameRow, genreRow, platformRow } from "../../games/masterRows";
 import type { ExportRow } from "../exportSource";
@@ -19,13 +21,13 @@ export const MASTER_PAGE_ROWS = 1_000;
 export const GAME_PAGE_ROWS = 500;
 
 /** Official rows plus the user's own custom ones, never another user's. */
-const ownedBy = (userId: string) => sql`ifnull(owner_user_id, ${userId}) = ${userId}`;
+const ownedBy = (owner: SQLiteColumn, userId: string) => sql`ifnull(${owner}, ${userId}) = ${userId}`;
 
-/** Pages of rows ordered by their integer id, read `pageRows` at a time after the last id seen. */
-async function* pagesById<R extends { id: number }>(db: Db, query: (afterId: number) => SQL, toRow: (row: R) => ExportRow) {
+/** Pages of rows ordered by their integer id, read MASTER_PAGE_ROWS at a time after the last id seen. */
+async function* pagesById<R extends { id: number }>(page: (afterId: number) => Promise<R[]>, toRow: (row: R) => ExportRow) {
   let afterId = 0;
   for (;;) {
-    const rows = await db.all<R>(query(afterId));
+    const rows = await page(afterId);
     if (rows.length > 0) yield rows.map(toRow);
     if (rows.length < MASTER_PAGE_ROWS) return;
     afterId = rows.at(-1)!.id;
@@ -34,107 +36,149 @@ async function* pagesById<R extends { id: number }>(db: Db, query: (afterId: num
 
 /**
  * Every row of a master table the user may see, by id: the official ones, then (their ids being
- * higher) the user's own, flagged custom.
+ * higher) the user's own, flagged custom. `fields` are the row's columns between its id and custom.
  */
-const visiblePages = (db: Db, userId: string, table: "platforms" | "companies", idKey: string, columns: string) =>
-  pagesById<{ id: number; custom: number }>(
-    db,
-    (afterId) => sql`
-      SELECT id, ${sql.raw(columns)}, owner_user_id IS NOT NULL AS custom
-      FROM ${sql.raw(table)} WHERE id > ${afterId} AND ${ownedBy(userId)} ORDER BY id LIMIT ${MASTER_PAGE_ROWS}`,
+const visiblePages = <T extends typeof platforms | typeof companies>(
+  db: Db,
+  userId: string,
+  table: T,
+  idKey: string,
+  fields: Record<string, SQLiteColumn>,
+) =>
+  pagesById(
+    (afterId) =>
+      db
+        .select({ id: table.id, ...fields, custom: sql<number>`${table.ownerUserId} IS NOT NULL` })
+        .from(table)
+        .where(and(gt(table.id, afterId), ownedBy(table.ownerUserId, userId)))
+        .orderBy(table.id)
+        .limit(MASTER_PAGE_ROWS),
     ({ id, custom, ...rest }) => ({ [idKey]: id, ...rest, custom: custom === 1 }),
   );
 
 export const platformPages = (db: Db, userId: string) =>
-  visiblePages(
-    db,
-    userId,
-    "platforms",
-    "platformId",
-    "name, name_en AS nameEn, short_name AS shortName, maker, release_date AS releaseDate",
-  );
+  visiblePages(db, userId, platforms, "platformId", {
+    name: platforms.name,
+    nameEn: platforms.nameEn,
+    shortName: platforms.shortName,
+    maker: platforms.maker,
+    releaseDate: platforms.releaseDate,
+  });
 
 export const companyPages = (db: Db, userId: string) =>
-  visiblePages(db, userId, "companies", "companyId", "name, name_kana AS nameKana, name_en AS nameEn");
-
-interface GenreDbRow {
-  id: number;
-  name: string;
-  parentId: number | null;
-  taxonomyKey: string;
-}
+  visiblePages(db, userId, companies, "companyId", { name: companies.name, nameKana: companies.nameKana, nameEn: companies.nameEn });
 
 /** Main (root) genres only. */
 export const mainGenrePages = (db: Db) =>
-  pagesById<GenreDbRow>(
-    db,
-    (afterId) => sql`
-      SELECT id, name, parent_id AS parentId, taxonomy_key AS taxonomyKey
-      FROM genres WHERE id > ${afterId} AND parent_id IS NULL ORDER BY id LIMIT ${MASTER_PAGE_ROWS}`,
+  pagesById(
+    (afterId) =>
+      db
+        .select({ id: genres.id, name: genres.name, parentId: genres.parentId, taxonomyKey: genres.taxonomyKey })
+        .from(genres)
+        .where(and(gt(genres.id, afterId), isNull(genres.parentId)))
+        .orderBy(genres.id)
+        .limit(MASTER_PAGE_ROWS),
     ({ id, ...rest }) => ({ genreId: id, ...rest }),
   );
 
+/** How many rows a dataset's file holds for the user (games: of one platform). */
 export const countQueries = {
-  platforms: (userId: string) => sql`SELECT COUNT(*) AS n FROM platforms WHERE ${ownedBy(userId)}`,
-  companies: (userId: string) => sql`SELECT COUNT(*) AS n FROM companies WHERE ${ownedBy(userId)}`,
-  genres: () => sql`SELECT COUNT(*) AS n FROM genres WHERE parent_id IS NULL`,
-  games: (userId: string, platformId: number) =>
-    sql`SELECT COUNT(*) AS n FROM games WHERE platform_id = ${platformId} AND ifnull(owner_user_id, ${userId}) = ${userId}`,
+  platforms: (db: Db, userId: string) => db.select({ n: count() }).from(platforms).where(ownedBy(platforms.ownerUserId, userId)),
+  companies: (db: Db, userId: string) => db.select({ n: count() }).from(companies).where(ownedBy(companies.ownerUserId, userId)),
+  genres: (db: Db) => db.select({ n: count() }).from(genres).where(isNull(genres.parentId)),
+  games: (db: Db, userId: string, platformId: number) =>
+    db
+      .select({ n: count() })
+      .from(games)
+      .where(and(eq(games.platformId, platformId), ownedBy(games.ownerUserId, userId))),
 };
 
-/** A game as a master row; names and genreKey (the support genre's key, else the main genre's) derive from the ids. */
-const GAME_ROW_SELECT = sql.raw(`
-  g.id AS gameId, g.title, g.title_reading AS titleReading, g.title_en AS titleEn, g.aliases,
-  g.platform_id AS platformId, p.name AS platformName, g.publisher_id AS publisherId, c.name AS publisherName,
-  g.genre_id AS genreId, gm.name AS genreName, g.genre_sub_id AS genreSubId, coalesce(gs.taxonomy_key, gm.taxonomy_key) AS genreKey,
-  g.release_date AS releaseDate, g.jan_code AS janCode, g.model_number AS modelNumber, g.price,
-  g.media_id AS mediaId, g.gps_id AS gpsId, g.db_id AS dbId, g.db_slug AS dbSlug, g.db_cover_id AS dbCoverId,
-  (SELECT json_group_array(json_object('gameEditionId', e.id, 'title', e.title, 'modelNumber', json(e.model_number),
+const mainGenre = alias(genres, "gm");
+const subGenre = alias(genres, "gs");
+
+/** A game's editions in their order, as the master row format's array. */
+// raw SQL: json_group_array / json_object over a correlated subquery have no builder form
+const EDITIONS_JSON = sql`(SELECT json_group_array(json_object('gameEditionId', e.id, 'title', e.title, 'modelNumber', json(e.model_number),
      'releaseDate', e.release_date, 'price', e.price, 'janCode', e.jan_code))
-   FROM (SELECT * FROM game_editions WHERE game_id = g.id ORDER BY position) e) AS editions
-  FROM games g
-  JOIN platforms p ON p.id = g.platform_id
-  LEFT JOIN companies c ON c.id = g.publisher_id
-  LEFT JOIN genres gm ON gm.id = g.genre_id
-  LEFT JOIN genres gs ON gs.id = g.genre_sub_id`);
+   FROM (SELECT * FROM ${gameEditions} WHERE ${gameEditions.gameId} = ${games.id} ORDER BY ${gameEditions.position}) e)`.mapWith(
+  (editions: string) => JSON.parse(editions),
+);
 
-const JSON_GAME_FIELDS = ["titleEn", "aliases", "modelNumber", "editions"] as const;
-
-/** Key order is the column order; JSON columns become arrays. */
-function toGameRow(row: Record<string, unknown>): ExportRow {
-  for (const field of JSON_GAME_FIELDS) row[field] = JSON.parse(row[field] as string);
-  return Object.fromEntries(MASTER_COLUMNS.games.map((column) => [column, row[column] ?? null]));
-}
+/**
+ * A game as a master row, its keys in the file's column order (MASTER_COLUMNS.games); names and
+ * genreKey (the support genre's key, else the main genre's) derive from the ids.
+ */
+const GAME_ROW = {
+  gameId: games.id,
+  title: games.title,
+  titleReading: games.titleReading,
+  titleEn: games.titleEn,
+  aliases: games.aliases,
+  platformId: games.platformId,
+  platformName: platforms.name,
+  publisherId: games.publisherId,
+  publisherName: companies.name,
+  genreId: games.genreId,
+  genreName: mainGenre.name,
+  genreSubId: games.genreSubId,
+  genreKey: sql<string | null>`coalesce(${subGenre.taxonomyKey}, ${mainGenre.taxonomyKey})`,
+  releaseDate: games.releaseDate,
+  janCode: games.janCode,
+  modelNumber: games.modelNumber,
+  price: games.price,
+  mediaId: games.mediaId,
+  gpsId: games.gpsId,
+  dbId: games.dbId,
+  dbSlug: games.dbSlug,
+  dbCoverId: games.dbCoverId,
+  editions: EDITIONS_JSON,
+};
 
 /** Who a game page is read for: official games, or one user's own custom games. */
 export type GameOwner = { official: true } | { userId: string };
-const ownerCondition = (owner: GameOwner) => ("userId" in owner ? sql`g.owner_user_id = ${owner.userId}` : sql`g.owner_user_id IS NULL`);
+const ownerCondition = (owner: GameOwner) => ("userId" in owner ? eq(games.ownerUserId, owner.userId) : isNull(games.ownerUserId));
+
+/** A page of the platform's games (of `owner`) that meet `conditions`, in `order`. */
+const gamePage = (db: Db, platformId: number, owner: GameOwner, conditions: (SQL | undefined)[], order: SQLiteColumn[]) =>
+  db
+    .select(GAME_ROW)
+    .from(games)
+    .innerJoin(platforms, eq(platforms.id, games.platformId))
+    .leftJoin(companies, eq(companies.id, games.publisherId))
+    .leftJoin(mainGenre, eq(mainGenre.id, games.genreId))
+    .leftJoin(subGenre, eq(subGenre.id, games.genreSubId))
+    .where(and(eq(games.platformId, platformId), ownerCondition(owner), ...conditions))
+    .orderBy(...order)
+    .limit(GAME_PAGE_ROWS);
 
 /**
  * The games of one platform in release date order (undated last), then gameId: the dated games by
  * (release_date, id) keyset, then the undated ones by id. Each page reads on from the last row.
  */
 export async function* platformGamePages(db: Db, platformId: number, owner: GameOwner): AsyncIterable<ExportRow[]> {
-  const base = sql`g.platform_id = ${platformId} AND ${ownerCondition(owner)}`;
   let after: { releaseDate: string; gameId: number } | null = null;
   for (;;) {
-    const keyset: SQL = after ? sql`AND (g.release_date, g.id) > (${after.releaseDate}, ${after.gameId})` : sql``;
-    const rows: Record<string, unknown>[] = await db.all<Record<string, unknown>>(
-      sql`SELECT ${GAME_ROW_SELECT} WHERE ${base} AND g.release_date IS NOT NULL ${keyset} ORDER BY g.release_date, g.id LIMIT ${GAME_PAGE_ROWS}`,
+    const rows = await gamePage(
+      db,
+      platformId,
+      owner,
+      [
+        isNotNull(games.releaseDate),
+        after ? sql`(${games.releaseDate}, ${games.id}) > (${after.releaseDate}, ${after.gameId})` : undefined,
+      ],
+      [games.releaseDate, games.id],
     );
-    if (rows.length > 0) yield rows.map(toGameRow);
+    if (rows.length > 0) yield rows;
     if (rows.length < GAME_PAGE_ROWS) break;
-    const last: Record<string, unknown> = rows.at(-1)!;
-    after = { releaseDate: last.releaseDate as string, gameId: last.gameId as number };
+    const last = rows.at(-1)!;
+    after = { releaseDate: last.releaseDate!, gameId: last.gameId };
   }
   let afterId = 0;
   for (;;) {
-    const rows = await db.all<Record<string, unknown>>(
-      sql`SELECT ${GAME_ROW_SELECT} WHERE ${base} AND g.release_date IS NULL AND g.id > ${afterId} ORDER BY g.id LIMIT ${GAME_PAGE_ROWS}`,
-    );
-    if (rows.length > 0) yield rows.map(toGameRow);
+    const rows = await gamePage(db, platformId, owner, [isNull(games.releaseDate), gt(games.id, afterId)], [games.id]);
+    if (rows.length > 0) yield rows;
     if (rows.length < GAME_PAGE_ROWS) return;
-    afterId = rows.at(-1)!.gameId as number;
+    afterId = rows.at(-1)!.gameId;
   }
 }
 

@@ -3,7 +3,7 @@ import { SHARED_RANGES, sharedFilterArgs } from "../../../platform/filters";
 import { ALL_PLANS, LIGHT_AND_ABOVE, type Plan, PREMIUM_ONLY } from "../../../platform/plans";
 import { isoDate, orderedRanges, text } from "../../../platform/schemas";
 import type { LowerPlan, PlanDifference } from "../../../registry/defineTool";
-import { COLLECTION_TYPES, PURPOSES } from "../../collections/queries";
+import { COLLECTION_TYPES, PURPOSES } from "../../collections/items";
 import { CONSOLE_RANGES, CONSOLE_SORTS, consoleFilterArgs } from "../../consoles/queries";
 import { LIBRARY_SORTS } from "../../library/queries";
 import { PLAY_RANGES, PLAY_SORTS, playFilterArgs } from "../../play/queries";

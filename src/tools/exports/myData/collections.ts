@@ -1,7 +1,13 @@
 import { sql } from "drizzle-orm";
-import { COLLECTION_ORDER, COLLECTION_SELECT, type CollectionRow, collectionConditions, toCollection } from "../../collections/queries";
+import { alias } from "drizzle-orm/sqlite-core";
+import { collections } from "../../../db/schema";
+import { type CollectionRow, toCollection } from "../../collections/items";
+import { COLLECTION_ORDER, COLLECTION_SELECT, collectionConditions } from "../../collections/queries";
 import { MY_DATASET_PLANS } from "./args";
 import { type MyDataset, rowOf } from "./dataset";
+
+/** Collections as getCollections' conditions and columns name them. */
+const listed = alias(collections, "c");
 
 const columns = [
   "collectionId",
@@ -31,7 +37,8 @@ export const collectionsDataset: MyDataset = {
   columns,
   async query({ userId }, args) {
     return {
-      from: sql`collections c`,
+      // raw SQL: read through the keyset machinery (platform/keyset.ts), with getCollections' own conditions and columns.
+      from: sql`${collections} ${listed}`,
       where: collectionConditions(userId, { name: args.name, types: args.collectionTypes, purposeTypes: args.purposeTypes }),
       select: COLLECTION_SELECT,
       keys: COLLECTION_ORDER,

@@ -1,5 +1,7 @@
 import { sql } from "drizzle-orm";
-import type { ConsoleRow } from "../../consoles/console";
+import { alias } from "drizzle-orm/sqlite-core";
+import { consoles } from "../../../db/schema";
+import type { ConsoleRow } from "../../consoles/items";
 import {
   CONSOLE_DEFAULT_SORT,
   CONSOLE_SORTS,
@@ -11,6 +13,9 @@ import {
 } from "../../consoles/queries";
 import { MY_DATASET_PLANS } from "./args";
 import { type MyDataset, rowOf, SORT_ARGS } from "./dataset";
+
+/** Consoles as getConsoles' conditions and sorts name them. */
+const listed = alias(consoles, "c");
 
 const columns = [
   "consoleId",
@@ -36,9 +41,10 @@ export const consolesDataset: MyDataset = {
   columns,
   async query({ db, userId }, args, sort) {
     return {
-      from: sql`consoles c`,
+      // raw SQL: read through the keyset machinery (platform/keyset.ts), with getConsoles' own conditions and sorts.
+      from: sql`${consoles} ${listed}`,
       where: consoleConditions(userId, args),
-      select: sql`c.*`,
+      select: sql`${listed}.*`,
       keys: consoleSort(sort!.sortBy as ConsoleSort, sort!.sortOrder),
       async render(rows: ConsoleRow[]) {
         const platforms = await platformsOf(

@@ -1,8 +1,9 @@
-import { sql } from "drizzle-orm";
-import type { GameRecord } from "../../games/gameObject";
+import { eq, sql } from "drizzle-orm";
+import { games } from "../../../db/schema";
+import { columnList, type RowOf } from "../../../platform/db";
 import { GAME_LEFT_JOINS, ownedGameConditions } from "../../games/queries";
 import { GAME_FILTER_NAMES, MY_DATASET_PLANS } from "./args";
-import { GAME_REFERENCE_COLUMNS, type MyDataset, rowOf } from "./dataset";
+import { GAME_REFERENCE_COLUMNS, JOINED, type MyDataset, rowOf } from "./dataset";
 
 /** The master row format of games (as exportMasterData writes them), without ids of external services. */
 const columns = [
@@ -20,10 +21,29 @@ const columns = [
   "price",
 ] as const;
 
-/** A game row without external ids and editions, plus what only exports read: the reading and aliases. */
-type CustomGameRow = Omit<GameRecord, "media_id" | "gps_id" | "db_id" | "db_slug" | "db_cover_id" | "owner_user_id" | "editions"> & {
-  title_reading: string | null;
-  aliases: string;
+const { game, platform, publisher, mainGenre, subGenre } = JOINED;
+const GAME_KEYS = [
+  "id",
+  "title",
+  "titleReading",
+  "titleEn",
+  "aliases",
+  "platformId",
+  "publisherId",
+  "genreId",
+  "genreSubId",
+  "releaseDate",
+  "janCode",
+  "modelNumber",
+  "price",
+] as const;
+
+/** A game row without external ids, with the names of what it refers to. */
+type CustomGameRow = RowOf<typeof games, (typeof GAME_KEYS)[number]> & {
+  platform_name: string | null;
+  publisher_name: string | null;
+  genre_name: string | null;
+  genre_sub_name: string | null;
 };
 
 /** One row per custom game of the account, by gameId; the game filters go through the list tools' game-condition builder. */
@@ -34,13 +54,13 @@ export const customGamesDataset: MyDataset = {
   columns,
   async query({ db, userId }, args) {
     return {
-      from: sql`games g`,
+      // raw SQL: read through the keyset machinery (platform/keyset.ts), with the list tools' game conditions (games/queries.ts).
+      from: sql`${games} ${game}`,
       joins: GAME_LEFT_JOINS,
-      where: [sql`g.owner_user_id = ${userId}`, ...(await ownedGameConditions(db, userId, args))],
-      select: sql.raw(`g.id, g.title, g.title_reading, g.title_en, g.aliases, g.platform_id, p.name AS platform_name, g.publisher_id,
-        c.name AS publisher_name, g.genre_id, gm.name AS genre_name, g.genre_sub_id, gs.name AS genre_sub_name, g.release_date,
-        g.jan_code, g.model_number, g.price`),
-      keys: [{ column: "g.id", direction: "asc" }],
+      where: [eq(game.ownerUserId, userId), ...(await ownedGameConditions(db, userId, args))],
+      select: sql`${columnList(game, GAME_KEYS)}, ${platform.name} AS platform_name, ${publisher.name} AS publisher_name,
+        ${mainGenre.name} AS genre_name, ${subGenre.name} AS genre_sub_name`,
+      keys: [{ column: game.id, direction: "asc" }],
       render: (rows: CustomGameRow[]) =>
         rows.map((row) =>
           rowOf(columns, {

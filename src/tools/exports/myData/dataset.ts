@@ -1,14 +1,22 @@
 import { type SQL, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
+import { companies, games, genres, platforms } from "../../../db/schema";
 import type { SortKey } from "../../../platform/keyset";
 import type { Plan } from "../../../platform/plans";
-import type { Attribute } from "../../attributes/queries";
+import type { Attribute } from "../../attributes/items";
+import { GAME_LEFT_JOINS } from "../../games/queries";
+import { type UserList, userListFrom } from "../../games/userLists";
 import type { ExportReader, ExportRow } from "../exportSource";
 import type { MyDataArgs, MyDatasetName } from "./args";
 
 /** Rows per keyset page: one D1 query each, so a file of any size is read in bounded memory. */
 export const EXPORT_PAGE_SIZE = 500;
 
-/** Which rows a dataset reads for one reader and one set of arguments, and how to render a page. */
+/**
+ * Which rows a dataset reads for one reader and one set of arguments, and how to render a page.
+ * Its parts are SQL fragments because they go through the keyset machinery (platform/keyset.ts),
+ * which the list tools' own conditions and sorts are built for.
+ */
 export interface DatasetQuery<R = Record<string, unknown>> {
   /** FROM and JOINs the conditions need (what rowCount counts over). */
   from: SQL;
@@ -53,10 +61,21 @@ export const GAME_REFERENCE_COLUMNS = ["platformId", "platformName", "publisherI
 /** The game a row is about, flattened into columns (names resolved; null when unknown). */
 export const GAME_COLUMNS = ["gameTitle", ...GAME_REFERENCE_COLUMNS, "releaseDate", "custom"] as const;
 
+/** A row's game and what GAME_LEFT_JOINS joins to it, under the aliases it gives them. */
+export const JOINED = {
+  game: alias(games, "g"),
+  platform: alias(platforms, "p"),
+  publisher: alias(companies, "c"),
+  mainGenre: alias(genres, "gm"),
+  subGenre: alias(genres, "gs"),
+};
+const { game, platform, publisher, mainGenre } = JOINED;
+
 /** GAME_COLUMNS' values; goes with GAME_LEFT_JOINS over games g. */
-export const GAME_COLUMNS_SELECT = sql.raw(`g.title AS game_title, g.platform_id AS game_platform_id, p.name AS game_platform_name,
-  g.publisher_id AS game_publisher_id, c.name AS game_publisher_name, g.genre_id AS game_genre_id, gm.name AS game_genre_name,
-  g.release_date AS game_release_date, g.owner_user_id IS NOT NULL AS game_custom`);
+export const GAME_COLUMNS_SELECT = sql`${game.title} AS game_title, ${game.platformId} AS game_platform_id,
+  ${platform.name} AS game_platform_name, ${game.publisherId} AS game_publisher_id, ${publisher.name} AS game_publisher_name,
+  ${game.genreId} AS game_genre_id, ${mainGenre.name} AS game_genre_name, ${game.releaseDate} AS game_release_date,
+  ${game.ownerUserId} IS NOT NULL AS game_custom`;
 
 export interface GameColumnsRow {
   game_title: string;
@@ -80,6 +99,25 @@ export const gameColumns = (row: GameColumnsRow) => ({
   genreName: row.game_genre_name,
   releaseDate: row.game_release_date,
   custom: row.game_custom === 1,
+});
+
+/**
+ * A dataset over a user's list (library, wishlist, play records): the list joined with its games,
+ * its columns and then GAME_COLUMNS' values, in the list tool's order.
+ */
+export const userListQuery = <R>(
+  list: UserList,
+  where: SQL[],
+  keys: SortKey[],
+  render: DatasetQuery<R & GameColumnsRow>["render"],
+): DatasetQuery<R & GameColumnsRow> => ({
+  // raw SQL: the list's FROM and columns are the list machinery's (games/userLists.ts), shared with the list tools.
+  from: userListFrom(list),
+  joins: GAME_LEFT_JOINS,
+  where,
+  select: sql`${list.columns}, ${GAME_COLUMNS_SELECT}`,
+  keys,
+  render,
 });
 
 /** Attribute ids (a JSON array) as their labels, in the stored order; unknown ids are left out. */

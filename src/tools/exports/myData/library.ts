@@ -1,22 +1,10 @@
-import { sql } from "drizzle-orm";
 import { sharedFilterArgs } from "../../../platform/filters";
 import { attributeLabels } from "../../attributes/queries";
-import { GAME_LEFT_JOINS } from "../../games/queries";
-import { userListFrom } from "../../games/userLists";
-import type { EntryRow } from "../../library/entry";
+import type { EntryRow } from "../../library/items";
 import { LIBRARY, LIBRARY_DEFAULT_SORT, LIBRARY_SORTS, type LibrarySort, libraryConditions, librarySort } from "../../library/queries";
 import { latestPlays } from "../../play/queries";
 import { MY_DATASET_PLANS } from "./args";
-import {
-  attributeLabelsOf,
-  GAME_COLUMNS,
-  GAME_COLUMNS_SELECT,
-  type GameColumnsRow,
-  gameColumns,
-  type MyDataset,
-  rowOf,
-  SORT_ARGS,
-} from "./dataset";
+import { attributeLabelsOf, GAME_COLUMNS, gameColumns, type MyDataset, rowOf, SORT_ARGS, userListQuery } from "./dataset";
 
 const columns = [
   "gameId",
@@ -43,37 +31,30 @@ export const libraryDataset: MyDataset = {
   columns,
   async query({ db, userId }, args, sort) {
     const [where, labels] = await Promise.all([libraryConditions(db, userId, args), attributeLabels(db, userId)]);
-    return {
-      from: userListFrom(LIBRARY),
-      joins: GAME_LEFT_JOINS,
-      where,
-      select: sql`${LIBRARY.columns}, ${GAME_COLUMNS_SELECT}`,
-      keys: librarySort(sort!.sortBy as LibrarySort, sort!.sortOrder),
-      async render(rows: (EntryRow & GameColumnsRow)[]) {
-        const plays = await latestPlays(
-          db,
-          userId,
-          rows.map((row) => row.game_id),
-        );
-        return rows.map((row) => {
-          const play = plays.get(row.game_id);
-          return rowOf(columns, {
-            gameId: row.game_id,
-            ...gameColumns(row),
-            rating: row.rating,
-            buyDate: row.buy_date,
-            buyPrice: row.buy_price,
-            buyPlace: row.buy_place,
-            attributes: attributeLabelsOf(row.attribute_ids, labels),
-            userLinks: JSON.parse(row.user_links),
-            memo: row.memo,
-            latestPlayId: play?.playId,
-            latestPlayStatus: play?.status,
-            createdAt: row.created_at,
-            updatedAt: row.updated_at,
-          });
+    return userListQuery<EntryRow>(LIBRARY, where, librarySort(sort!.sortBy as LibrarySort, sort!.sortOrder), async (rows) => {
+      const plays = await latestPlays(
+        db,
+        userId,
+        rows.map((row) => row.game_id),
+      );
+      return rows.map((row) => {
+        const play = plays.get(row.game_id);
+        return rowOf(columns, {
+          gameId: row.game_id,
+          ...gameColumns(row),
+          rating: row.rating,
+          buyDate: row.buy_date,
+          buyPrice: row.buy_price,
+          buyPlace: row.buy_place,
+          attributes: attributeLabelsOf(row.attribute_ids, labels),
+          userLinks: JSON.parse(row.user_links),
+          memo: row.memo,
+          latestPlayId: play?.playId,
+          latestPlayStatus: play?.status,
+          createdAt: row.created_at,
+          updatedAt: row.updated_at,
         });
-      },
-    };
+      });
+    });
   },
 };

@@ -1,21 +1,21 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
+import { games, playLogs, playRecords } from "../../../db/schema";
+import { columnList, type RowOf } from "../../../platform/db";
 import { GAME_LEFT_JOINS } from "../../games/queries";
 import { playConditions, playFilterArgs } from "../../play/queries";
 import { MY_DATASET_PLANS } from "./args";
-import { GAME_COLUMNS, GAME_COLUMNS_SELECT, type GameColumnsRow, gameColumns, type MyDataset, rowOf } from "./dataset";
+import { GAME_COLUMNS, GAME_COLUMNS_SELECT, type GameColumnsRow, gameColumns, JOINED, type MyDataset, rowOf } from "./dataset";
 
 const columns = ["playLogId", "playId", "gameId", ...GAME_COLUMNS, "playDate", "playTime", "memo", "createdAt", "updatedAt"] as const;
 
-interface LogExportRow extends GameColumnsRow {
-  log_id: string;
-  play_id: string;
-  game_id: number;
-  play_date: string | null;
-  play_time: number;
-  memo: string | null;
-  created_at: string;
-  updated_at: string;
-}
+/** Play logs and their records, under the aliases the play list's conditions use for records. */
+const log = alias(playLogs, "lg");
+const record = alias(playRecords, "r");
+const { game } = JOINED;
+
+const LOG_KEYS = ["id", "playId", "playDate", "playTime", "memo", "createdAt", "updatedAt"] as const;
+type LogExportRow = RowOf<typeof playLogs, (typeof LOG_KEYS)[number]> & RowOf<typeof playRecords, "gameId"> & GameColumnsRow;
 
 /**
  * Every play session of every play record the account holds (earlier cycles too, as getPlayLogs
@@ -29,19 +29,20 @@ export const playLogsDataset: MyDataset = {
   columns,
   async query({ db, userId, now }, args) {
     return {
-      from: sql`play_logs lg JOIN play_records r ON r.id = lg.play_id JOIN games g ON g.id = r.game_id`,
+      // raw SQL: read through the keyset machinery (platform/keyset.ts), with the play list's own conditions (play/queries.ts).
+      from: sql`${playLogs} ${log} JOIN ${playRecords} ${record} ON ${record.id} = ${log.playId} JOIN ${games} ${game} ON ${game.id} = ${record.gameId}`,
       joins: GAME_LEFT_JOINS,
-      where: [sql`lg.user_id = ${userId}`, ...(await playConditions(db, userId, args, now, "all"))],
-      select: sql`lg.id AS log_id, lg.play_id, r.game_id, lg.play_date, lg.play_time, lg.memo, lg.created_at, lg.updated_at, ${GAME_COLUMNS_SELECT}`,
+      where: [eq(log.userId, userId), ...(await playConditions(db, userId, args, now, "all"))],
+      select: sql`${columnList(log, LOG_KEYS)}, ${record.gameId}, ${GAME_COLUMNS_SELECT}`,
       keys: [
-        { column: "lg.play_date", direction: "asc", nullsLast: true },
-        { column: "lg.created_at", direction: "asc" },
-        { column: "lg.id", direction: "asc" },
+        { column: log.playDate, direction: "asc", nullsLast: true },
+        { column: log.createdAt, direction: "asc" },
+        { column: log.id, direction: "asc" },
       ],
       render: (rows: LogExportRow[]) =>
         rows.map((row) =>
           rowOf(columns, {
-            playLogId: row.log_id,
+            playLogId: row.id,
             playId: row.play_id,
             gameId: row.game_id,
             ...gameColumns(row),

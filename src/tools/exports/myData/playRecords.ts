@@ -1,20 +1,14 @@
-import { sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
+import { playRecords } from "../../../db/schema";
+import type { SortKey } from "../../../platform/keyset";
 import { attributeLabels } from "../../attributes/queries";
-import { GAME_LEFT_JOINS } from "../../games/queries";
-import { userListFrom } from "../../games/userLists";
+import type { PlayRow } from "../../play/items";
 import { PLAY_DEFAULT_SORT, PLAY_RECORDS, PLAY_SORTS, type PlaySort, playConditions, playFilterArgs, playSort } from "../../play/queries";
-import type { PlayRow } from "../../play/record";
 import { MY_DATASET_PLANS } from "./args";
-import {
-  attributeLabelsOf,
-  GAME_COLUMNS,
-  GAME_COLUMNS_SELECT,
-  type GameColumnsRow,
-  gameColumns,
-  type MyDataset,
-  rowOf,
-  SORT_ARGS,
-} from "./dataset";
+import { attributeLabelsOf, GAME_COLUMNS, gameColumns, type MyDataset, rowOf, SORT_ARGS, userListQuery } from "./dataset";
+
+/** Play records as the play list names them. */
+const record = alias(playRecords, "r");
 
 const columns = [
   "playId",
@@ -55,36 +49,33 @@ export const playRecordsDataset: MyDataset = {
       attributeLabels(db, userId),
     ]);
     const keys = playSort(sort!.sortBy as PlaySort, sort!.sortOrder);
-    return {
-      from: userListFrom(PLAY_RECORDS),
-      joins: GAME_LEFT_JOINS,
-      where,
-      select: sql`${PLAY_RECORDS.columns}, ${GAME_COLUMNS_SELECT}`,
-      // The list's tie-break (gameId) is unique among latest records only; cycles of a game follow in creation order.
-      keys: history ? [...keys, { column: "r.created_at", direction: "asc" }, { column: "r.id", direction: "asc" }] : keys,
-      render: (rows: (PlayRow & GameColumnsRow)[]) =>
-        rows.map((row) =>
-          rowOf(columns, {
-            playId: row.play_id,
-            gameId: row.game_id,
-            ...gameColumns(row),
-            status: row.status,
-            playStartDate: row.play_start_date,
-            playEndDate: row.play_end_date,
-            clearTargetDate: row.clear_target_date,
-            totalPlayTime: row.total_play_time,
-            rating: row.rating,
-            consoleId: row.console_id,
-            consoleName: row.console_name,
-            attributes: attributeLabelsOf(row.attribute_ids, labels),
-            userLinks: JSON.parse(row.user_links),
-            memo: row.memo,
-            isLatest: row.is_latest === 1,
-            hasHistory: row.has_history === 1,
-            createdAt: row.created_at,
-            updatedAt: row.updated_at,
-          }),
-        ),
-    };
+    // The list's tie-break (gameId) is unique among latest records only; cycles of a game follow in creation order.
+    const order: SortKey[] = history
+      ? [...keys, { column: record.createdAt, direction: "asc" }, { column: record.id, direction: "asc" }]
+      : keys;
+    return userListQuery<PlayRow>(PLAY_RECORDS, where, order, (rows) =>
+      rows.map((row) =>
+        rowOf(columns, {
+          playId: row.play_id,
+          gameId: row.game_id,
+          ...gameColumns(row),
+          status: row.status,
+          playStartDate: row.play_start_date,
+          playEndDate: row.play_end_date,
+          clearTargetDate: row.clear_target_date,
+          totalPlayTime: row.total_play_time,
+          rating: row.rating,
+          consoleId: row.console_id,
+          consoleName: row.console_name,
+          attributes: attributeLabelsOf(row.attribute_ids, labels),
+          userLinks: JSON.parse(row.user_links),
+          memo: row.memo,
+          isLatest: row.is_latest === 1,
+          hasHistory: row.has_history === 1,
+          createdAt: row.created_at,
+          updatedAt: row.updated_at,
+        }),
+      ),
+    );
   },
 };

@@ -1,7 +1,4 @@
-import { sql } from "drizzle-orm";
-import { GAME_LEFT_JOINS } from "../../games/queries";
-import { userListFrom } from "../../games/userLists";
-import type { WishRow } from "../../wishlist/entry";
+import type { WishRow } from "../../wishlist/items";
 import {
   WISHLIST,
   WISHLIST_DEFAULT_SORT,
@@ -12,7 +9,7 @@ import {
   wishlistSort,
 } from "../../wishlist/queries";
 import { MY_DATASET_PLANS } from "./args";
-import { GAME_COLUMNS, GAME_COLUMNS_SELECT, type GameColumnsRow, gameColumns, type MyDataset, rowOf, SORT_ARGS } from "./dataset";
+import { GAME_COLUMNS, gameColumns, type MyDataset, rowOf, SORT_ARGS, userListQuery } from "./dataset";
 
 const columns = ["gameId", ...GAME_COLUMNS, "priority", "wishDate", "wishPrice", "wishPlace", "memo", "createdAt", "updatedAt"] as const;
 
@@ -24,26 +21,21 @@ export const wishlistDataset: MyDataset = {
   sorts: { values: Object.keys(WISHLIST_SORTS), default: WISHLIST_DEFAULT_SORT },
   columns,
   async query({ db, userId, now }, args, sort) {
-    return {
-      from: userListFrom(WISHLIST),
-      joins: GAME_LEFT_JOINS,
-      where: await wishlistConditions(db, userId, args, now),
-      select: sql`${WISHLIST.columns}, ${GAME_COLUMNS_SELECT}`,
-      keys: wishlistSort(sort!.sortBy as WishlistSort, sort!.sortOrder),
-      render: (rows: (WishRow & GameColumnsRow)[]) =>
-        rows.map((row) =>
-          rowOf(columns, {
-            gameId: row.game_id,
-            ...gameColumns(row),
-            priority: row.priority,
-            wishDate: row.wish_date,
-            wishPrice: row.wish_price,
-            wishPlace: row.wish_place,
-            memo: row.memo,
-            createdAt: row.created_at,
-            updatedAt: row.updated_at,
-          }),
-        ),
-    };
+    const where = await wishlistConditions(db, userId, args, now);
+    return userListQuery<WishRow>(WISHLIST, where, wishlistSort(sort!.sortBy as WishlistSort, sort!.sortOrder), (rows) =>
+      rows.map((row) =>
+        rowOf(columns, {
+          gameId: row.game_id,
+          ...gameColumns(row),
+          priority: row.priority,
+          wishDate: row.wish_date,
+          wishPrice: row.wish_price,
+          wishPlace: row.wish_place,
+          memo: row.memo,
+          createdAt: row.created_at,
+          updatedAt: row.updated_at,
+        }),
+      ),
+    );
   },
 };

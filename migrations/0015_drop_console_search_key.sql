@@ -1,1 +1,0 @@
-ALTER TABLE `consoles` DROP COLUMN `search_key`;

@@ -1,1 +1,0 @@
-CREATE INDEX `games_release_nulls_last_idx` ON `games` (("release_date" IS NULL),`release_date`);
