@@ -1,6 +1,6 @@
 import { createApp } from "./app";
 import type { Bindings } from "./env";
-import { cleanUpExports } from "./tools/exports/cleanup";
+import { cleanUpExports } from "./tools/bucketCleanup";
 
 const app = createApp();
 

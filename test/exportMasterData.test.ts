@@ -5,7 +5,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "../src/platform/db";
 import { linkFileKey } from "../src/platform/exportStorage";
-import { cleanUpExports } from "../src/tools/exports/cleanup";
+import { cleanUpExports } from "../src/tools/bucketCleanup";
 import { DOWNLOAD_COSTS } from "../src/tools/exports/downloads";
 import { officialPartKey, readMasterState } from "../src/tools/exports/masterData/officialGames";
 import { gameRow } from "../src/tools/games/masterRows";

@@ -3,7 +3,7 @@
 // the real export tool and download face; games are a fictional master (ids 870000+, ミネルバ).
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { cleanUpExports } from "../src/tools/exports/cleanup";
+import { cleanUpExports } from "../src/tools/bucketCleanup";
 import { MAX_IMPORT_BYTES, STAGED_PREFIX } from "../src/tools/imports/jobs";
 import { fetchLink } from "./support/downloads";
 import { type Account, newAccount, ORIGIN, send, textOf } from "./support/harness";

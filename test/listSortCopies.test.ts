@@ -1,6 +1,7 @@
 // Sorts by a game's title or release date, and by total play time, read copies kept in the list rows
-// (migration 0033) so they have an index that starts with the user. These tests change what the
-// copies come from (a master import, a custom game's edit, play logs) and check every sort follows.
+// by triggers (migrations/0001_triggers_and_search.sql), so they have an index that starts with the
+// user. These tests change what the copies come from (a master import, a custom game's edit, play
+// logs) and check every sort follows.
 // A tiny fictional master (ids 746000+, marker word セレネ in every title).
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Account, newAccount } from "./support/harness";

@@ -1,16 +1,15 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../env";
-import { readJsonObject } from "../faces/readArguments";
 import { readBearerToken } from "../platform/auth";
 import { createDb } from "../platform/db";
 import { ApiError, notFound } from "../platform/errors";
 import { constantTimeEqual } from "../platform/hashing";
 import { limitArg, pageArg, pageOf, pageOffset, resolveLimit } from "../platform/paging";
-import { KEY_PRESETS, PLANS, SCOPES, type Scope } from "../platform/plans";
+import { KEY_PRESETS, PLANS, SCOPES, type Scope, upgradeUrlOf } from "../platform/plans";
 import { coerceQuery } from "../platform/queryCoercion";
+import { readJsonObject } from "../platform/requestBody";
 import { parseWith } from "../platform/validation";
-import { upgradeUrlOf } from "../registry/invokeTool";
 import { findUser } from "../tools/account/queries";
 import { MASTER_DATASETS, type MasterDataset } from "../tools/games/masterRows";
 import { importMasterDataset } from "./masterImport";
@@ -61,20 +60,20 @@ export function createAdminRouter() {
   });
 
   admin.post("/users", async (c) => {
-    const args = parseWith(createUserInput, await readJsonObject(c, ADMIN_BODY_BYTES));
+    const args = parseWith(createUserInput, await readJsonObject(c.req.raw, ADMIN_BODY_BYTES));
     const user = await insertUser(createDb(c.env.DB), args.plan, args.name ?? null);
     return c.json({ userId: user.id, plan: user.plan, name: user.name }, 201);
   });
 
   admin.patch("/users/:userId", async (c) => {
-    const args = parseWith(updateUserInput, await readJsonObject(c, ADMIN_BODY_BYTES));
+    const args = parseWith(updateUserInput, await readJsonObject(c.req.raw, ADMIN_BODY_BYTES));
     const user = await updateUser(createDb(c.env.DB), c.req.param("userId"), args);
     if (!user) throw notFound("The user");
     return c.json({ userId: user.id, plan: user.plan, suspended: user.suspended, name: user.name });
   });
 
   admin.post("/users/:userId/keys", async (c) => {
-    const args = parseWith(createKeyInput, await readJsonObject(c, ADMIN_BODY_BYTES));
+    const args = parseWith(createKeyInput, await readJsonObject(c.req.raw, ADMIN_BODY_BYTES));
     const db = createDb(c.env.DB);
     const user = await findUser(db, c.req.param("userId"));
     if (!user) throw notFound("The user");

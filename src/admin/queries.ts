@@ -2,6 +2,7 @@ import { and, count, eq, isNull, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { apiKeys, games, genres, users } from "../db/schema";
 import { API_KEYS_COUNTER, issueApiKey } from "../platform/auth";
+import { inJsonArray } from "../platform/columns";
 import { type Db, nowIso } from "../platform/db";
 import { newId } from "../platform/ids";
 import type { Plan, Scope } from "../platform/plans";
@@ -57,11 +58,6 @@ export async function revokeApiKey(db: Db, keyId: string) {
     .returning({ keyId: apiKeys.id, revokedAt: apiKeys.revokedAt });
   return key;
 }
-
-/** `column` is one of `values`, bound as ONE JSON array parameter however many values there are. */
-const inJsonArray = (column: SQLiteColumn, values: readonly unknown[]): SQL =>
-  // raw SQL: json_each has no builder form (and inArray would bind one parameter per value).
-  sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(values)}))`;
 
 /** Every stored genre's place in the taxonomy. */
 export const genreTaxonomy = (db: Db) => db.select({ id: genres.id, parentId: genres.parentId, key: genres.taxonomyKey }).from(genres);

@@ -6,9 +6,9 @@ import { ApiError, methodNotAllowed } from "../platform/errors";
 import { formatWriter } from "../platform/exportFormats";
 import { linkFileKey, StreamedObjectWriter } from "../platform/exportStorage";
 import type { Plan } from "../platform/plans";
+import { upgradeUrlOf } from "../platform/plans";
 import { type DailyCharge, quotaExceeded, refundDailyQuota, userDailyChargeStatement, utcDay } from "../platform/quota";
 import { DOWNLOAD_PATH_PREFIX, type VerifiedExportLink, verifyExportToken } from "../platform/signedLinks";
-import { upgradeUrlOf } from "../registry/invokeTool";
 import { downloadCost, EXPORT_OPENERS, type ExportOpeners } from "../tools/exports/downloads";
 import type { ExportReader } from "../tools/exports/exportSource";
 

@@ -9,11 +9,11 @@ import { authenticateOnly } from "../platform/admission";
 import { presentedKey } from "../platform/auth";
 import { createDb } from "../platform/db";
 import { asApiError, methodNotAllowed } from "../platform/errors";
+import { MAX_TOOL_BODY_BYTES } from "../platform/requestBody";
 import { mcpToolEntry, mcpTools } from "../registry/catalog";
 import { CATALOG_REVISION } from "../registry/catalogRevision";
 import type { ToolDefinition } from "../registry/defineTool";
 import { invokeTool } from "../registry/invokeTool";
-import { MAX_TOOL_BODY_BYTES } from "./readArguments";
 
 export const MCP_PATH = "/mcp";
 

@@ -1,3 +1,4 @@
+import type { Bindings } from "../env";
 /**
  * Plans, scopes, key presets and every per-plan size, in one place. The README's
  * "Configuration" section mirrors this file.
@@ -51,3 +52,6 @@ export const REGISTERED_LIMITS = {
 export type RegisteredResource = keyof typeof REGISTERED_LIMITS;
 
 export const planIncludes = (plans: readonly Plan[], plan: Plan) => plans.includes(plan);
+
+/** Where plan_required errors send the user: the configured page, else this service's docs. */
+export const upgradeUrlOf = (env: Pick<Bindings, "UPGRADE_URL">, origin: string) => env.UPGRADE_URL ?? `${origin}/docs`;

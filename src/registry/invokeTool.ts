@@ -6,15 +6,13 @@ import { createDb } from "../platform/db";
 import { ApiError } from "../platform/errors";
 import { batchReader, knownCallerOf } from "../platform/firstReads";
 import { runIdempotently } from "../platform/idempotency";
+import { upgradeUrlOf } from "../platform/plans";
 import { burstLimited, quotaExceeded, refundDailyQuota } from "../platform/quota";
 import type { RateState } from "../platform/rateLimitHeaders";
 import { parseWith, refuseMalformedText } from "../platform/validation";
 import type { Face, ToolDefinition } from "./defineTool";
 import { pageLimitOfTool } from "./defineTool";
 import { enforcePlanDifferences, enforceToolAccess } from "./enforceAccess";
-
-/** Where plan_required errors send the user: the configured page, else this service's docs. */
-export const upgradeUrlOf = (env: Bindings, origin: string) => env.UPGRADE_URL ?? `${origin}/docs`;
 
 /** Everything a face knows about one call of one tool; the rest is the pipeline's business. */
 export interface ToolCall {

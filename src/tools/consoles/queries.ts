@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, exists, isNotNull, isNull, type SQL, sql } f
 import { alias, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
 import { consolePlatforms, consoles, maintenanceLogs, platforms } from "../../db/schema";
+import { inJsonArray } from "../../platform/columns";
 import { type Db, placeContains, queryBatch, rangeConditions, statements } from "../../platform/db";
 import { ApiError, notFound } from "../../platform/errors";
 import { rating } from "../../platform/filters";
@@ -13,7 +14,7 @@ import { addWithinLimit, type LimitContext, planCounter, runConditional } from "
 import { isoDate, text } from "../../platform/schemas";
 import { readBack } from "../../platform/writes";
 import { usableIds } from "../games/queries";
-import { detachConsoleSql } from "../play/queries";
+import { detachConsoleSql } from "../shared/dependentRecords";
 import {
   type ConsoleFieldGroup,
   type ConsolePlatform,
@@ -148,8 +149,7 @@ export async function platformsOf(db: Db, consoleIds: readonly string[]): Promis
     })
     .from(consolePlatforms)
     .leftJoin(platforms, eq(platforms.id, consolePlatforms.platformId))
-    // raw SQL: json_each binds the whole id list as one parameter (an export page holds more ids than D1 binds)
-    .where(sql`${consolePlatforms.consoleId} IN (SELECT value FROM json_each(${JSON.stringify(consoleIds)}))`)
+    .where(inJsonArray(consolePlatforms.consoleId, consoleIds))
     .orderBy(desc(consolePlatforms.priority), asc(consolePlatforms.platformId));
   for (const { consoleId, ...platform } of rows) byConsole.get(consoleId)?.push(platform);
   return byConsole;

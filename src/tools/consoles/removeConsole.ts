@@ -3,7 +3,7 @@ import { confirmTokenArg, confirmTwoStep, removalResult, TWO_STEP_NOTE } from ".
 import { notFound } from "../../platform/errors";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
-import { playsOnConsole } from "../play/queries";
+import { playsOnConsole } from "../shared/dependentRecords";
 import { countLogs, deleteConsole, findConsole } from "./queries";
 
 export const removeConsole = defineTool({

@@ -1,5 +1,6 @@
 import { and, eq, exists, type SQL, sql } from "drizzle-orm";
 import { companies, games, genres, platforms } from "../../db/schema";
+import { visibleToUser } from "../../platform/columns";
 import { insertWithCustomId } from "../../platform/customIds";
 import { type Db, queryBatch, statements } from "../../platform/db";
 import { ApiError, notFound } from "../../platform/errors";
@@ -8,8 +9,7 @@ import { GAME_FIELD_GROUPS, toGame } from "../games/gameObject";
 import { gameWriteStatements, type StoredGameRow } from "../games/gameWrites";
 import { loadGameRecords, usableIds } from "../games/queries";
 import { deleteEntrySql } from "../library/queries";
-import { deleteCopiesSql } from "../physicalCopies/queries";
-import { deleteGamePlaysSql } from "../play/queries";
+import { deleteCopiesSql, deleteGamePlaysSql } from "../shared/dependentRecords";
 import { untagGameSql } from "../tags/queries";
 import { deleteWishSql } from "../wishlist/queries";
 import { type CustomGameFields, customRevision } from "./items";
@@ -94,7 +94,7 @@ export function referencesStillUsable(userId: string, fields: Partial<CustomGame
       statements
         .select({ one: sql`1` })
         .from(table)
-        .where(and(eq(table.id, id), sql`ifnull(${table.ownerUserId}, ${userId}) = ${userId}`)),
+        .where(and(eq(table.id, id), visibleToUser(table.ownerUserId, userId))),
     );
   const conditions: WriteCondition[] = [];
   if (fields.platformId !== undefined) {

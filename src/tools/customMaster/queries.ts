@@ -81,7 +81,7 @@ export const notYours = <F extends Named>(kind: Kind<F>, id: number) => notFound
 const nameTaken = <F extends Named>(kind: Kind<F>, name: string) =>
   new ApiError("already_exists", `You already have a custom ${kind.noun} named '${name}'.`, { field: "name" });
 
-/** Name and owner form a unique index (migration 0026): a second record of that name breaks it. */
+/** Name and owner form a unique index (schema.ts): a second record of that name breaks it. */
 const isNameTaken = (kind: Kind<Named>, error: unknown) =>
   isUniqueViolation(error) &&
   (error as Error).message

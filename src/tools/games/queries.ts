@@ -1,4 +1,6 @@
-import { type SQL, sql } from "drizzle-orm";
+import { and, type SQL, sql } from "drizzle-orm";
+import { companies, platforms } from "../../db/schema";
+import { inJsonArray, visibleToUser } from "../../platform/columns";
 import { type Db, queryBatch } from "../../platform/db";
 import { normalizeSearchText } from "../../platform/normalize";
 import type { GameFieldGroup, GameRecord } from "./gameObject";
@@ -35,20 +37,17 @@ export const GAME_LEFT_JOINS = sql.raw(`
   LEFT JOIN genres gm ON gm.id = g.genre_id
   LEFT JOIN genres gs ON gs.id = g.genre_sub_id`);
 
-/**
- * Official games, plus the caller's own custom games; nobody else's. Written as an expression no
- * index can serve: otherwise SQLite drives the query from "every official game" (the owner index)
- * instead of from the few rows a search matched.
- */
-export const visibleTo = (userId: string) => sql`ifnull(g.owner_user_id, ${userId}) = ${userId}`;
-
-const jsonIds = (ids: readonly number[]) => JSON.stringify(ids);
+/** Official games, plus the caller's own custom games (games aliased g); nobody else's. */
+export const visibleTo = (userId: string) => visibleToUser(sql.raw("g.owner_user_id"), userId);
 
 /** Which of these platform or publisher ids the user may refer to: official ones and their own. */
 export async function usableIds(db: Db, table: "platforms" | "companies", userId: string, ids: readonly number[]): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
-  const rows = await db.all<{ id: number }>(sql`
-    SELECT id FROM ${sql.raw(table)} WHERE id IN (SELECT value FROM json_each(${jsonIds(ids)})) AND ifnull(owner_user_id, ${userId}) = ${userId}`);
+  const t = table === "platforms" ? platforms : companies;
+  const rows = await db
+    .select({ id: t.id })
+    .from(t)
+    .where(and(inJsonArray(t.id, ids), visibleToUser(t.ownerUserId, userId)));
   return new Set(rows.map((row) => row.id));
 }
 
@@ -57,7 +56,7 @@ export async function loadGameRecords(db: Db, userId: string, ids: readonly numb
   if (ids.length === 0) return new Map();
   const rows = await db.all<GameRecord>(sql`
     SELECT ${GAME_SELECT} FROM games g ${GAME_JOINS}
-    WHERE g.id IN (SELECT value FROM json_each(${jsonIds(ids)})) AND ${visibleTo(userId)}`);
+    WHERE ${inJsonArray(sql.raw("g.id"), ids)} AND ${visibleTo(userId)}`);
   return new Map(rows.map((row) => [row.id, row]));
 }
 
@@ -90,7 +89,7 @@ async function genreCondition(db: Db, genreId: number): Promise<SQL> {
 function gameConditionsWith(filters: GameFilters, genre: SQL | undefined): SQL[] {
   const conditions: SQL[] = [];
   if (filters.platformIds?.length) {
-    conditions.push(sql`g.platform_id IN (SELECT value FROM json_each(${jsonIds(filters.platformIds)}))`);
+    conditions.push(inJsonArray(sql.raw("g.platform_id"), filters.platformIds));
   }
   if (filters.publisherId !== undefined) conditions.push(sql`g.publisher_id = ${filters.publisherId}`);
   if (genre) conditions.push(genre);

@@ -26,7 +26,7 @@ const bar = SEARCH_SEPARATOR;
 /**
  * Hits are read from game_rank, aliased g: it has the games filter columns under their games
  * names, so the shared filters apply to it unchanged, plus the title forms stored bracketed
- * ("|a|b|"), so these tests allocate nothing per hit. See migration 0018.
+ * ("|a|b|"), so these tests allocate nothing per hit. See migrations/0001_triggers_and_search.sql.
  */
 const FORM_COLUMNS = ["title_forms", "title_en_forms", "alias_forms"] as const;
 type FormColumn = (typeof FORM_COLUMNS)[number];

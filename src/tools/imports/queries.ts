@@ -1,18 +1,11 @@
 import { and, eq, isNull, lte, or, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { games, genres, importIdMap, importJobs, libraryEntries, platforms, playRecords, tags, wishlistEntries } from "../../db/schema";
+import { inJsonArray, visibleToUser } from "../../platform/columns";
 import { type Db, statements } from "../../platform/db";
 import { notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { type ImportMode, type ImportSource, JOB_TTL_SEC, type JobRow } from "./jobs";
-
-/** `column` is one of `values`, bound as ONE parameter (a JSON array) however many values there are. */
-const inJsonArray = (column: SQLiteColumn, values: readonly unknown[]): SQL =>
-  // raw SQL: json_each has no builder form (inArray binds a parameter per value, and D1 binds at most 100)
-  sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(values)}))`;
-
-/** Official rows (of games, platforms) plus the user's own custom ones, never another user's. */
-const visibleTo = (owner: SQLiteColumn, userId: string) => sql`ifnull(${owner}, ${userId}) = ${userId}`;
 
 // ---- Jobs
 
@@ -131,7 +124,7 @@ export async function visibleGames(db: Db, userId: string, ids: readonly number[
   const rows = await db
     .select({ id: games.id })
     .from(games)
-    .where(and(inJsonArray(games.id, ids), visibleTo(games.ownerUserId, userId)));
+    .where(and(inJsonArray(games.id, ids), visibleToUser(games.ownerUserId, userId)));
   return new Set(rows.map((r) => r.id));
 }
 
@@ -196,5 +189,5 @@ export const visiblePlatformNames = (db: Db, userId: string) =>
   db
     .select({ id: platforms.id, name: platforms.name, nameEn: platforms.nameEn, shortName: platforms.shortName })
     .from(platforms)
-    .where(visibleTo(platforms.ownerUserId, userId))
+    .where(visibleToUser(platforms.ownerUserId, userId))
     .orderBy(sql`${platforms.ownerUserId} IS NOT NULL`, platforms.id);

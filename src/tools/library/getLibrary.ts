@@ -17,7 +17,7 @@ import { defineTool } from "../../registry/defineTool";
 import { attributeLabelsFrom, type OwnAttributeRow } from "../attributes/items";
 import { ownAttributesQuery } from "../attributes/queries";
 import { type ListFilter, listPageOf, listPageQueries } from "../games/userLists";
-import { latestPlays } from "../play/queries";
+import { latestPlays } from "../shared/dependentRecords";
 import {
   DEFAULT_LIBRARY_FIELDS,
   type EntryRow,

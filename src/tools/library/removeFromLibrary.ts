@@ -5,8 +5,7 @@ import { notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
 import { positiveId } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
-import { deleteCopiesSql, listCopies } from "../physicalCopies/queries";
-import { deleteGamePlaysSql, gamePlaysOf } from "../play/queries";
+import { countCopies, deleteCopiesSql, deleteGamePlaysSql, gamePlaysOf } from "../shared/dependentRecords";
 import { untagGameSql } from "../tags/queries";
 import { deleteEntrySql, findEntry } from "./queries";
 
@@ -27,10 +26,7 @@ export const removeFromLibrary = defineTool({
     const { db, auth } = ctx;
     const entry = await findEntry(db, auth.userId, args.gameId);
     if (!entry) throw notFound(`Game ${args.gameId} in your library`);
-    const [copies, plays] = await Promise.all([
-      listCopies(db, auth.userId, args.gameId).then((list) => list.length),
-      gamePlaysOf(db, auth.userId, args.gameId),
-    ]);
+    const [copies, plays] = await Promise.all([countCopies(db, auth.userId, args.gameId), gamePlaysOf(db, auth.userId, args.gameId)]);
     const alsoGoes = [
       copies && `${copies} physical ${copies === 1 ? "copy" : "copies"}`,
       plays.count && `${plays.count} play ${plays.count === 1 ? "record" : "records"} with their logs`,

@@ -42,9 +42,6 @@ export const setActiveSql = (userId: string, gameId: number, physicalId: string 
     .where(copiesOf(userId, gameId))
     .getSQL();
 
-export const deleteCopiesSql = (userId: string, gameId: number) =>
-  statements.delete(physicalCopies).where(copiesOf(userId, gameId)).getSQL();
-
 export const deleteCopySql = (userId: string, physicalId: string) =>
   statements.delete(physicalCopies).where(ownCopy(userId, physicalId)).getSQL();
 

@@ -2,7 +2,7 @@ import { and, count, desc, eq, exists, getTableColumns, inArray, notExists, type
 import { alias, type SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
 import { consoles, games, playLogs, playRecords } from "../../db/schema";
-import { jsonArrayHolds } from "../../platform/columns";
+import { inJsonArray, jsonArrayHolds } from "../../platform/columns";
 import { columnList, type Db, queryBatch, rangeConditions, statements } from "../../platform/db";
 import { ApiError, notFound } from "../../platform/errors";
 import { rating, sharedFilterArgs } from "../../platform/filters";
@@ -16,16 +16,13 @@ import { attributeLabels, resolveAttributeIds } from "../attributes/queries";
 import type { GameRecord } from "../games/gameObject";
 import { GAME_JOINS, GAME_SELECT, type GameFilters, listGameConditions, listGameConditionsNow } from "../games/queries";
 import { joinedConditions, type ListFilter, listPageOf, listPageQueries, type UserList, userListFrom } from "../games/userLists";
+import { hasHistory, playCycle } from "../shared/dependentRecords";
 import { type LogRow, PLAY_FIELD_GROUPS, PLAY_KEYS, PLAY_STATUSES, type PlayRow, type PlayStatus, toPlayRecord, UNFINISHED } from "./items";
 
-/** The play records as their list queries read them: aliased r, beside their games (g). */
-const r = alias(playRecords, "r");
-/** Another cycle of the same game. */
-const other = alias(playRecords, "h");
+const r = playCycle;
 
 /** A record's item columns, its console's name and whether other cycles of its game are kept. */
 // raw SQL: computed columns (subqueries) beside the list's own, read by the shared list page machinery.
-const hasHistory = sql`EXISTS (SELECT 1 FROM ${playRecords} ${other} WHERE ${other.userId} = ${r.userId} AND ${other.gameId} = ${r.gameId} AND ${other.id} <> ${r.id})`;
 const PLAY_COLUMNS = sql`${r.id} AS play_id, ${columnList(r, PLAY_KEYS)},
   (SELECT ${consoles.name} FROM ${consoles} WHERE ${consoles.id} = ${r.consoleId}) AS console_name, ${hasHistory} AS has_history`;
 
@@ -90,14 +87,10 @@ export interface PlayFilters extends GameFilters {
   ratingTo?: number;
 }
 
-/** One parameter however many values: json_each (D1 binds at most 100 parameters a statement). */
-const inList = (column: SQLiteColumn, values: readonly (string | number)[]) =>
-  sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(values)}))`;
-
 /** Overdue: an unfinished cycle whose clear target is before today (UTC); COMPLETED and DROPPED never are. */
 function overdue(now: Date): SQL {
   // IS NOT NULL keeps the test two-valued, so NOT(overdue) also takes records with no target.
-  return sql`(${inList(r.status, UNFINISHED)} AND ${r.clearTargetDate} IS NOT NULL AND ${r.clearTargetDate} < ${utcDay(now)})`;
+  return sql`(${inJsonArray(r.status, UNFINISHED)} AND ${r.clearTargetDate} IS NOT NULL AND ${r.clearTargetDate} < ${utcDay(now)})`;
 }
 
 /** The latest cycle of each game (or, with cycles "all", every kept cycle), filtered. */
@@ -139,8 +132,8 @@ function playFilterWith(
 ): ListFilter {
   // r.is_latest = 1 as written here, not eq(): the partial sort indexes say exactly this.
   const conditions = [eq(r.userId, userId), ...(cycles === "latest" ? [sql`${r.isLatest} = 1`] : [])];
-  if (filters.statuses?.length) conditions.push(inList(r.status, filters.statuses));
-  if (filters.consoleIds?.length) conditions.push(inList(r.consoleId, filters.consoleIds));
+  if (filters.statuses?.length) conditions.push(inJsonArray(r.status, filters.statuses));
+  if (filters.consoleIds?.length) conditions.push(inJsonArray(r.consoleId, filters.consoleIds));
   for (const id of attributeIds) conditions.push(jsonArrayHolds(r.attributeIds, id));
   if (filters.clearTargetOverdue === "overdue") conditions.push(overdue(now));
   if (filters.clearTargetOverdue === "not_overdue") conditions.push(sql`NOT ${overdue(now)}`);
@@ -315,57 +308,6 @@ export async function logsOf(db: Db, playId: string): Promise<{ count: number; f
 
 export const consoleNotFound = (consoleId: string) =>
   new ApiError("not_found", `consoleId: ${consoleId} is not one of your consoles.`, { field: "consoleId" });
-
-/** The latest cycle of each of these games (for the library's latestPlay group). */
-export async function latestPlays(db: Db, userId: string, gameIds: readonly number[]) {
-  if (gameIds.length === 0) return new Map<number, { playId: string; status: PlayStatus; hasHistory: boolean }>();
-  // raw SQL: a correlated subquery; the builder drops table names from a one-table select list.
-  const rows = await db.all<{ gameId: number; playId: string; status: PlayStatus; hasHistory: number }>(sql`
-    SELECT ${r.gameId} AS gameId, ${r.id} AS playId, ${r.status} AS status, ${hasHistory} AS hasHistory FROM ${playRecords} ${r}
-    WHERE ${and(eq(r.userId, userId), eq(r.isLatest, true), inList(r.gameId, gameIds))}`);
-  return new Map(rows.map(({ gameId, hasHistory, ...play }) => [gameId, { ...play, hasHistory: hasHistory === 1 }]));
-}
-
-/** Every cycle of a game and their logs (removing the game from the library or the game itself). */
-export const deleteGamePlaysSql = (userId: string, gameId: number): SQL[] => [
-  statements
-    .delete(playLogs)
-    .where(
-      and(
-        eq(playLogs.userId, userId),
-        inArray(playLogs.playId, statements.select({ id: playRecords.id }).from(playRecords).where(byUserAndGame(userId, gameId))),
-      ),
-    )
-    .getSQL(),
-  statements.delete(playRecords).where(byUserAndGame(userId, gameId)).getSQL(),
-];
-
-/** How many play cycles a game has, and a fingerprint that changes whenever any cycle or log does. */
-export async function gamePlaysOf(db: Db, userId: string, gameId: number): Promise<{ count: number; fingerprint: string }> {
-  // raw SQL: group_concat over ordered subqueries.
-  const [row] = await db.all<{ n: number; f: string | null; l: string | null }>(sql`
-    SELECT COUNT(*) AS n, group_concat(r.id || '@' || r.revision) AS f,
-      (SELECT group_concat(pl.id || '@' || pl.updated_at) FROM play_logs pl WHERE pl.user_id = ${userId}
-         AND pl.play_id IN (SELECT id FROM play_records WHERE user_id = ${userId} AND game_id = ${gameId})) AS l
-    FROM (SELECT id, revision FROM play_records WHERE user_id = ${userId} AND game_id = ${gameId} ORDER BY id) r`);
-  return { count: row?.n ?? 0, fingerprint: `${row?.f ?? ""}|${row?.l ?? ""}` };
-}
-
-export async function playsOnConsole(db: Db, userId: string, consoleId: string): Promise<{ title: string }[]> {
-  return db
-    .select({ title: games.title })
-    .from(playRecords)
-    .innerJoin(games, eq(games.id, playRecords.gameId))
-    .where(and(eq(playRecords.userId, userId), eq(playRecords.consoleId, consoleId)))
-    .orderBy(games.sortKey);
-}
-
-export const detachConsoleSql = (userId: string, consoleId: string) =>
-  statements
-    .update(playRecords)
-    .set({ consoleId: null, revision: newRevision() })
-    .where(and(eq(playRecords.userId, userId), eq(playRecords.consoleId, consoleId)))
-    .getSQL();
 
 /** The caller's log, with its game's title for previews. */
 export async function findPlayLog(db: Db, userId: string, playLogId: string): Promise<(LogRow & { title: string }) | undefined> {

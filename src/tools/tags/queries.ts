@@ -1,6 +1,7 @@
 import { and, count, eq, exists, inArray, not, type SQL, sql } from "drizzle-orm";
 import { alias, type SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { libraryEntries, tagGames, tags } from "../../db/schema";
+import { inJsonArray } from "../../platform/columns";
 import { columnList, type Db, isUniqueViolation, queryBatch, statements } from "../../platform/db";
 import { ApiError, notFound } from "../../platform/errors";
 import { newRevision } from "../../platform/ids";
@@ -21,9 +22,6 @@ const t = alias(tags, "t");
 const ownTag = (userId: string, tagId: number) => and(eq(tags.id, tagId), eq(tags.userId, userId));
 const userTagIds = (userId: string) => statements.select({ id: tags.id }).from(tags).where(eq(tags.userId, userId));
 const gameCountOf = (tagId: number | SQLiteColumn) => statements.select({ n: count() }).from(tagGames).where(eq(tagGames.tagId, tagId));
-
-// raw SQL: lists of any length bound as one parameter through json_each (D1 binds at most 100 parameters)
-const inList = (column: SQLiteColumn, ids: readonly number[]) => sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`;
 
 /** A tag's columns and how many games it holds; exportMyData's tags dataset selects it too. */
 export const TAG_SELECT = sql`${columnList(t, TAG_KEYS)}, ${gameCountOf(t.id)} AS game_count`;
@@ -111,10 +109,10 @@ export async function patchTag(
 
 /** How many of these games the tag holds already. */
 export const countTagged = (db: Db, tagId: number, gameIds: readonly number[]) =>
-  db.$count(tagGames, and(eq(tagGames.tagId, tagId), inList(tagGames.gameId, gameIds)));
+  db.$count(tagGames, and(eq(tagGames.tagId, tagId), inJsonArray(tagGames.gameId, gameIds)));
 
 const inLibrary = (userId: string, gameIds: readonly number[]) =>
-  and(eq(libraryEntries.userId, userId), inList(libraryEntries.gameId, gameIds));
+  and(eq(libraryEntries.userId, userId), inJsonArray(libraryEntries.gameId, gameIds));
 
 /** 404 naming the first of updateTagGames' gameIds that is not in the user's library. */
 export async function checkOwned(db: Db, userId: string, gameIds: readonly number[]) {
@@ -155,7 +153,7 @@ export function tagGamesStatements(
   // raw SQL: reads the list through json_each
   const adds = sql`EXISTS (SELECT 1 FROM json_each(${JSON.stringify(gameIds)}) WHERE value NOT IN ${tagged})`;
   const drops = (kept: SQL) => exists(statements.select({ one: sql`1` }).from(tagGames).where(and(ofTag, kept)));
-  const inIds = inList(tagGames.gameId, gameIds);
+  const inIds = inJsonArray(tagGames.gameId, gameIds);
   const changed = mode === "add" ? adds : mode === "remove" ? drops(inIds) : sql`(${adds} OR ${drops(not(inIds))})`;
   const change: SQL[] =
     mode === "remove"

@@ -1,6 +1,7 @@
 import { and, count, eq, gt, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
 import { alias, type SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { companies, gameEditions, games, genres, platforms } from "../../../db/schema";
+import { visibleToUser } from "../../../platform/columns";
 import type { Db } from "../../../platform/db";
 import { companyRow, gameRow, genreRow, platformRow } from "../../games/masterRows";
 import type { ExportRow } from "../exportSource";
@@ -19,9 +20,6 @@ export const MASTER_COLUMNS = {
 
 export const MASTER_PAGE_ROWS = 1_000;
 export const GAME_PAGE_ROWS = 500;
-
-/** Official rows plus the user's own custom ones, never another user's. */
-const ownedBy = (owner: SQLiteColumn, userId: string) => sql`ifnull(${owner}, ${userId}) = ${userId}`;
 
 /** Pages of rows ordered by their integer id, read MASTER_PAGE_ROWS at a time after the last id seen. */
 async function* pagesById<R extends { id: number }>(page: (afterId: number) => Promise<R[]>, toRow: (row: R) => ExportRow) {
@@ -50,7 +48,7 @@ const visiblePages = <T extends typeof platforms | typeof companies>(
       db
         .select({ id: table.id, ...fields, custom: sql<number>`${table.ownerUserId} IS NOT NULL` })
         .from(table)
-        .where(and(gt(table.id, afterId), ownedBy(table.ownerUserId, userId)))
+        .where(and(gt(table.id, afterId), visibleToUser(table.ownerUserId, userId)))
         .orderBy(table.id)
         .limit(MASTER_PAGE_ROWS),
     ({ id, custom, ...rest }) => ({ [idKey]: id, ...rest, custom: custom === 1 }),
@@ -83,14 +81,14 @@ export const mainGenrePages = (db: Db) =>
 
 /** How many rows a dataset's file holds for the user (games: of one platform). */
 export const countQueries = {
-  platforms: (db: Db, userId: string) => db.select({ n: count() }).from(platforms).where(ownedBy(platforms.ownerUserId, userId)),
-  companies: (db: Db, userId: string) => db.select({ n: count() }).from(companies).where(ownedBy(companies.ownerUserId, userId)),
+  platforms: (db: Db, userId: string) => db.select({ n: count() }).from(platforms).where(visibleToUser(platforms.ownerUserId, userId)),
+  companies: (db: Db, userId: string) => db.select({ n: count() }).from(companies).where(visibleToUser(companies.ownerUserId, userId)),
   genres: (db: Db) => db.select({ n: count() }).from(genres).where(isNull(genres.parentId)),
   games: (db: Db, userId: string, platformId: number) =>
     db
       .select({ n: count() })
       .from(games)
-      .where(and(eq(games.platformId, platformId), ownedBy(games.ownerUserId, userId))),
+      .where(and(eq(games.platformId, platformId), visibleToUser(games.ownerUserId, userId))),
 };
 
 const mainGenre = alias(genres, "gm");

@@ -2,7 +2,7 @@ import { sharedFilterArgs } from "../../../platform/filters";
 import { attributeLabels } from "../../attributes/queries";
 import type { EntryRow } from "../../library/items";
 import { LIBRARY, LIBRARY_DEFAULT_SORT, LIBRARY_SORTS, type LibrarySort, libraryConditions, librarySort } from "../../library/queries";
-import { latestPlays } from "../../play/queries";
+import { latestPlays } from "../../shared/dependentRecords";
 import { MY_DATASET_PLANS } from "./args";
 import { attributeLabelsOf, GAME_COLUMNS, gameColumns, type MyDataset, rowOf, SORT_ARGS, userListQuery } from "./dataset";
 

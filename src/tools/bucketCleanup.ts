@@ -1,8 +1,8 @@
-import type { Bindings } from "../../env";
-import { createDb } from "../../platform/db";
-import { removeExpiredLinkFiles } from "../../platform/exportStorage";
-import { removeStaleImportFiles } from "../imports/cleanup";
-import { removeStaleOfficialParts } from "./masterData/officialGames";
+import type { Bindings } from "../env";
+import { createDb } from "../platform/db";
+import { removeExpiredLinkFiles } from "../platform/exportStorage";
+import { removeStaleOfficialParts } from "./exports/masterData/officialGames";
+import { removeStaleImportFiles } from "./imports/cleanup";
 
 export interface ExportCleanup {
   /** Files of expired download links. */
@@ -16,8 +16,9 @@ export interface ExportCleanup {
 /**
  * What the scheduled handler runs (wrangler.toml `[triggers]`, every 15 minutes), the one cleanup
  * of the EXPORTS bucket: deletes the export files no link can reach any more and the staged import
- * files no job will read. The bucket's lifecycle rules (README, Deploying) are the backstop should
- * the schedule not run.
+ * files no job will read. It sits above the exports and imports families, which both keep files
+ * there. The bucket's lifecycle rules (README, Deploying) are the backstop should the schedule not
+ * run.
  */
 export async function cleanUpExports(env: Pick<Bindings, "DB" | "EXPORTS">, now: Date): Promise<ExportCleanup> {
   const db = createDb(env.DB);
