@@ -3,7 +3,7 @@
 // consoles; the logs need no game master data.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { utcDay } from "../src/platform/quota";
+import { utcDay } from "../src/platform/time";
 import { type Account, callWith, newAccount, player, type Reply } from "./support/harness";
 import { headStartOf, race } from "./support/race";
 

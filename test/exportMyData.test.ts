@@ -7,14 +7,14 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "../src/platform/db";
 import { ApiError } from "../src/platform/errors";
 import type { Plan } from "../src/platform/plans";
-import { utcDay } from "../src/platform/quota";
+import { utcDay } from "../src/platform/time";
 import { exportMyData } from "../src/tools/exports/exportMyData";
 import type { ExportRow } from "../src/tools/exports/exportSource";
 import { openMyDataSource } from "../src/tools/exports/myData/index";
 import { fetchLink } from "./support/downloads";
 import { type Account, admin, callWith, newAccount, ORIGIN, type Player, player, send } from "./support/harness";
 import { fictionalGame, importFixture, toNdjson } from "./support/master";
-import { expectError, ok } from "./support/replies";
+import { expectError, ok, okDone } from "./support/replies";
 
 const P1 = 830001;
 const P2 = 830002;
@@ -235,7 +235,7 @@ async function seedMain(): Promise<Main> {
   const C3 = await consoleId({ name: "Other Box", rating: 2, buyDate: "2010-10-10", memo: "予備" });
 
   const start = async (gameId: number, changes: Args, logs: number[]) => {
-    const { playId } = ok(await call("addPlayRecord", { gameId }), `addPlayRecord ${gameId}`);
+    const { playId } = okDone(await call("addPlayRecord", { gameId }), `addPlayRecord ${gameId}`);
     if (Object.keys(changes).length) ok(await call("updatePlayRecord", { playId, ...changes }), `updatePlayRecord ${gameId}`);
     for (const [i, playTime] of logs.entries())
       ok(await call("addPlayLog", { playId, playTime, playDate: `2024-03-0${i + 1}`, memo: `ログ${i + 1}` }));
@@ -265,7 +265,7 @@ async function seedMain(): Promise<Main> {
     { status: "PAUSED", playStartDate: "2024-01-09", clearTargetDate: daysFromToday(10), rating: 4, attributes: [OWN] },
     [120],
   );
-  const replay = ok(await call("addPlayRecord", { gameId: A, replay: true }), "replay A");
+  const replay = okDone(await call("addPlayRecord", { gameId: A, replay: true }), "replay A");
   const Anew = replay.playId as string;
   ok(await call("addPlayLog", { playId: Anew, playTime: 15, playDate: "2024-04-01" }));
 
@@ -1074,7 +1074,7 @@ describe("exportMyData: isolation", () => {
     const other = await player({ plan: "PREMIUM" }, 1);
     ok(await other.call("addToLibrary", { gameId: A, memo: "他人のメモ" }));
     ok(await other.call("addToWishlist", { gameId: W2 }));
-    const { playId } = ok(await other.call("addPlayRecord", { gameId: A }));
+    const { playId } = okDone(await other.call("addPlayRecord", { gameId: A }));
     ok(await other.call("addPlayLog", { playId, playTime: 5 }));
     const consoleId = ok(await other.call("addConsole", { name: "ヘリオス本体一号" })).item.consoleId;
     const tagId = ok(await other.call("addTag", { name: "名作" })).item.tagId;

@@ -8,6 +8,7 @@ import genres from "./fixtures/master/library.genres.ndjson?raw";
 import platforms from "./fixtures/master/library.platforms.ndjson?raw";
 import { type Account, authHeader, callWith, newAccount, type Reply, send } from "./support/harness";
 import { gameIdsOf, importFixture, insertCustomGame } from "./support/master";
+import { ok } from "./support/replies";
 
 const PA = 750001;
 const PB = 750002;
@@ -67,7 +68,7 @@ async function seed(options: { plan?: "FREE" | "LIGHT" | "PREMIUM" } = {}): Prom
     const reply = await account.call("addToLibrary", entry);
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
   }
-  return { account, ownAttributeId: attribute.body.item.id };
+  return { account, ownAttributeId: ok(attribute).item.id };
 }
 
 const lib = (account: Account, args: Record<string, unknown> = {}, method: "GET" | "POST" = "POST") =>
@@ -313,7 +314,7 @@ describe("getLibrary: sorting and paging", () => {
     const { account } = await seed();
     const first = await lib(account, { fields: ["timestamps"], limit: 200 });
     expect(gameIdsOf(first)).toEqual([...SEEDED].reverse());
-    const stamps = (first.body.items as { updatedAt: string }[]).map((i) => Date.parse(i.updatedAt));
+    const stamps = ok(first).items.map((i) => Date.parse(i.updatedAt!));
     expect([...stamps].sort((a, b) => b - a)).toEqual(stamps);
 
     expect((await account.call("updateLibraryEntry", { gameId: KASUMI, memo: "更新" })).status).toBe(200);
@@ -571,9 +572,7 @@ describe("getLibrary: isolation and access", () => {
     const theirs = await lib(b, { fields: ["game"], sortBy: "title" });
     expect(theirs.body.totalCount).toBe(3);
     expect(gameIdsOf(theirs).sort((x, y) => x - y)).toEqual([KASUMI, YOBI, bCustom]);
-    const custom = (theirs.body.items as { gameId: number; game: { custom: boolean; title: string; dbSlug: string | null } }[]).find(
-      (i) => i.gameId === bCustom,
-    )!;
+    const custom = ok(theirs).items.find((i) => i.gameId === bCustom)!;
     expect(custom.game).toMatchObject({ custom: true, title: "ルミナ 秘密の自作", dbSlug: null });
     expect(await matching(b, { title: "秘密", platformIds: [PA] })).toEqual([bCustom]);
   });
@@ -581,7 +580,7 @@ describe("getLibrary: isolation and access", () => {
   it("never lists another user's entries through their attribute", async () => {
     const { account: a } = await seed();
     const b = await newAccount();
-    const theirs = (await b.call("addAttribute", { label: "ルミナB専用" })).body.item;
+    const theirs = ok(await b.call("addAttribute", { label: "ルミナB専用" })).item;
     expect((await b.call("addToLibrary", { gameId: YOBI, attributes: [theirs.id] })).status).toBe(200);
     for (const attribute of [theirs.id, theirs.label]) {
       const reply = await lib(a, { attributes: [attribute], fields: [] });

@@ -2,11 +2,11 @@
 // add up to, over a tiny fictional master (ids 790500-790599, marker word オリオン in every title).
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { utcDay } from "../src/platform/quota";
+import { utcDay } from "../src/platform/time";
 import { callWith, type Player, player, type Reply } from "./support/harness";
 import { fictionalGame, importFixture, toNdjson } from "./support/master";
 import { headStartOf, race } from "./support/race";
-import { expectError, ok } from "./support/replies";
+import { expectError, ok, okDone, okPreview } from "./support/replies";
 
 const PLATFORM = 790501;
 const A = 790511; // オリオン星の記録
@@ -30,21 +30,21 @@ const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 /** Owns the game and starts its play record; answers the playId. */
 async function recordOf(p: Player, gameId = A, args: Args = {}): Promise<string> {
   ok(await p.call("addToLibrary", { gameId }), "addToLibrary");
-  return ok(await p.call("addPlayRecord", { gameId, ...args }), "addPlayRecord").playId as string;
+  return okDone(await p.call("addPlayRecord", { gameId, ...args }), "addPlayRecord").playId as string;
 }
 
 async function addLog(p: Player, playId: string, playTime: number, extra: Args = {}) {
   return ok(await p.call("addPlayLog", { playId, playTime, ...extra }), "addPlayLog").item;
 }
 
-const logs = (p: Player, args: Args, method: "POST" | "GET" = "POST") => p.call("getPlayLogs", args, method);
+const logs = (p: Player, args: Args, method: "POST" | "GET" = "POST"): Promise<Reply> => p.call("getPlayLogs", args, method);
 const logIds = (reply: Reply) => (reply.body.items as { playLogId: string }[]).map((item) => item.playLogId);
 
 /** The record's totalPlayTime as getPlayRecords shows it. */
 async function totalOf(p: Player, playId: string): Promise<number> {
   const item = ok(await p.call("getPlayRecords", { fields: [] })).items.find((i: { playId: string }) => i.playId === playId);
   expect(item, `record ${playId} listed`).toBeDefined();
-  return item.totalPlayTime;
+  return item!.totalPlayTime;
 }
 
 /** Sum of the record's logs as getPlayLogs lists them. */
@@ -171,7 +171,7 @@ describe("getPlayLogs", () => {
     const old = await recordOf(p);
     await addLog(p, old, 50);
     await addLog(p, old, 70);
-    const fresh = ok(await p.call("addPlayRecord", { gameId: A, replay: true })).playId as string;
+    const fresh = okDone(await p.call("addPlayRecord", { gameId: A, replay: true })).playId as string;
     await addLog(p, fresh, 5);
     expect(ok(await logs(p, { playId: old })).totalCount).toBe(2);
     expect(ok(await logs(p, { playId: fresh })).totalCount).toBe(1);
@@ -301,7 +301,7 @@ describe("removePlayLog (two-step)", () => {
     const first = await preview(p, "removePlayLog", { playLogId: log.playLogId });
     await tick();
     ok(await p.call("updatePlayLog", { playLogId: log.playLogId, playTime: 300 }));
-    const again = ok(await p.call("removePlayLog", { playLogId: log.playLogId, confirmToken: first.confirmToken }));
+    const again = okPreview(await p.call("removePlayLog", { playLogId: log.playLogId, confirmToken: first.confirmToken }));
     expect(again).toMatchObject({ confirmRequired: true, targetChanged: true });
     expect(again.summary).toContain("300");
     expect(ok(await logs(p, { playId })).totalCount).toBe(1);
@@ -346,7 +346,7 @@ describe("totalPlayTime is always the sum of the record's logs", () => {
     const check = async (expected: number) => {
       expect(await sumOfLogs(p, playId)).toBe(expected);
       expect(await totalOf(p, playId)).toBe(expected);
-      const cycle = ok(await p.call("getGamePlayHistory", { gameId: A })).items[0];
+      const cycle = ok(await p.call("getGamePlayHistory", { gameId: A })).items[0]!;
       expect(cycle.totalPlayTime).toBe(expected);
     };
     await check(0);

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { BURST_WINDOW_SEC, PLAN_LIMITS } from "../src/platform/plans";
-import { utcDay } from "../src/platform/quota";
+import { utcDay } from "../src/platform/time";
 import { authHeader, newAccount, type Reply, send, sendTo, testApp } from "./support/harness";
 import { testTools } from "./support/testTools";
 

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { type Account, callWith, newAccount, player } from "./support/harness";
 import { fictionalGame, importFixture, toNdjson } from "./support/master";
 import { headStartOf, race } from "./support/race";
+import { ok, okPreview } from "./support/replies";
 
 const GAMES = [800101, 800102, 800103];
 beforeAll(async () => {
@@ -22,8 +23,7 @@ async function collector(plan: "LIGHT" | "PREMIUM" = "LIGHT"): Promise<Account> 
   for (const gameId of GAMES) await account.call("addToLibrary", { gameId });
   return account;
 }
-const tagOf = async (account: Account, tagId: number) =>
-  ((await account.call("getTags", {}, "GET")).body.items as { tagId: number }[]).find((t) => t.tagId === tagId) as Record<string, unknown>;
+const tagOf = async (account: Account, tagId: number) => ok(await account.call("getTags", {}, "GET")).items.find((t) => t.tagId === tagId)!;
 
 describe("addTag and getTags", () => {
   it("creates a tag with its fields, counted and listed", async () => {
@@ -55,7 +55,7 @@ describe("addTag and getTags", () => {
 describe("updateTag", () => {
   it("patches, and refuses a stale revision or a name in use", async () => {
     const account = await collector();
-    const { tagId, revision } = (await account.call("addTag", { name: "A", description: "d" })).body.item;
+    const { tagId, revision } = ok(await account.call("addTag", { name: "A", description: "d" })).item;
     await account.call("addTag", { name: "B" });
     const reply = await account.call("updateTag", { tagId, color: "#123456", description: null, revision });
     expect(reply.body.item).toMatchObject({ name: "A", color: "#123456", description: null });
@@ -67,7 +67,7 @@ describe("updateTag", () => {
 describe("updateTagGames", () => {
   it("adds, removes and replaces owned games; the revision moves", async () => {
     const account = await collector();
-    const { tagId, revision } = (await account.call("addTag", { name: "RPG" })).body.item;
+    const { tagId, revision } = ok(await account.call("addTag", { name: "RPG" })).item;
     const added = await account.call("updateTagGames", { tagId, mode: "add", gameIds: [GAMES[0], GAMES[1], GAMES[1]] });
     expect(added.body).toMatchObject({ tagId, gameCount: 2, mode: "add" });
     expect(added.body.revision).not.toBe(revision);
@@ -79,7 +79,7 @@ describe("updateTagGames", () => {
 
   it("needs the revision for replace, refuses a stale one and games not owned", async () => {
     const account = await collector();
-    const { tagId, revision } = (await account.call("addTag", { name: "RPG" })).body.item;
+    const { tagId, revision } = ok(await account.call("addTag", { name: "RPG" })).item;
     expect((await account.call("updateTagGames", { tagId, mode: "replace", gameIds: [GAMES[0]] })).body.field).toBe("revision");
     await account.call("updateTagGames", { tagId, mode: "add", gameIds: [GAMES[0]] });
     expect((await account.call("updateTagGames", { tagId, mode: "replace", gameIds: [], revision })).body.code).toBe("revision_conflict");
@@ -90,14 +90,14 @@ describe("updateTagGames", () => {
 
   it("holds at most 1,000 games per tag (400 past that)", async () => {
     const account = await collector();
-    const { tagId } = (await account.call("addTag", { name: "many" })).body.item;
+    const { tagId } = ok(await account.call("addTag", { name: "many" })).item;
     const tooMany = Array.from({ length: 1001 }, (_, i) => i + 1);
     expect((await account.call("updateTagGames", { tagId, mode: "add", gameIds: tooMany })).body.field).toBe("gameIds");
   });
 
   it("keeps tags per user: another user's tag is not found", async () => {
     const [a, b] = await Promise.all([collector(), collector()]);
-    const { tagId } = (await a.call("addTag", { name: "mine" })).body.item;
+    const { tagId } = ok(await a.call("addTag", { name: "mine" })).item;
     expect((await b.call("updateTagGames", { tagId, mode: "add", gameIds: [GAMES[0]] })).status).toBe(404);
     expect((await b.call("updateTag", { tagId, name: "x" })).status).toBe(404);
     expect((await b.call("getTags")).body.totalCount).toBe(0);
@@ -107,7 +107,7 @@ describe("updateTagGames", () => {
 describe("removeTag (two-step)", () => {
   it("previews, removes with the token, and leaves the games in the library", async () => {
     const account = await collector();
-    const { tagId } = (await account.call("addTag", { name: "捨てる" })).body.item;
+    const { tagId } = ok(await account.call("addTag", { name: "捨てる" })).item;
     await account.call("updateTagGames", { tagId, mode: "add", gameIds: GAMES });
     const preview = await account.call("removeTag", { tagId });
     expect(preview.body.summary).toContain("3 games");
@@ -121,10 +121,10 @@ describe("removeTag (two-step)", () => {
 
   it("a game leaving the library leaves its tags", async () => {
     const account = await collector("PREMIUM");
-    const { tagId } = (await account.call("addTag", { name: "t" })).body.item;
+    const { tagId } = ok(await account.call("addTag", { name: "t" })).item;
     await account.call("updateTagGames", { tagId, mode: "add", gameIds: GAMES });
-    const preview = await account.call("removeFromLibrary", { gameId: GAMES[0] });
-    await account.call("removeFromLibrary", { gameId: GAMES[0], confirmToken: preview.body.confirmToken });
+    const preview = okPreview(await account.call("removeFromLibrary", { gameId: GAMES[0] }));
+    await account.call("removeFromLibrary", { gameId: GAMES[0], confirmToken: preview.confirmToken });
     expect((await tagOf(account, tagId)).gameCount).toBe(2);
   });
 });
@@ -134,11 +134,11 @@ describe("under concurrency and no-op writes (issue 13)", () => {
     const p = await player({ plan: "PREMIUM" }, 5);
     const account = p.account;
     for (const gameId of GAMES) await p.call("addToLibrary", { gameId });
-    const { tagId } = (await p.call("addTag", { name: "競争" })).body.item;
+    const { tagId } = ok(await p.call("addTag", { name: "競争" })).item;
     const [gameId] = GAMES;
     for (let round = 0; round < 40; round++) {
       if (round > 0) expect((await p.call("addToLibrary", { gameId })).status).toBe(200);
-      const { confirmToken } = (await p.call("removeFromLibrary", { gameId })).body;
+      const { confirmToken } = okPreview(await p.call("removeFromLibrary", { gameId }));
       const [removed, tagged] = await race(
         () => p.call("removeFromLibrary", { gameId, confirmToken }),
         () => p.call("updateTagGames", { tagId, mode: "add", gameIds: [gameId] }),
@@ -158,8 +158,8 @@ describe("under concurrency and no-op writes (issue 13)", () => {
 
   it("keeps the tag's revision and updatedAt when updateTagGames changes nothing", async () => {
     const account = await collector();
-    const { tagId } = (await account.call("addTag", { name: "同じ" })).body.item;
-    const first = (await account.call("updateTagGames", { tagId, mode: "add", gameIds: [GAMES[0], GAMES[1]] })).body;
+    const { tagId } = ok(await account.call("addTag", { name: "同じ" })).item;
+    const first = ok(await account.call("updateTagGames", { tagId, mode: "add", gameIds: [GAMES[0], GAMES[1]] }));
     const before = await tagOf(account, tagId);
     await new Promise((resolve) => setTimeout(resolve, 5));
     for (const args of [
@@ -180,7 +180,7 @@ describe("under concurrency and no-op writes (issue 13)", () => {
 
   it("keeps the tag's revision and updatedAt when updateTag changes nothing", async () => {
     const account = await collector();
-    const { item } = (await account.call("addTag", { name: "色", color: "#112233", description: "説明" })).body;
+    const { item } = ok(await account.call("addTag", { name: "色", color: "#112233", description: "説明" }));
     await new Promise((resolve) => setTimeout(resolve, 5));
     const same = await account.call("updateTag", {
       tagId: item.tagId,
@@ -192,7 +192,7 @@ describe("under concurrency and no-op writes (issue 13)", () => {
     expect(same.status, JSON.stringify(same.body)).toBe(200);
     expect(same.body.item).toEqual(item);
     expect((await account.call("updateTag", { tagId: item.tagId })).body.item).toEqual(item);
-    const changed = (await account.call("updateTag", { tagId: item.tagId, color: "#445566", revision: item.revision })).body.item;
+    const changed = ok(await account.call("updateTag", { tagId: item.tagId, color: "#445566", revision: item.revision })).item;
     expect(changed.revision).not.toBe(item.revision);
     expect(changed.updatedAt).not.toBe(item.updatedAt);
   });

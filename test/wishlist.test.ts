@@ -1,6 +1,6 @@
 // Wishlist tools over a tiny fictional master (ids 760000+, marker word ソレイユ in every title).
 import { beforeAll, describe, expect, it } from "vitest";
-import { utcDay } from "../src/platform/quota";
+import { utcDay } from "../src/platform/time";
 import { type Account, callWith, newAccount } from "./support/harness";
 import { fictionalGame, importFixture, toNdjson } from "./support/master";
 

@@ -1,12 +1,12 @@
-import { and, count, eq, isNull, type SQL, sql } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { and, count, eq, isNull } from "drizzle-orm";
 import { apiKeys, games, genres, users } from "../db/schema";
 import { API_KEYS_COUNTER, issueApiKey } from "../platform/auth";
 import { inJsonArray } from "../platform/columns";
-import { type Db, nowIso } from "../platform/db";
+import type { Db } from "../platform/db";
 import { newId } from "../platform/ids";
 import type { Plan, Scope } from "../platform/plans";
 import { addWithinLimit, type LimitContext } from "../platform/registeredLimits";
+import { nowIso } from "../platform/time";
 
 export async function insertUser(db: Db, plan: Plan, name: string | null) {
   const [user] = await db

@@ -1,14 +1,15 @@
-import { sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Context, Hono } from "hono";
+import { users } from "../db/schema";
 import type { AppEnv } from "../env";
-import { createDb, type Db, queryBatch } from "../platform/db";
+import { createDb, type Db, queryBatch, type RowOf, statements } from "../platform/db";
 import { ApiError, methodNotAllowed } from "../platform/errors";
 import { formatWriter } from "../platform/exportFormats";
 import { linkFileKey, StreamedObjectWriter } from "../platform/exportStorage";
-import type { Plan } from "../platform/plans";
 import { upgradeUrlOf } from "../platform/plans";
-import { type DailyCharge, quotaExceeded, refundDailyQuota, userDailyChargeStatement, utcDay } from "../platform/quota";
+import { type DailyCharge, quotaExceeded, refundDailyQuota, userDailyChargeStatement } from "../platform/quota";
 import { DOWNLOAD_PATH_PREFIX, type VerifiedExportLink, verifyExportToken } from "../platform/signedLinks";
+import { utcDay } from "../platform/time";
 import { downloadCost, EXPORT_OPENERS, type ExportOpeners } from "../tools/exports/downloads";
 import type { ExportReader } from "../tools/exports/exportSource";
 
@@ -23,12 +24,11 @@ import type { ExportReader } from "../tools/exports/exportSource";
 /** Seconds a client should wait before retrying a download that failed on our side. */
 export const DOWNLOAD_RETRY_AFTER_SEC = 30;
 
-interface LinkUser {
-  plan: Plan;
-  suspended: number;
-}
+/** userQuery's row: suspended as stored (0/1), read in a raw batch with the charge. */
+type LinkUser = RowOf<typeof users, "plan" | "suspended">;
 
-const userQuery = (userId: string) => sql`SELECT plan, suspended FROM users WHERE id = ${userId}`;
+const userQuery = (userId: string) =>
+  statements.select({ plan: users.plan, suspended: users.suspended }).from(users).where(eq(users.id, userId)).getSQL();
 
 const attachment = (fileName: string) => `attachment; filename="${fileName}"`;
 

@@ -1,9 +1,9 @@
-import { sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Context, Hono } from "hono";
+import { importJobs, users } from "../db/schema";
 import type { AppEnv } from "../env";
 import { createDb } from "../platform/db";
 import { ApiError, methodNotAllowed } from "../platform/errors";
-import type { Plan } from "../platform/plans";
 import { upgradeUrlOf } from "../platform/plans";
 import { UPLOAD_PATH_PREFIX, verifyUploadToken } from "../platform/signedLinks";
 import { MAX_IMPORT_BYTES, statusOf } from "../tools/imports/jobs";
@@ -18,16 +18,12 @@ import { advanceJob, stageUpload, tooLarge } from "../tools/imports/steps";
  * is kept, the link takes a corrected file) and staged in R2; a merge job then runs its first
  * step in this request, a replace job waits for its confirmation. Answers the job's status.
  */
-interface Uploader {
-  plan: Plan;
-  suspended: number;
-}
 
 async function upload(c: Context<AppEnv>): Promise<Response> {
   const now = new Date();
   const link = await verifyUploadToken(c.env, c.req.param("token") ?? "", now);
   const db = createDb(c.env.DB);
-  const [user] = await db.all<Uploader>(sql`SELECT plan, suspended FROM users WHERE id = ${link.userId}`);
+  const user = await db.select({ plan: users.plan, suspended: users.suspended }).from(users).where(eq(users.id, link.userId)).get();
   if (!user) throw new ApiError("not_found", "This upload link is not valid. Call importMyData again for a new link.");
   if (user.suspended) throw new ApiError("access_suspended", "Access for this account is suspended.");
   const job = await findJob(db, link.userId, link.jobId);
@@ -49,9 +45,19 @@ async function upload(c: Context<AppEnv>): Promise<Response> {
     body,
   );
   const next = job.mode === "replace" ? "awaiting_confirmation" : "processing";
-  const claimed = await db.run(sql`UPDATE import_jobs SET state = ${next}, dataset = ${staged.dataset}, byte_size = ${staged.bytes},
-      total_rows = ${staged.rows}, staged_key = ${staged.key}, next_offset = 0, updated_at = ${now.toISOString()}
-    WHERE id = ${job.id} AND state = 'awaiting_upload'`);
+  const claimed = await db
+    .update(importJobs)
+    .set({
+      state: next,
+      dataset: staged.dataset,
+      byteSize: staged.bytes,
+      totalRows: staged.rows,
+      stagedKey: staged.key,
+      nextOffset: 0,
+      updatedAt: now.toISOString(),
+    })
+    .where(and(eq(importJobs.id, job.id), eq(importJobs.state, "awaiting_upload")))
+    .run();
   if (claimed.meta.changes === 0) {
     // Another upload to this job claimed it first: this one's staged file is nobody's.
     await c.env.EXPORTS.delete(staged.key);

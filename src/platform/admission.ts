@@ -3,16 +3,9 @@ import { type AuthContext, hashPresentedKey, type KeyRow, keyRowQuery, type Pres
 import { type Db, queryBatch, renderQuery, runRendered } from "./db";
 import { type Prefetched, rememberCaller } from "./firstReads";
 import { PLAN_LIMITS } from "./plans";
-import {
-  type BurstWindow,
-  burstChargeStatement,
-  burstWindowOf,
-  type DailyCharge,
-  dailyChargeStatement,
-  nextUtcMidnight,
-  utcDay,
-} from "./quota";
+import { type BurstWindow, burstChargeStatement, burstWindowOf, type DailyCharge, dailyChargeStatement } from "./quota";
 import { type RateState, rateStateOf } from "./rateLimitHeaders";
+import { nextUtcMidnight, utcDay } from "./time";
 
 export interface Admission {
   auth: AuthContext;

@@ -1,5 +1,6 @@
 import { isNull, sql } from "drizzle-orm";
-import { apiKeys } from "../db/schema";
+import { apiKeys, type users } from "../db/schema";
+import type { RowOf } from "./db";
 import { ApiError } from "./errors";
 import { digestsEqual, sha256Hex } from "./hashing";
 import { randomBase62 } from "./ids";
@@ -70,15 +71,12 @@ export interface HashedKey extends PresentedKey {
 
 export const hashPresentedKey = async (key: PresentedKey): Promise<HashedKey> => ({ ...key, hash: await sha256Hex(key.token) });
 
-export interface KeyRow {
-  keyHash: string;
-  scopes: string;
-  userId: string;
-  plan: Plan;
-  suspended: number;
-}
+/** keyRowQuery's row: raw values (scopes as JSON text, suspended as 0/1), some under aliases. */
+export type KeyRow = Pick<typeof apiKeys.$inferSelect, "keyHash"> & RowOf<typeof apiKeys, "scopes"> & KeyOwnerRow;
+type KeyOwnerRow = { userId: (typeof users.$inferSelect)["id"] } & RowOf<typeof users, "plan" | "suspended">;
 
 /** The live (unrevoked) key with this id and its user; verifyKey decides whether it was presented. */
+// raw SQL: in the admission round trip of every call (hot path): fixed text, no per-call building.
 export const keyRowQuery = (keyId: string) => sql`
   SELECT k.key_hash AS keyHash, k.scopes, u.id AS userId, u.plan, u.suspended
   FROM api_keys k JOIN users u ON u.id = k.user_id

@@ -38,6 +38,8 @@ export function chunkRows<T>(rows: readonly T[]): T[][] {
 const selectList = (columns: readonly BulkColumn[]) =>
   columns.map(({ key, json }) => (json ? `json(j.value -> '$.${key}')` : `j.value ->> '$.${key}'`)).join(", ");
 
+// raw SQL: any number of rows as one JSON parameter per chunk (json_each), upserting on the key:
+// master imports write up to 100,000 games, past what bound parameters (100 per statement) allow.
 function insertSql(table: string, columns: readonly BulkColumn[], conflictKey?: string): string {
   const names = columns.map((c) => c.column);
   const insert = `INSERT INTO ${table} (${names.join(", ")}) SELECT ${selectList(columns)} FROM json_each(?) AS j WHERE true`;
@@ -58,7 +60,7 @@ export function bulkInsert(
   return chunkRows(rows).map((chunk) => d1.prepare(sql).bind(JSON.stringify(chunk)));
 }
 
-/** DELETE FROM table WHERE column IN (ids), chunked. */
+/** DELETE FROM table WHERE column IN (ids), chunked (raw SQL: the ids as one json_each parameter). */
 export function bulkDeleteWhereIn(d1: D1Database, table: string, column: string, ids: readonly number[]) {
   return chunkRows(ids).map((chunk) =>
     d1.prepare(`DELETE FROM ${table} WHERE ${column} IN (SELECT value FROM json_each(?))`).bind(JSON.stringify(chunk)),
@@ -71,7 +73,7 @@ export async function runInBatches(d1: D1Database, statements: readonly D1Prepar
   }
 }
 
-/** Reads `column` values of rows whose id is in `ids`, chunked; returns id -> value. */
+/** Reads `column` values of rows whose id is in `ids`, chunked; returns id -> value (raw SQL: the ids as one json_each parameter). */
 export async function readByIds<V>(d1: D1Database, table: string, column: string, ids: readonly number[]): Promise<Map<number, V>> {
   const found = new Map<number, V>();
   const statements = chunkRows(ids).map((chunk) =>

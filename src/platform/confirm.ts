@@ -1,10 +1,12 @@
-import { type SQL, sql } from "drizzle-orm";
+import { eq, lte, type SQL } from "drizzle-orm";
 import { z } from "zod";
+import { consumedConfirmTokens } from "../db/schema";
 import type { AuthContext } from "./auth";
-import { type Db, queryBatch } from "./db";
+import { type Db, queryBatch, statements } from "./db";
 import { ApiError } from "./errors";
 import { canonical, sha256Hex } from "./hashing";
 import { randomBase62 } from "./ids";
+import { positiveId } from "./schemas";
 
 /**
  * Two-step confirmation for deletions and FREE/LIGHT replays: the first call changes nothing and
@@ -46,6 +48,17 @@ export const twoStepResult = <T extends z.ZodType>(result: T) => z.union([confir
 export const removalResult = <S extends z.ZodRawShape>(ids: S) => twoStepResult(z.object({ ...ids, removed: z.literal(true) }));
 
 export const TWO_STEP_NOTE = "Two-step: the preview (200) changes nothing; the token is valid 10 minutes for the same arguments.";
+
+/**
+ * What a two-step removal of one game of the caller's declares (removeFromLibrary,
+ * removeFromWishlist, removeCustomGame). Fresh schemas per tool: OpenAPI names each tool's result.
+ */
+export const gameRemoval = () => ({
+  kind: "delete" as const,
+  input: z.strictObject({ gameId: positiveId, confirmToken: confirmTokenArg }),
+  output: removalResult({ gameId: z.number().int() }),
+  notes: [TWO_STEP_NOTE],
+});
 
 /**
  * The token's single-use marker: one statement that execute() puts in the D1 batch that does the
@@ -94,21 +107,18 @@ export interface ConfirmContext {
 const alreadyUsed = () => refused("was already used.");
 
 /** One use of a token: the marker row this call writes, told apart from another call's by useId. */
-interface TokenUse {
-  tokenHash: string;
-  useId: string;
-  expiresAt: string;
-}
+type TokenUse = typeof consumedConfirmTokens.$inferSelect;
 
-const markerOf = (use: TokenUse) =>
-  sql`INSERT INTO consumed_confirm_tokens (token_hash, use_id, expires_at) VALUES (${use.tokenHash}, ${use.useId}, ${use.expiresAt})` as ConfirmMarker;
+const markerOf = (use: TokenUse) => statements.insert(consumedConfirmTokens).values(use).getSQL() as ConfirmMarker;
 
-const holderSql = (tokenHash: string) => sql`SELECT use_id FROM consumed_confirm_tokens WHERE token_hash = ${tokenHash}`;
+/** The marker row of the token, if any: which use consumed it. */
+const holderQuery = (db: Db, tokenHash: string) =>
+  db.select({ useId: consumedConfirmTokens.useId }).from(consumedConfirmTokens).where(eq(consumedConfirmTokens.tokenHash, tokenHash));
 
 /** The useId that consumed the token, or null while it is unused. */
 async function holderOf(db: Db, tokenHash: string): Promise<string | null> {
-  const [row] = await db.all<{ use_id: string }>(holderSql(tokenHash));
-  return row?.use_id ?? null;
+  const [row] = await holderQuery(db, tokenHash);
+  return row?.useId ?? null;
 }
 
 async function preview(ctx: ConfirmContext, bound: Omit<StoredToken, "expiresAt">, summary: string, targetChanged: boolean) {
@@ -164,11 +174,11 @@ async function spend<R>(ctx: ConfirmContext, use: TokenUse, key: string, work: (
     if (holder !== null && holder !== use.useId) throw alreadyUsed();
     throw error;
   }
-  const [holders] = await queryBatch<[{ use_id: string }[], unknown[]]>(ctx.db, [
-    holderSql(use.tokenHash),
-    sql`DELETE FROM consumed_confirm_tokens WHERE expires_at <= ${ctx.now.toISOString()}`,
+  const [holders] = await ctx.db.batch([
+    holderQuery(ctx.db, use.tokenHash),
+    ctx.db.delete(consumedConfirmTokens).where(lte(consumedConfirmTokens.expiresAt, ctx.now.toISOString())),
   ]);
-  if (holders[0]?.use_id !== use.useId)
+  if (holders[0]?.useId !== use.useId)
     throw new Error(`${ctx.tool}: ConfirmPlan.execute() did not put its confirm marker in the batch that does the work.`);
   await ctx.env.KV.delete(key);
   return result;

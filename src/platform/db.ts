@@ -55,8 +55,6 @@ export function createDb(d1: D1Database): Db {
   return db;
 }
 
-export const nowIso = () => new Date().toISOString();
-
 const dialect = new SQLiteAsyncDialect();
 
 /** A drizzle `sql` query as the text and parameters D1 runs. */
@@ -108,6 +106,7 @@ export const placeContains = (keyColumn: ColumnRef, place: string) => sql`instr(
  * A statement that breaks its D1 batch (rolling every statement of it back) when `stillHolds` is
  * false at that point of the batch: it inserts into write_guards, whose CHECK refuses any row.
  */
+// raw SQL: an INSERT … SELECT with no table under a caller's condition (the builder's insert-select needs a FROM).
 export const guardStatement = (stillHolds: SQL) => sql`INSERT INTO write_guards (broken) SELECT 1 WHERE NOT (${stillHolds})`;
 
 /** Runs the statements as one atomic batch; a broken guard becomes `onBroken()`'s error. */

@@ -1,3 +1,5 @@
+import { DAY_MS } from "./time";
+
 /**
  * Export files in R2. Every key lives under `exports/`:
  * - `exports/links/<nonce>`: the file of one download link, kept (custom metadata `expiresAt`)
@@ -101,7 +103,7 @@ export async function* listObjects(bucket: R2Bucket, prefix: string): AsyncItera
 }
 
 /** Link files outlive a missing or unreadable `expiresAt` by a day at most. */
-const FALLBACK_LIFETIME_MS = 86_400_000;
+const FALLBACK_LIFETIME_MS = DAY_MS;
 
 /**
  * Deletes the link files whose link has expired (custom metadata `expiresAt` at or before `now`).

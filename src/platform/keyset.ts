@@ -1,4 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
+import { z } from "zod";
 import { type ColumnRef, columnSql } from "./columns";
 import type { Db } from "./db";
 
@@ -13,6 +14,12 @@ export interface SortKey {
   direction: "asc" | "desc";
   nullsLast?: boolean;
 }
+
+/** A list tool's sortBy (one of its sorts) and sortOrder arguments, with its default order. */
+export const sortArgs = <K extends string>(sorts: Record<K, unknown>, defaults: { sortBy: K; sortOrder: "asc" | "desc" }) => ({
+  sortBy: z.enum(Object.keys(sorts) as [K, ...K[]]).default(defaults.sortBy),
+  sortOrder: z.enum(["asc", "desc"]).default(defaults.sortOrder),
+});
 
 /** The list tools' order: one sort column with empty values last, then a unique tie-break column. */
 export const nullsLastSort = (column: SortKey["column"], direction: "asc" | "desc", tieBreak: SortKey["column"]): SortKey[] => [
@@ -76,6 +83,7 @@ export async function* keysetPages<R>(db: Db, query: KeysetQuery, pageSize: numb
   for (;;) {
     const conditions = cursor ? [...query.where, afterCursor(query.keys, cursor)] : [...query.where];
     const where = conditions.length ? sql.join(conditions, sql` AND `) : sql`1`;
+    // raw SQL: the keyset machinery: the caller's FROM and select list, and a cursor condition over any sort.
     const rows = await db.all<R & Record<string, unknown>>(
       sql`SELECT ${query.select}, ${keyColumns} FROM ${query.from} WHERE ${where} ORDER BY ${orderOf(query.keys)} LIMIT ${pageSize}`,
     );
@@ -89,6 +97,7 @@ export async function* keysetPages<R>(db: Db, query: KeysetQuery, pageSize: numb
 
 /** How many rows the query's conditions match. */
 export async function countRows(db: Db, from: SQL, where: readonly SQL[]): Promise<number> {
+  // raw SQL: counts over the keyset machinery's caller-given FROM (joins and aliases as SQL).
   const [row] = await db.all<{ n: number }>(
     sql`SELECT COUNT(*) AS n FROM ${from} WHERE ${where.length ? sql.join([...where], sql` AND `) : sql`1`}`,
   );

@@ -1,20 +1,15 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import { usageDaily } from "../db/schema";
 import type { AuthContext, HashedKey } from "./auth";
-import type { Db } from "./db";
+import { type Db, statements } from "./db";
 import { ApiError } from "./errors";
 import { BURST_WINDOW_SEC, PLAN_LIMITS, type PlanLimits } from "./plans";
-
-const DAY_MS = 86_400_000;
-
-export const utcDay = (now: Date) => now.toISOString().slice(0, 10);
-export const nextUtcMidnight = (now: Date) => new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS + DAY_MS);
-const secondsUntil = (from: Date, to: Date) => Math.max(1, Math.ceil((to.getTime() - from.getTime()) / 1000));
+import { nextUtcMidnight, secondsUntil, utcDay } from "./time";
 
 function quotaError(code: "rate_limited" | "quota_exceeded", message: string, now: Date, resetAt: Date) {
   return new ApiError(code, message, {
     retryable: true,
-    retryAfterSec: secondsUntil(now, resetAt),
+    retryAfterSec: secondsUntil(now, resetAt, 1),
     resetAt: resetAt.toISOString(),
     remaining: 0,
   });
@@ -45,6 +40,7 @@ const limitOfPlan = (limit: keyof PlanLimits, userOf: string) =>
   );
 
 /** Counts the call in the key's window (a new window starts at 1); no row when the window is full. */
+// raw SQL: a one-round-trip UPSERT … RETURNING with the plan CASE, on every call's hot path (the builder cannot say it).
 export const burstChargeStatement = (key: HashedKey, window: BurstWindow) => sql`
   INSERT INTO burst_counters (key_id, window_start, count)
   SELECT k.id, ${window.start}, 1 FROM api_keys k WHERE k.id = ${key.keyId} AND k.key_hash = ${key.hash} AND k.revoked_at IS NULL
@@ -72,6 +68,7 @@ const dailyQuotaOfPlan = limitOfPlan("dailyQuota", "excluded.user_id");
  * plan's daily quota and the user is not suspended. Returns today's count, or no row when nothing
  * was charged.
  */
+// raw SQL: a one-round-trip UPSERT … RETURNING with the plan CASE, on every call's hot path (the builder cannot say it).
 const chargeStatement = (chargedUser: SQL, day: string, cost: number) => sql`
   INSERT INTO usage_daily (user_id, day, count)
   SELECT u.id, ${day}, ${cost} ${chargedUser} AND NOT u.suspended
@@ -94,12 +91,15 @@ export const userDailyChargeStatement = (userId: string, day: string, cost: numb
 export const quotaExceeded = (auth: Pick<AuthContext, "plan">, now: Date) =>
   quotaError("quota_exceeded", `Daily quota of ${PLAN_LIMITS[auth.plan].dailyQuota} calls reached.`, now, nextUtcMidnight(now));
 
+/** The user's count row of one UTC day. */
+const countOfDay = (userId: string, day: string) => and(eq(usageDaily.userId, userId), eq(usageDaily.day, day));
+
 /** Gives back a charge for a call whose work could not be delivered. */
 export async function refundDailyQuota(db: Db, auth: Pick<AuthContext, "userId">, charge: DailyCharge): Promise<void> {
   await db
     .update(usageDaily)
     .set({ count: sql`max(0, ${usageDaily.count} - ${charge.cost})` })
-    .where(and(eq(usageDaily.userId, auth.userId), eq(usageDaily.day, charge.day)));
+    .where(countOfDay(auth.userId, charge.day));
 }
 
 export interface DailyUsage {
@@ -111,14 +111,13 @@ export interface DailyUsage {
   resetAt: string;
 }
 
-export async function readDailyUsage(db: Db, auth: AuthContext, now: Date): Promise<DailyUsage> {
-  const [row] = await db.all<{ count: number }>(dailyUsageQuery(auth, now));
-  return dailyUsageOf(row?.count ?? 0, auth, now);
-}
-
 /** Today's count of the user's daily quota (no row: nothing used yet), for a batch of the caller's. */
 export const dailyUsageQuery = (auth: Pick<AuthContext, "userId">, now: Date) =>
-  sql`SELECT count FROM usage_daily WHERE user_id = ${auth.userId} AND day = ${utcDay(now)}`;
+  statements
+    .select({ count: usageDaily.count })
+    .from(usageDaily)
+    .where(countOfDay(auth.userId, utcDay(now)))
+    .getSQL();
 
 /** Today's usage as getAccount shows it, from the count dailyUsageQuery read. */
 export function dailyUsageOf(used: number, auth: Pick<AuthContext, "plan">, now: Date): DailyUsage {

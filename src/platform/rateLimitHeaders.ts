@@ -1,4 +1,5 @@
 import { BURST_WINDOW_SEC, PLAN_LIMITS, type Plan } from "./plans";
+import { secondsUntil } from "./time";
 
 const DAY_SEC = 86_400;
 
@@ -14,8 +15,6 @@ export interface RateState {
   burst: LimitState;
   daily: LimitState;
 }
-
-const secondsUntil = (now: Date, end: Date) => Math.max(0, Math.ceil((end.getTime() - now.getTime()) / 1000));
 
 /** The caller's burst window and day after admission counted (or refused) this call. */
 export function rateStateOf(plan: Plan, burst: { used: number; end: Date }, daily: { used: number; end: Date }, now: Date): RateState {

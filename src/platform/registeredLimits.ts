@@ -78,6 +78,7 @@ export async function runConditional(db: Db, conditions: readonly WriteCondition
     if (error !== broken) throw error;
     if (conditions.length === 1) throw conditions[0]!.error();
     // The guard that broke is not named by D1: read which condition fails now.
+    // raw SQL: a SELECT of conditions with no table (the builder needs a FROM).
     const [row] = await db.all<Record<string, number>>(
       sql`SELECT ${sql.join(
         conditions.map((c, i) => sql`(${c.holds}) AS ${sql.raw(`c${i}`)}`),
@@ -89,6 +90,7 @@ export async function runConditional(db: Db, conditions: readonly WriteCondition
 }
 
 /** Every registered-record count of the user, as one statement with one column per resource (each counted through an index). */
+// raw SQL: a SELECT of count subqueries with no table (the builder needs a FROM).
 export const registeredCountsQuery = (userId: string, counters: readonly PlanCounter[]) =>
   sql`SELECT ${sql.join(
     counters.map((counter) => sql`(${counter.count(userId)}) AS ${sql.raw(counter.resource)}`),
@@ -117,6 +119,7 @@ export function limitGuardAfter(ctx: Pick<LimitContext, "userId" | "plan">, coun
 export async function roomLeft(db: Db, ctx: Pick<LimitContext, "userId" | "plan">, counter: PlanCounter): Promise<number> {
   const limit: number | null = REGISTERED_LIMITS[counter.resource][ctx.plan];
   if (limit === null) return Number.POSITIVE_INFINITY;
+  // raw SQL: the counter's count under a name (its builder select leaves the column unnamed).
   const [row] = await db.all<{ n: number }>(sql`SELECT (${counter.count(ctx.userId)}) AS n`);
   return Math.max(0, limit - (row?.n ?? 0));
 }

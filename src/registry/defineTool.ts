@@ -90,9 +90,21 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   handler(ctx: ToolContext, input: z.output<I>): Promise<z.input<O>>;
 }
 
+/**
+ * A tool as defineTool returns it: the definition keeping its literal name and its own input and
+ * output schemas, so tools/types.ts can derive each tool's argument and reply types. It is still a
+ * ToolDefinition, so the registry lists it with the erased element type.
+ */
+export type DefinedTool<N extends string = string, I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> = ToolDefinition<
+  I,
+  O
+> & { name: N };
+
 /** Identity at runtime; it exists so that each tool file is checked against the definition type. */
-export function defineTool<I extends z.ZodObject, O extends z.ZodType>(tool: ToolDefinition<I, O>) {
-  return tool as unknown as ToolDefinition;
+export function defineTool<const N extends string, I extends z.ZodObject, O extends z.ZodType>(
+  tool: ToolDefinition<I, O> & { name: N },
+): DefinedTool<N, I, O> {
+  return tool;
 }
 
 /** A tool's pageLimit: by its declared paging; a tool without one never pages. */

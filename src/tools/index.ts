@@ -62,8 +62,12 @@ import { getWishlist } from "./wishlist/getWishlist";
 import { removeFromWishlist } from "./wishlist/removeFromWishlist";
 import { updateWishlistEntry } from "./wishlist/updateWishlistEntry";
 
-/** The registry: every tool, in catalog order. REST routes, the catalog and OpenAPI come from here. */
-export const tools: readonly ToolDefinition[] = [
+/**
+ * Every tool, in catalog order, under its name (each constant is named as its tool). Keyed by name
+ * so that tools/types.ts can derive each tool's argument and reply types, even for tools whose
+ * name is built at run time (the custom master tools).
+ */
+const registry = {
   getAccount,
   searchGames,
   browseGames,
@@ -126,4 +130,10 @@ export const tools: readonly ToolDefinition[] = [
   exportMasterData,
   importMyData,
   getImportStatus,
-];
+};
+
+/** The registry's type: tool name to that tool's definition, with its own schemas (see tools/types.ts). */
+export type Registry = typeof registry;
+
+/** The registry: every tool, in catalog order. REST routes, the catalog and OpenAPI come from here. */
+export const tools: readonly ToolDefinition[] = Object.values(registry);

@@ -8,6 +8,7 @@ import type { Plan, Scope } from "../../src/platform/plans";
 import { SCOPES } from "../../src/platform/plans";
 import type { ToolDefinition } from "../../src/registry/defineTool";
 import { tools } from "../../src/tools";
+import type { ToolName, ToolOutput } from "../../src/tools/types";
 
 export const ORIGIN = "https://api.test";
 export const ADMIN_TOKEN = "test-admin-token";
@@ -18,6 +19,19 @@ export interface Reply<T = any> {
   headers: Headers;
   body: T;
 }
+
+/** Type-only mark of the tool a reply answers; never present at run time. */
+declare const answeredBy: unique symbol;
+
+/**
+ * A tool call's reply. Its body stays loosely typed (tests read error fields and failed answers
+ * through it); the tool's name rides along at type level, so `ok(reply)` (support/replies.ts)
+ * returns that tool's output type.
+ */
+export type ToolReply<N extends string = string> = Reply & { readonly [answeredBy]: N };
+
+/** A successful reply's body: the tool's output type (tools/types.ts) for a registered tool, any for other names (test tools, unknown tools). */
+export type OutputOf<N extends string> = N extends ToolName ? ToolOutput<N> : any;
 
 /** A body as UTF-8 text (workerd warns when .text() reads a type it does not know as text). */
 export const textOf = async (response: Response) => new TextDecoder().decode(await response.arrayBuffer());
@@ -68,7 +82,7 @@ export interface Account {
   apiKey: string;
   plan: Plan;
   /** Calls a tool with POST JSON (default) or GET query arguments. */
-  call(tool: string, args?: Record<string, unknown>, method?: "POST" | "GET" | "PUT"): Promise<Reply>;
+  call<N extends string>(tool: N, args?: Record<string, unknown>, method?: "POST" | "GET" | "PUT"): Promise<ToolReply<N>>;
   /** Issues another key for the same user. */
   newKey(scopes: Scope[]): Promise<{ keyId: string; apiKey: string }>;
 }
@@ -85,13 +99,19 @@ export function toQuery(args: Record<string, unknown>): string {
   return query ? `?${query}` : "";
 }
 
-export function callWith(apiKey: string, tool: string, args: Record<string, unknown> = {}, method = "POST") {
-  if (method === "GET") return send(`/rest/v1/${tool}${toQuery(args)}`, { headers: authHeader(apiKey) });
+/** Calls a tool with this key; arguments stay loosely typed (tests send invalid ones on purpose). */
+export function callWith<N extends string>(
+  apiKey: string,
+  tool: N,
+  args: Record<string, unknown> = {},
+  method = "POST",
+): Promise<ToolReply<N>> {
+  if (method === "GET") return send(`/rest/v1/${tool}${toQuery(args)}`, { headers: authHeader(apiKey) }) as Promise<ToolReply<N>>;
   return send(`/rest/v1/${tool}`, {
     method,
     headers: { ...authHeader(apiKey), "Content-Type": "application/json" },
     body: JSON.stringify(args),
-  });
+  }) as Promise<ToolReply<N>>;
 }
 
 async function issueKey(userId: string, scopes: Scope[]) {
@@ -118,7 +138,7 @@ export async function newAccount(options: { plan?: Plan; scopes?: Scope[] } = {}
 /** An account whose calls rotate over `extraKeys` more keys of the same user (burst limits are per key). */
 export interface Player {
   account: Account;
-  call(tool: string, args?: Record<string, unknown>, method?: "POST" | "GET"): Promise<Reply>;
+  call<N extends string>(tool: N, args?: Record<string, unknown>, method?: "POST" | "GET"): Promise<ToolReply<N>>;
 }
 
 export async function player(options: { plan?: Plan; scopes?: Scope[] } = {}, extraKeys = 1): Promise<Player> {

@@ -2,14 +2,14 @@
 // burst limit (a 429 would hide the answer under test).
 import type { Plan } from "../../src/platform/plans";
 import { REGISTERED_LIMITS } from "../../src/platform/plans";
-import { type Account, ALL_SCOPES, callWith, newAccount, type Reply } from "./harness";
+import { type Account, ALL_SCOPES, callWith, newAccount, type ToolReply } from "./harness";
 
 export interface KeyPool {
   plan: Plan;
   accounts: Account[];
   /** The next key in turn. */
   nextKey(): string;
-  call(tool: string, args?: Record<string, unknown>, method?: "POST" | "GET"): Promise<Reply>;
+  call<N extends string>(tool: N, args?: Record<string, unknown>, method?: "POST" | "GET"): Promise<ToolReply<N>>;
 }
 
 /** `accounts` users of `plan` with all scopes, each with as many keys as asked (capped by the plan's key limit). */

@@ -1,10 +1,11 @@
 import { and, asc, count, eq, or, type SQL, sql } from "drizzle-orm";
 import { attributes, libraryEntries, physicalCopies } from "../../db/schema";
 import { jsonArrayHolds } from "../../platform/columns";
-import { type Db, isUniqueViolation, nowIso, queryBatch, statements } from "../../platform/db";
+import { type Db, isUniqueViolation, queryBatch, statements } from "../../platform/db";
 import { ApiError, invalidInput } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { addWithinLimit, type LimitContext, planCounter } from "../../platform/registeredLimits";
+import { nowIso } from "../../platform/time";
 import { type Attribute, attributeLabelsFrom, type OwnAttributeRow, toOwnAttribute } from "./items";
 import { SYSTEM_ATTRIBUTES } from "./systemAttributes";
 

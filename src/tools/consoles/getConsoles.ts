@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { sortArgs } from "../../platform/keyset";
 import { type Paging, pageArgs, pagedEnvelope, pageOf, pageOffset } from "../../platform/paging";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
 import { orderedRanges } from "../../platform/schemas";
@@ -31,8 +32,7 @@ export const getConsoles = defineTool({
   input: z
     .strictObject({
       ...consoleFilterArgs,
-      sortBy: z.enum(Object.keys(CONSOLE_SORTS) as [keyof typeof CONSOLE_SORTS]).default(CONSOLE_DEFAULT_SORT.sortBy),
-      sortOrder: z.enum(["asc", "desc"]).default(CONSOLE_DEFAULT_SORT.sortOrder),
+      ...sortArgs(CONSOLE_SORTS, CONSOLE_DEFAULT_SORT),
       ...pageArgs(PAGING),
       fields: z.array(z.enum(CONSOLE_FIELD_GROUPS)).optional().describe("Default: purchase. memo adds memo and nameKana."),
     })

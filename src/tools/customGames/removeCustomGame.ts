@@ -1,8 +1,6 @@
-import { z } from "zod";
-import { confirmTokenArg, confirmTwoStep, removalResult, TWO_STEP_NOTE } from "../../platform/confirm";
+import { confirmTwoStep, gameRemoval } from "../../platform/confirm";
 import { notFound } from "../../platform/errors";
 import { PREMIUM_ONLY } from "../../platform/plans";
-import { positiveId } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
 import { findEntry } from "../library/queries";
 import { findWish } from "../wishlist/queries";
@@ -18,10 +16,7 @@ export const removeCustomGame = defineTool({
   restNote: 'In REST, POST /rest/v1/removeCustomGame with {"gameId": ...}, then again with confirmToken.',
   scopes: ["library:delete"],
   plans: PREMIUM_ONLY,
-  kind: "delete",
-  input: z.strictObject({ gameId: positiveId, confirmToken: confirmTokenArg }),
-  output: removalResult({ gameId: z.number().int() }),
-  notes: [TWO_STEP_NOTE],
+  ...gameRemoval(),
   async handler(ctx, args) {
     const { db, auth } = ctx;
     const game = await findCustomGame(db, auth.userId, args.gameId);

@@ -97,11 +97,13 @@ export const browseGames = defineTool({
     const [rows, ...rest] = await queryBatch<[GameRecord[], ...CoverageRows, { n: number }[]]>(db, [
       // Ids first, game columns for the page only. CROSS JOIN keeps the page as the outer loop:
       // otherwise SQLite may walk every game in the order's index to find the page's few rows.
+      // raw SQL: a CTE page with CROSS JOIN and GAME_SELECT's aliased joins.
       sql`WITH page AS (SELECT g.id FROM games g WHERE ${where}
           ORDER BY ${order} LIMIT ${limit.effectiveLimit} OFFSET ${pageOffset(args.page, limit)})
         SELECT ${GAME_SELECT} FROM page CROSS JOIN games g ON g.id = page.id ${GAME_JOINS} ORDER BY ${order}`,
       ...coverageQueries(auth.userId),
       // game_rank has the filter columns under the same names, in rows a fraction of the width.
+      // raw SQL: the shared game filters are written over the alias g (queries.ts).
       ...(byPlatform ? [] : [sql`SELECT COUNT(*) AS n FROM game_rank g WHERE ${where}`]),
     ]);
     const [generations, customGames, counted] = rest;

@@ -1,3 +1,6 @@
+import { getTableName } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { gameEditions, games } from "../../db/schema";
 import { type BulkColumn, bulkDeleteWhereIn, bulkInsert } from "../../platform/bulkWrite";
 import { normalizeSearchText } from "../../platform/normalize";
 import type { GameRow } from "./masterRows";
@@ -7,30 +10,30 @@ import { SEARCH_COLUMNS, searchColumnsOf } from "./searchColumns";
  * How a game row (master row format) is stored: one place for the operator import and the
  * custom-game tools, so both write the same columns and search forms.
  */
-const col = (column: string, key: string, json = false): BulkColumn => ({ column, key, json });
+const col = (column: SQLiteColumn, key: string, json = false): BulkColumn => ({ column: column.name, key, json });
 
 export const GAME_COLUMNS: BulkColumn[] = [
-  col("id", "gameId"),
-  col("title", "title"),
-  col("title_reading", "titleReading"),
-  col("title_en", "titleEn", true),
-  col("aliases", "aliases", true),
-  col("sort_key", "sortKey"),
-  col("platform_id", "platformId"),
-  col("publisher_id", "publisherId"),
-  col("genre_id", "genreId"),
-  col("genre_sub_id", "genreSubId"),
-  col("release_date", "releaseDate"),
-  col("jan_code", "janCode"),
-  col("model_number", "modelNumber", true),
-  col("price", "price"),
-  col("media_id", "mediaId"),
-  col("gps_id", "gpsId"),
-  col("db_id", "dbId"),
-  col("db_slug", "dbSlug"),
-  col("db_cover_id", "dbCoverId"),
-  col("owner_user_id", "ownerUserId"),
-  col("content_hash", "contentHash"),
+  col(games.id, "gameId"),
+  col(games.title, "title"),
+  col(games.titleReading, "titleReading"),
+  col(games.titleEn, "titleEn", true),
+  col(games.aliases, "aliases", true),
+  col(games.sortKey, "sortKey"),
+  col(games.platformId, "platformId"),
+  col(games.publisherId, "publisherId"),
+  col(games.genreId, "genreId"),
+  col(games.genreSubId, "genreSubId"),
+  col(games.releaseDate, "releaseDate"),
+  col(games.janCode, "janCode"),
+  col(games.modelNumber, "modelNumber", true),
+  col(games.price, "price"),
+  col(games.mediaId, "mediaId"),
+  col(games.gpsId, "gpsId"),
+  col(games.dbId, "dbId"),
+  col(games.dbSlug, "dbSlug"),
+  col(games.dbCoverId, "dbCoverId"),
+  col(games.ownerUserId, "ownerUserId"),
+  col(games.contentHash, "contentHash"),
   ...SEARCH_COLUMNS,
 ];
 
@@ -48,14 +51,14 @@ export const toGameDbRow = (row: StoredGameRow) => ({
 });
 
 const EDITION_COLUMNS: BulkColumn[] = [
-  col("id", "gameEditionId"),
-  col("game_id", "gameId"),
-  col("position", "position"),
-  col("title", "title"),
-  col("model_number", "modelNumber", true),
-  col("release_date", "releaseDate"),
-  col("price", "price"),
-  col("jan_code", "janCode"),
+  col(gameEditions.id, "gameEditionId"),
+  col(gameEditions.gameId, "gameId"),
+  col(gameEditions.position, "position"),
+  col(gameEditions.title, "title"),
+  col(gameEditions.modelNumber, "modelNumber", true),
+  col(gameEditions.releaseDate, "releaseDate"),
+  col(gameEditions.price, "price"),
+  col(gameEditions.janCode, "janCode"),
 ];
 
 /**
@@ -65,9 +68,10 @@ const EDITION_COLUMNS: BulkColumn[] = [
 export function gameWriteStatements(d1: D1Database, rows: StoredGameRow[], mode: "upsert" | "insert" = "upsert"): D1PreparedStatement[] {
   const ids = rows.map((g) => g.gameId);
   const editions = rows.flatMap((g) => g.editions.map((e, position) => ({ ...e, gameId: g.gameId, position })));
+  // raw SQL: bulk writes of any number of rows, one JSON parameter per chunk (platform/bulkWrite.ts).
   return [
-    ...bulkInsert(d1, "games", GAME_COLUMNS, rows.map(toGameDbRow), mode === "upsert" ? "id" : undefined),
-    ...bulkDeleteWhereIn(d1, "game_editions", "game_id", ids),
-    ...bulkInsert(d1, "game_editions", EDITION_COLUMNS, editions),
+    ...bulkInsert(d1, getTableName(games), GAME_COLUMNS, rows.map(toGameDbRow), mode === "upsert" ? games.id.name : undefined),
+    ...bulkDeleteWhereIn(d1, getTableName(gameEditions), gameEditions.gameId.name, ids),
+    ...bulkInsert(d1, getTableName(gameEditions), EDITION_COLUMNS, editions),
   ];
 }

@@ -1,3 +1,6 @@
+import { eq } from "drizzle-orm";
+import { masterMeta } from "../../db/schema";
+import { createDb, prepare, statements } from "../../platform/db";
 import { newId } from "../../platform/ids";
 import type { MasterDataset } from "./masterRows";
 
@@ -9,14 +12,19 @@ export const generationKey = (dataset: MasterDataset) => `generation:${dataset}`
 export const EMPTY_GENERATION = "empty";
 
 export async function readGeneration(d1: D1Database, dataset: MasterDataset): Promise<string> {
-  const value = await d1.prepare("SELECT value FROM master_meta WHERE key = ?").bind(generationKey(dataset)).first<string>("value");
-  return value ?? EMPTY_GENERATION;
+  const row = await createDb(d1)
+    .select({ value: masterMeta.value })
+    .from(masterMeta)
+    .where(eq(masterMeta.key, generationKey(dataset)))
+    .get();
+  return row?.value ?? EMPTY_GENERATION;
 }
 
 export function bumpGeneration(d1: D1Database, dataset: MasterDataset) {
   const generation = newId("gen");
-  const statement = d1
-    .prepare("INSERT INTO master_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
-    .bind(generationKey(dataset), generation);
-  return { generation, statement };
+  const upsert = statements
+    .insert(masterMeta)
+    .values({ key: generationKey(dataset), value: generation })
+    .onConflictDoUpdate({ target: masterMeta.key, set: { value: generation } });
+  return { generation, statement: prepare(createDb(d1), upsert.getSQL()) };
 }

@@ -1,8 +1,8 @@
-import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { type Paging, pageArgs, pagedEnvelope, pageOf, pageOffset } from "../../platform/paging";
 import { ALL_PLANS } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
+import { everyGenreQuery, type GenreListRow } from "./queries";
 
 const PAGING: Paging = { cap: 100, defaultLimit: 100, capReason: "listGenres returns at most 100 main genres per page" };
 
@@ -12,8 +12,6 @@ const descendant = z.object({ ...genre, parentId: z.number().int() });
  * main genre with parentId and taxonomyKey telling where they hang. */
 const mainGenre = z.object({ ...genre, children: z.array(descendant).describe("Every genre beneath, in id order.") });
 type MainGenre = z.infer<typeof mainGenre>;
-
-const everyGenre = () => sql`SELECT id, name, parent_id, taxonomy_key FROM genres ORDER BY id`;
 
 export const listGenres = defineTool({
   name: "listGenres",
@@ -28,10 +26,10 @@ export const listGenres = defineTool({
   paging: PAGING,
   input: z.strictObject({ ...pageArgs(PAGING) }),
   output: pagedEnvelope(mainGenre),
-  firstReads: () => [everyGenre()],
+  firstReads: () => [everyGenreQuery()],
   async handler({ read, pageLimit }, args) {
     const limit = pageLimit(args.limit);
-    const [genres] = await read<[{ id: number; name: string; parent_id: number | null; taxonomy_key: string }[]]>([everyGenre()]);
+    const [genres] = await read<[GenreListRow[]]>([everyGenreQuery()]);
     const roots = new Map<string, MainGenre>();
     for (const g of genres.filter((g) => g.parent_id === null)) {
       roots.set(g.taxonomy_key, { genreId: g.id, name: g.name, taxonomyKey: g.taxonomy_key, children: [] });

@@ -1,10 +1,9 @@
-import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { queryBatch } from "../../platform/db";
 import { type Paging, pageArgs, pagedEnvelope, pageOf, pageOffset } from "../../platform/paging";
 import { ALL_PLANS } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
-import { type CoverageRows, coverageFrom, coverageQueries } from "./queries";
+import { type CoverageRows, coverageFrom, coverageQueries, type PlatformPageRow, platformPageQueries } from "./queries";
 import { platformObjectShape } from "./shared";
 
 const PAGING: Paging = { cap: 100, defaultLimit: 100 };
@@ -29,27 +28,22 @@ export const listPlatforms = defineTool({
   ),
   async handler({ db, auth, pageLimit }, args) {
     const limit = pageLimit(args.limit);
-    const visible = sql`(owner_user_id IS NULL OR owner_user_id = ${auth.userId})`;
-    type PlatformRow = {
-      platformId: number;
-      name: string;
-      nameEn: string | null;
-      shortName: string | null;
-      maker: string | null;
-      releaseDate: string | null;
-      custom: number;
-    };
-    const [rows, total, ...coverageRows] = await queryBatch<[PlatformRow[], { n: number }[], ...CoverageRows]>(db, [
-      sql`
-        SELECT id AS platformId, name, name_en AS nameEn, short_name AS shortName, maker, release_date AS releaseDate,
-          owner_user_id IS NOT NULL AS custom
-        FROM platforms WHERE ${visible} ORDER BY owner_user_id IS NOT NULL, id
-        LIMIT ${limit.effectiveLimit} OFFSET ${pageOffset(args.page, limit)}`,
-      sql`SELECT COUNT(*) AS n FROM platforms WHERE ${visible}`,
+    const page = { limit: limit.effectiveLimit, offset: pageOffset(args.page, limit) };
+    const [rows, total, ...coverageRows] = await queryBatch<[PlatformPageRow[], { n: number }[], ...CoverageRows]>(db, [
+      ...platformPageQueries(auth.userId, page),
       ...coverageQueries(auth.userId),
     ]);
     const { gamesPerPlatform } = await coverageFrom(db, coverageRows);
-    const items = rows.map((row) => ({ ...row, custom: row.custom === 1, gameCount: gamesPerPlatform.get(row.platformId) ?? 0 }));
+    const items = rows.map((row) => ({
+      platformId: row.id,
+      name: row.name,
+      nameEn: row.name_en,
+      shortName: row.short_name,
+      maker: row.maker,
+      releaseDate: row.release_date,
+      custom: row.custom === 1,
+      gameCount: gamesPerPlatform.get(row.id) ?? 0,
+    }));
     return pageOf(items, args.page, total[0]?.n ?? 0, limit);
   },
 });

@@ -1,4 +1,3 @@
-import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { queryBatch } from "../../platform/db";
 import { normalizeSearchText } from "../../platform/normalize";
@@ -6,6 +5,7 @@ import { type Paging, pageArgs, pagedEnvelope, pageOf, pageOffset } from "../../
 import { ALL_PLANS } from "../../platform/plans";
 import { searchText } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
+import { type PublisherPageRow, publisherPageQueries } from "./queries";
 import { publisherObjectShape } from "./shared";
 
 const PAGING: Paging = { cap: 100, defaultLimit: 50 };
@@ -29,18 +29,10 @@ export const listPublishers = defineTool({
   async handler({ db, auth, pageLimit }, args) {
     const limit = pageLimit(args.limit);
     const term = args.query === undefined ? "" : normalizeSearchText(args.query);
-    const where = sql`(owner_user_id IS NULL OR owner_user_id = ${auth.userId}) AND instr(search_text, ${term}) > 0`;
-    const [rows, total] = await queryBatch<
-      [{ companyId: number; name: string; nameKana: string | null; nameEn: string | null; custom: number }[], { n: number }[]]
-    >(db, [
-      sql`
-        SELECT id AS companyId, name, name_kana AS nameKana, name_en AS nameEn, owner_user_id IS NOT NULL AS custom
-        FROM companies WHERE ${where} ORDER BY owner_user_id IS NOT NULL, id
-        LIMIT ${limit.effectiveLimit} OFFSET ${pageOffset(args.page, limit)}`,
-      sql`SELECT COUNT(*) AS n FROM companies WHERE ${where}`,
-    ]);
+    const page = { limit: limit.effectiveLimit, offset: pageOffset(args.page, limit) };
+    const [rows, total] = await queryBatch<[PublisherPageRow[], { n: number }[]]>(db, publisherPageQueries(auth.userId, term, page));
     return pageOf(
-      rows.map((row) => ({ ...row, custom: row.custom === 1 })),
+      rows.map((row) => ({ companyId: row.id, name: row.name, nameKana: row.name_kana, nameEn: row.name_en, custom: row.custom === 1 })),
       args.page,
       total[0]?.n ?? 0,
       limit,

@@ -1,7 +1,8 @@
-import { and, type SQL, sql } from "drizzle-orm";
-import { companies, platforms } from "../../db/schema";
+import { and, count, eq, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { companies, gameRank, games, genres, masterMeta, platforms } from "../../db/schema";
 import { inJsonArray, visibleToUser } from "../../platform/columns";
-import { type Db, queryBatch } from "../../platform/db";
+import { type Db, type RowOf, statements } from "../../platform/db";
 import { normalizeSearchText } from "../../platform/normalize";
 import type { GameFieldGroup, GameRecord } from "./gameObject";
 import { EMPTY_GENERATION, generationKey } from "./generation";
@@ -11,11 +12,13 @@ import { EMPTY_GENERATION, generationKey } from "./generation";
  * specs, links or the support genre. A page of them pays no editions lookup per row, and D1 carries
  * no columns nobody reads.
  */
+// raw SQL: select lists over GAME_JOINS' aliases, shared with the list machinery (userLists.ts) and search.
 export const GAME_CORE_SELECT = sql.raw(`
   g.id, g.title, g.title_en, g.platform_id, p.name AS platform_name, g.publisher_id, c.name AS publisher_name,
   g.genre_id, gm.name AS genre_name, g.release_date, g.db_id, g.db_slug, g.db_cover_id, g.owner_user_id`);
 
 /** Everything toGame() needs, in one row per game (editions folded in as JSON). */
+// raw SQL: editions folded in by a correlated json_group_array subquery.
 export const GAME_SELECT = sql.raw(`
   g.id, g.title, g.title_en, g.platform_id, p.name AS platform_name, g.publisher_id, c.name AS publisher_name,
   g.genre_id, gm.name AS genre_name, g.genre_sub_id, gs.name AS genre_sub_name, g.release_date, g.jan_code,
@@ -24,6 +27,7 @@ export const GAME_SELECT = sql.raw(`
      'releaseDate', e.release_date, 'price', e.price, 'janCode', e.jan_code))
    FROM (SELECT * FROM game_editions WHERE game_id = g.id ORDER BY position) e) AS editions`);
 
+// raw SQL: four aliased joins (genres twice), shared by every game read.
 export const GAME_JOINS = sql.raw(`
   JOIN platforms p ON p.id = g.platform_id
   LEFT JOIN companies c ON c.id = g.publisher_id
@@ -54,6 +58,7 @@ export async function usableIds(db: Db, table: "platforms" | "companies", userId
 /** Game records by id, in the order asked, limited to what the caller may see. */
 export async function loadGameRecords(db: Db, userId: string, ids: readonly number[]): Promise<Map<number, GameRecord>> {
   if (ids.length === 0) return new Map();
+  // raw SQL: GAME_SELECT's aliased joins and correlated editions subquery.
   const rows = await db.all<GameRecord>(sql`
     SELECT ${GAME_SELECT} FROM games g ${GAME_JOINS}
     WHERE ${inJsonArray(sql.raw("g.id"), ids)} AND ${visibleTo(userId)}`);
@@ -74,14 +79,20 @@ export interface GameFilters {
  * support or main genre is that genre or one beneath it.
  */
 async function genreCondition(db: Db, genreId: number): Promise<SQL> {
-  const [genre] = await db.all<{ parent_id: number | null; taxonomy_key: string }>(
-    sql`SELECT parent_id, taxonomy_key FROM genres WHERE id = ${genreId}`,
-  );
+  const genre = await db
+    .select({ parentId: genres.parentId, taxonomyKey: genres.taxonomyKey })
+    .from(genres)
+    .where(eq(genres.id, genreId))
+    .get();
   if (!genre) return sql`0`;
-  if (genre.parent_id === null) return sql`(g.genre_id = ${genreId} OR g.genre_sub_id = ${genreId})`;
+  if (genre.parentId === null) return sql`(g.genre_id = ${genreId} OR g.genre_sub_id = ${genreId})`;
   // A prefix test, not LIKE: "_" in a key is a LIKE wildcard.
-  const below = `${genre.taxonomy_key}.`;
-  const subtree = sql`SELECT id FROM genres WHERE taxonomy_key = ${genre.taxonomy_key} OR substr(taxonomy_key, 1, ${below.length}) = ${below}`;
+  const below = `${genre.taxonomyKey}.`;
+  const subtree = statements
+    .select({ id: genres.id })
+    .from(genres)
+    .where(or(eq(genres.taxonomyKey, genre.taxonomyKey), sql`substr(${genres.taxonomyKey}, 1, ${below.length}) = ${below}`))
+    .getSQL();
   return sql`(g.genre_sub_id IN (${subtree}) OR g.genre_id IN (${subtree}))`;
 }
 
@@ -132,6 +143,85 @@ export function listGameConditionsNow(filters: GameFilters & { title?: string })
 const withTitle = (conditions: SQL[], filters: { title?: string }) =>
   filters.title === undefined ? conditions : [...conditions, titleFilterCondition(filters.title)];
 
+/**
+ * Official rows and the user's own custom ones, as the owner index serves them (listPlatforms,
+ * listPublishers: read in owner order, unlike visibleToUser's searches).
+ */
+const officialOrOwn = (owner: SQLiteColumn, userId: string) => or(isNull(owner), eq(owner, userId));
+
+/** A master row's `custom` as SQL gives it: 1 for the user's own, 0 for an official one. */
+const customFlag = (owner: SQLiteColumn) => sql<number>`${owner} IS NOT NULL`.as("custom");
+
+/** A page of master rows in listing order: official ones first, each part in id order. */
+const listingOrder = (owner: SQLiteColumn, id: SQLiteColumn) => [sql`${owner} IS NOT NULL`, id];
+
+/** listPlatforms' page of the platforms the user can see, and their total, for the tool's batch. */
+export function platformPageQueries(userId: string, page: { limit: number; offset: number }): [SQL, SQL] {
+  const visible = officialOrOwn(platforms.ownerUserId, userId);
+  return [
+    statements
+      .select({
+        id: platforms.id,
+        name: platforms.name,
+        nameEn: platforms.nameEn,
+        shortName: platforms.shortName,
+        maker: platforms.maker,
+        releaseDate: platforms.releaseDate,
+        custom: customFlag(platforms.ownerUserId),
+      })
+      .from(platforms)
+      .where(visible)
+      .orderBy(...listingOrder(platforms.ownerUserId, platforms.id))
+      .limit(page.limit)
+      .offset(page.offset)
+      .getSQL(),
+    statements
+      .select({ n: count().as("n") })
+      .from(platforms)
+      .where(visible)
+      .getSQL(),
+  ];
+}
+export type PlatformPageRow = RowOf<typeof platforms, "id" | "name" | "nameEn" | "shortName" | "maker" | "releaseDate"> & {
+  custom: number;
+};
+
+/** listPublishers' page of the publishers the user can see whose search text holds `term`, and their total. */
+export function publisherPageQueries(userId: string, term: string, page: { limit: number; offset: number }): [SQL, SQL] {
+  const where = and(officialOrOwn(companies.ownerUserId, userId), sql`instr(${companies.searchText}, ${term}) > 0`);
+  return [
+    statements
+      .select({
+        id: companies.id,
+        name: companies.name,
+        nameKana: companies.nameKana,
+        nameEn: companies.nameEn,
+        custom: customFlag(companies.ownerUserId),
+      })
+      .from(companies)
+      .where(where)
+      .orderBy(...listingOrder(companies.ownerUserId, companies.id))
+      .limit(page.limit)
+      .offset(page.offset)
+      .getSQL(),
+    statements
+      .select({ n: count().as("n") })
+      .from(companies)
+      .where(where)
+      .getSQL(),
+  ];
+}
+export type PublisherPageRow = RowOf<typeof companies, "id" | "name" | "nameKana" | "nameEn"> & { custom: number };
+
+/** listGenres' read: every genre in id order. */
+export const everyGenreQuery = () =>
+  statements
+    .select({ id: genres.id, name: genres.name, parentId: genres.parentId, taxonomyKey: genres.taxonomyKey })
+    .from(genres)
+    .orderBy(genres.id)
+    .getSQL();
+export type GenreListRow = RowOf<typeof genres, "id" | "name" | "parentId" | "taxonomyKey">;
+
 export const allOf = (conditions: SQL[]) => (conditions.length ? sql.join(conditions, sql` AND `) : sql`1`);
 
 export const groupsOf = (fields: readonly GameFieldGroup[] | undefined, defaults: readonly GameFieldGroup[]) =>
@@ -154,8 +244,12 @@ interface OfficialMaster {
 
 const officialMasterCache = new Map<string, OfficialMaster>();
 
-const generationsQuery = sql`SELECT key, value FROM master_meta WHERE key IN (${generationKey("games")}, ${generationKey("platforms")})`;
-type GenerationRows = { key: string; value: string }[];
+const generationsQuery = statements
+  .select({ key: masterMeta.key, value: masterMeta.value })
+  .from(masterMeta)
+  .where(inArray(masterMeta.key, [generationKey("games"), generationKey("platforms")]))
+  .getSQL();
+type GenerationRows = RowOf<typeof masterMeta>[];
 
 /**
  * Counts over the official games only change with the generations, so they are computed once per
@@ -168,27 +262,36 @@ async function officialMaster(db: Db, generationRows: GenerationRows): Promise<O
   const cacheKey = `${generation}|${generationOf("platforms")}`;
   const cached = officialMasterCache.get(cacheKey);
   if (cached) return cached;
-  const [counts, platforms] = await queryBatch<[{ platformId: number; n: number }[], { id: number; name: string }[]]>(db, [
-    sql`SELECT platform_id AS platformId, COUNT(*) AS n FROM game_rank WHERE owner_user_id IS NULL GROUP BY platform_id`,
-    sql`SELECT id, name FROM platforms WHERE owner_user_id IS NULL ORDER BY id`,
+  const [counts, officialPlatforms] = await db.batch([
+    db
+      .select({ platformId: gameRank.platformId, n: count() })
+      .from(gameRank)
+      .where(isNull(gameRank.ownerUserId))
+      .groupBy(gameRank.platformId),
+    db.select({ id: platforms.id, name: platforms.name }).from(platforms).where(isNull(platforms.ownerUserId)).orderBy(platforms.id),
   ]);
   const gamesPerPlatform = new Map(counts.map((row) => [row.platformId, row.n]));
   const official = {
     generation,
     totalGames: counts.reduce((sum, row) => sum + row.n, 0),
-    platformNames: platforms.filter((p) => gamesPerPlatform.has(p.id)).map((p) => p.name),
+    platformNames: officialPlatforms.filter((p) => gamesPerPlatform.has(p.id)).map((p) => p.name),
     gamesPerPlatform,
   };
   officialMasterCache.set(cacheKey, official);
   return official;
 }
 
-type PlatformCountRows = { platformId: number; n: number }[];
+type PlatformCountRows = (RowOf<typeof games, "platformId"> & { n: number })[];
 
 /** The generations and the caller's custom games per platform: put these in the tool's own batch. */
 export const coverageQueries = (userId: string): [SQL, SQL] => [
   generationsQuery,
-  sql`SELECT platform_id AS platformId, COUNT(*) AS n FROM games WHERE owner_user_id = ${userId} GROUP BY platform_id`,
+  statements
+    .select({ platformId: games.platformId, n: count().as("n") })
+    .from(games)
+    .where(eq(games.ownerUserId, userId))
+    .groupBy(games.platformId)
+    .getSQL(),
 ];
 export type CoverageRows = [GenerationRows, PlatformCountRows];
 
@@ -202,7 +305,7 @@ export async function coverageFrom(
 ): Promise<{ generation: string; coverage: Coverage; gamesPerPlatform: ReadonlyMap<number, number> }> {
   const official = await officialMaster(db, generationRows);
   const gamesPerPlatform = new Map(official.gamesPerPlatform);
-  for (const row of customRows) gamesPerPlatform.set(row.platformId, (gamesPerPlatform.get(row.platformId) ?? 0) + row.n);
+  for (const row of customRows) gamesPerPlatform.set(row.platform_id, (gamesPerPlatform.get(row.platform_id) ?? 0) + row.n);
   const customGames = customRows.reduce((sum, row) => sum + row.n, 0);
   const coverage = {
     totalGames: official.totalGames + customGames,

@@ -1,3 +1,4 @@
+import { games } from "../../db/schema";
 import { normalizeCode, normalizeSearchText } from "../../platform/normalize";
 
 /** Joins several search forms in one column; "|" cannot occur in a normalised form. */
@@ -53,11 +54,6 @@ export function searchColumnsOf(game: SearchableGame): SearchColumns {
   };
 }
 
-export const SEARCH_COLUMNS = [
-  { column: "search_title", key: "searchTitle" },
-  { column: "search_title_en", key: "searchTitleEn" },
-  { column: "search_alias", key: "searchAlias" },
-  { column: "search_model", key: "searchModel" },
-  { column: "search_edition_model", key: "searchEditionModel" },
-  { column: "search_edition_title", key: "searchEditionTitle" },
-] as const;
+export const SEARCH_COLUMNS = (
+  ["searchTitle", "searchTitleEn", "searchAlias", "searchModel", "searchEditionModel", "searchEditionTitle"] as const
+).map((key) => ({ column: games[key].name, key }));

@@ -44,10 +44,12 @@ const containsCode = (name: string, value: string) => sql`instr(${code(name)}, $
 const isIndexable = (value: string) => [...value].length >= 3;
 
 /** Games whose given games_fts columns contain `value` (3+ characters), through the trigram index. */
+// raw SQL: FTS5 MATCH (games_fts) has no builder form.
 const trigramMatches = (columns: readonly string[], value: string) =>
   sql`SELECT rowid FROM games_fts WHERE games_fts MATCH ${`{${columns.join(" ")}} : "${value}"`}`;
 
 /** Games whose title forms or model numbers hold a 1-2 character term: every such term is a token of games_grams. */
+// raw SQL: FTS5 MATCH has no builder form.
 const gramMatches = (column: "titles" | "codes", term: string) =>
   sql`SELECT rowid FROM games_grams WHERE games_grams MATCH ${`{${column}} : "${term}"`}`;
 
@@ -210,6 +212,7 @@ function searchWith(userId: string, criteria: SearchCriteria, limit: number, fil
   // games, filter and rank on game_rank alone. Materialised: the page and the platform counts
   // read the same hits without matching twice.
   const source = identifier ? sql`game_rank g JOIN games gc ON gc.id = g.id` : sql`game_rank g`;
+  // raw SQL: a materialised CTE of ranked hits over FTS5 matches, json_group_array counts and GAME_SELECT's joins.
   const hits = sql`WITH hits AS MATERIALIZED (
     SELECT g.id, g.platform_id, g.release_date, ${lead.strength} AS strength, ${identifier?.exact ?? sql`NULL`} AS exact, ${identifier?.edition ?? sql`0`} AS edition
     FROM ${source} WHERE ${allOf(conditions)})`;

@@ -55,6 +55,7 @@ export interface ListPageRequest {
  * game filters. Game columns (core fields: list items show no game field groups) only when asked
  * for. Read it with ctx.read, then listPageOf.
  */
+// raw SQL: the list page machinery: a page of rowids chosen from the list alone, then joined with its games.
 export function listPageQueries({ list, userId, filter, sort, page, withGame, also = [] }: ListPageRequest): SQL[] {
   const joined = { from: userListFrom(list), where: allOf(joinedConditions(userId, filter)) };
   const alone = { from: sql.raw(`${list.table} ${list.alias}`), where: allOf(filter.own) };
@@ -83,6 +84,7 @@ export function listPageOf<R>([rows, total, ...also]: unknown[][]): {
 
 /** One row of the caller's list with its game; undefined when the game is not on it. */
 export async function userListRow<R>(db: Db, list: UserList, userId: string, gameId: number) {
+  // raw SQL: the list machinery's FROM and columns, with GAME_SELECT's aliased joins.
   const [row] = await db.all<R & GameRecord>(sql`
     SELECT ${list.columns}, ${GAME_SELECT} FROM ${from(list)} ${GAME_JOINS}
     WHERE ${sql.raw(list.alias)}.user_id = ${userId} AND ${sql.raw(list.alias)}.game_id = ${gameId}`);

@@ -130,9 +130,10 @@ async function mappedGameIds(ctx: ApplyContext, ids: readonly number[]): Promise
 }
 
 /** The file's game ids mapped to this account's, and the distinct games they land on. */
-async function mappedTargets(ctx: ApplyContext, ids: readonly number[]) {
-  const gameIds = await mappedGameIds(ctx, ids);
-  return { gameIds, targets: [...new Set(gameIds.values())] };
+/** A dataset's rows in this account: its handles, the time written, and the rows' game ids mapped (with the distinct targets). */
+async function rowsContext(ctx: ApplyContext, fileGameIds: readonly number[]) {
+  const gameIds = await mappedGameIds(ctx, fileGameIds);
+  return { db: ctx.db, userId: ctx.userId, now: ctx.now.toISOString(), gameIds, targets: [...new Set(gameIds.values())] };
 }
 
 const limitMessage = (plan: Plan, resource: RegisteredResource, noun = `${resource} entries`) =>
@@ -174,9 +175,7 @@ async function restoredIds<T extends string | number>(
 }
 
 async function decideLibrary(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"library">>[]): Promise<Decided> {
-  const { db, userId } = ctx;
-  const now = ctx.now.toISOString();
-  const { gameIds, targets } = await mappedTargets(
+  const { db, userId, now, gameIds, targets } = await rowsContext(
     ctx,
     rows.map((r) => r.d.gameId),
   );
@@ -213,9 +212,7 @@ async function decideLibrary(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"lib
 }
 
 async function decideWishlist(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"wishlist">>[]): Promise<Decided> {
-  const { db, userId } = ctx;
-  const now = ctx.now.toISOString();
-  const { gameIds, targets } = await mappedTargets(
+  const { db, userId, now, gameIds, targets } = await rowsContext(
     ctx,
     rows.map((r) => r.d.gameId),
   );
@@ -248,9 +245,7 @@ async function decideWishlist(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"wi
 const allOwnedGuard = (userId: string, gameIds: readonly number[]) => guardStatement(allOwnedSql(userId, gameIds));
 
 async function decidePlayRecords(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"playRecords">>[]): Promise<Decided> {
-  const { db, userId } = ctx;
-  const now = ctx.now.toISOString();
-  const { gameIds, targets } = await mappedTargets(
+  const { db, userId, now, gameIds, targets } = await rowsContext(
     ctx,
     rows.map((r) => r.d.gameId),
   );
@@ -599,9 +594,7 @@ async function decideConsoles(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"co
  * Its games must be in the library (restore the library first), as updateTagGames requires.
  */
 async function decideTags(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"tags">>[]): Promise<Decided> {
-  const { db, userId } = ctx;
-  const now = ctx.now.toISOString();
-  const { gameIds, targets } = await mappedTargets(
+  const { db, userId, now, gameIds, targets } = await rowsContext(
     ctx,
     rows.flatMap((r) => r.d.gameIds),
   );

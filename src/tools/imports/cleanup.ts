@@ -1,10 +1,11 @@
 import type { Db } from "../../platform/db";
 import { listObjects } from "../../platform/exportStorage";
+import { DAY_MS } from "../../platform/time";
 import { jobOfStagedKey, STAGED_PREFIX } from "./jobs";
 import { jobsAmong } from "./queries";
 
 /** A staged file with no readable expiry (should not happen) is kept this long after its upload. */
-const FALLBACK_LIFETIME_MS = 86_400_000;
+const FALLBACK_LIFETIME_MS = DAY_MS;
 
 /**
  * Deletes the staged files (imports/) no job will read again: those past their job's expiry (the

@@ -3,7 +3,8 @@ import { ApiError } from "../../platform/errors";
 import { StreamedObjectWriter } from "../../platform/exportStorage";
 import { randomBase62 } from "../../platform/ids";
 import type { Plan } from "../../platform/plans";
-import { quotaExceeded, userDailyChargeStatement, utcDay } from "../../platform/quota";
+import { quotaExceeded, userDailyChargeStatement } from "../../platform/quota";
+import { utcDay } from "../../platform/time";
 import { MY_DATASET_PLANS, MY_DATASETS } from "../exports/myData/args";
 import { applyBatch } from "./apply";
 import {

@@ -1,16 +1,16 @@
 import { z } from "zod";
 import { ApiError } from "../../platform/errors";
 import { sharedFilterArgs, sharedRangeCheck } from "../../platform/filters";
+import { sortArgs } from "../../platform/keyset";
 import {
-  GAME_GROUP_CAP,
-  type PageCap,
+  LIST_REST_NOTE,
+  listFieldCaps,
   type PageLimit,
   type Paging,
   pageArgs,
   pagedEnvelope,
   pageOf,
   pageOffset,
-  USER_LINKS_GROUP_CAP,
 } from "../../platform/paging";
 import { ALL_PLANS } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
@@ -30,18 +30,10 @@ import { LIBRARY, LIBRARY_DEFAULT_SORT, LIBRARY_SORTS, libraryFilter, libraryFil
 
 const PAGING: Paging = { cap: 200, defaultLimit: 50 };
 
-function fieldCaps(groups: ReadonlySet<LibraryFieldGroup>): PageCap[] {
-  const caps: PageCap[] = [];
-  if (groups.has("game")) caps.push(GAME_GROUP_CAP);
-  if (groups.has("userLinks")) caps.push(USER_LINKS_GROUP_CAP);
-  return caps;
-}
-
 const input = z
   .strictObject({
     ...sharedFilterArgs,
-    sortBy: z.enum(Object.keys(LIBRARY_SORTS) as [keyof typeof LIBRARY_SORTS]).default(LIBRARY_DEFAULT_SORT.sortBy),
-    sortOrder: z.enum(["asc", "desc"]).default(LIBRARY_DEFAULT_SORT.sortOrder),
+    ...sortArgs(LIBRARY_SORTS, LIBRARY_DEFAULT_SORT),
     ...pageArgs(PAGING),
     fields: z
       .array(z.enum(LIBRARY_FIELD_GROUPS))
@@ -58,7 +50,7 @@ export const getLibrary = defineTool({
   title: "ライブラリ取得",
   description:
     "Lists the games you own, with purchase data, attributes and the game itself by default; filter by platform, genre, title, release date, attributes, purchase place, rating, purchase date and price, sort and page. latestPlay.hasPlayRecord false only means no play record was created, not that the game is unplayed.",
-  restNote: "In REST, GET arrays are comma-separated and fields= with no value gives core fields only.",
+  restNote: LIST_REST_NOTE,
   scopes: ["library:read"],
   plans: ALL_PLANS,
   kind: "read",
@@ -107,7 +99,7 @@ const fieldGroupsOf = (args: Pick<LibraryArgs, "fields">) => new Set<LibraryFiel
 /** What a getLibrary call reads in one batch: its page, the total and the caller's attribute labels. */
 function libraryReads(userId: string, args: LibraryArgs, filter: ListFilter, pageLimit: PageLimit) {
   const groups = fieldGroupsOf(args);
-  const limit = pageLimit(args.limit, fieldCaps(groups));
+  const limit = pageLimit(args.limit, listFieldCaps(groups));
   const queries = listPageQueries({
     list: LIBRARY,
     userId,

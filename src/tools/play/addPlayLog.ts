@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
-import { utcDay } from "../../platform/quota";
 import { isoDate, text } from "../../platform/schemas";
+import { utcDay } from "../../platform/time";
 import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
 import { playLogSchema, toPlayLog } from "./items";

@@ -1,15 +1,6 @@
 import { z } from "zod";
-import {
-  GAME_GROUP_CAP,
-  type PageCap,
-  type PageLimit,
-  type Paging,
-  pageArgs,
-  pagedEnvelope,
-  pageOf,
-  pageOffset,
-  USER_LINKS_GROUP_CAP,
-} from "../../platform/paging";
+import { sortArgs } from "../../platform/keyset";
+import { listFieldCaps, type PageLimit, type Paging, pageArgs, pagedEnvelope, pageOf, pageOffset } from "../../platform/paging";
 import { ALL_PLANS, type Plan } from "../../platform/plans";
 import { orderedRanges } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
@@ -24,8 +15,7 @@ const PAGING: Paging = { cap: 200, defaultLimit: 50 };
 const input = z
   .strictObject({
     ...playFilterArgs,
-    sortBy: z.enum(Object.keys(PLAY_SORTS) as [keyof typeof PLAY_SORTS]).default(PLAY_DEFAULT_SORT.sortBy),
-    sortOrder: z.enum(["asc", "desc"]).default(PLAY_DEFAULT_SORT.sortOrder),
+    ...sortArgs(PLAY_SORTS, PLAY_DEFAULT_SORT),
     ...pageArgs(PAGING),
     fields: z.array(z.enum(PLAY_FIELD_GROUPS)).optional().describe("Default: game, console, goal (FREE: game, goal)."),
   })
@@ -81,10 +71,7 @@ export const getPlayRecords = defineTool({
 function playRecordsReads(userId: string, plan: Plan, args: PlayRecordsArgs, filter: ListFilter, pageLimit: PageLimit) {
   const defaults: PlayFieldGroup[] = plan === "FREE" ? ["game", "goal"] : ["game", "console", "goal"];
   const groups = new Set<PlayFieldGroup>(args.fields ?? defaults);
-  const caps: PageCap[] = [];
-  if (groups.has("game")) caps.push(GAME_GROUP_CAP);
-  if (groups.has("userLinks")) caps.push(USER_LINKS_GROUP_CAP);
-  const limit = pageLimit(args.limit, caps);
+  const limit = pageLimit(args.limit, listFieldCaps(groups));
   const queries = listPageQueries({
     list: PLAY_RECORDS,
     userId,

@@ -1,5 +1,4 @@
-import { and, count, desc, eq, exists, getTableColumns, inArray, notExists, type SQL, sql } from "drizzle-orm";
-import { alias, type SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { and, count, desc, eq, exists, getTableColumns, notExists, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import { consoles, games, playLogs, playRecords } from "../../db/schema";
 import { inJsonArray, jsonArrayHolds } from "../../platform/columns";
@@ -8,9 +7,9 @@ import { ApiError, notFound } from "../../platform/errors";
 import { rating, sharedFilterArgs } from "../../platform/filters";
 import { newId, newRevision } from "../../platform/ids";
 import { nullsLastSort, orderOf, type SortKey } from "../../platform/keyset";
-import { utcDay } from "../../platform/quota";
 import { runConditional, type WriteCondition } from "../../platform/registeredLimits";
 import { isoDate } from "../../platform/schemas";
+import { utcDay } from "../../platform/time";
 import { readBack } from "../../platform/writes";
 import { attributeLabels, resolveAttributeIds } from "../attributes/queries";
 import type { GameRecord } from "../games/gameObject";

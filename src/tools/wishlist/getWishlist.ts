@@ -1,5 +1,15 @@
 import { z } from "zod";
-import { GAME_GROUP_CAP, type PageLimit, type Paging, pageArgs, pagedEnvelope, pageOf, pageOffset } from "../../platform/paging";
+import { sortArgs } from "../../platform/keyset";
+import {
+  LIST_REST_NOTE,
+  listFieldCaps,
+  type PageLimit,
+  type Paging,
+  pageArgs,
+  pagedEnvelope,
+  pageOf,
+  pageOffset,
+} from "../../platform/paging";
 import { ALL_PLANS } from "../../platform/plans";
 import { orderedRanges } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
@@ -28,8 +38,7 @@ const PAGING: Paging = { cap: 200, defaultLimit: 50 };
 const input = z
   .strictObject({
     ...wishlistFilterArgs,
-    sortBy: z.enum(Object.keys(WISHLIST_SORTS) as [keyof typeof WISHLIST_SORTS]).default(WISHLIST_DEFAULT_SORT.sortBy),
-    sortOrder: z.enum(["asc", "desc"]).default(WISHLIST_DEFAULT_SORT.sortOrder),
+    ...sortArgs(WISHLIST_SORTS, WISHLIST_DEFAULT_SORT),
     ...pageArgs(PAGING),
     fields: z.array(z.enum(WISHLIST_FIELD_GROUPS)).optional().describe("Default: game, wish. [] gives gameId, priority and revision."),
   })
@@ -43,7 +52,7 @@ export const getWishlist = defineTool({
   title: "ほしいもの取得",
   description:
     "Lists the games on your wishlist with priority and purchase plans; filter by platform, genre, title, release date, planned place, date (or overdue plans), price and priority, sort and page.",
-  restNote: "In REST, GET arrays are comma-separated and fields= with no value gives core fields only.",
+  restNote: LIST_REST_NOTE,
   scopes: ["library:read"],
   plans: ALL_PLANS,
   kind: "read",
@@ -71,7 +80,7 @@ export const getWishlist = defineTool({
 /** What a getWishlist call reads in one batch: its page and the total. */
 function wishlistReads(userId: string, args: WishlistArgs, filter: ListFilter, pageLimit: PageLimit) {
   const groups = new Set<WishlistFieldGroup>(args.fields ?? DEFAULT_WISHLIST_FIELDS);
-  const limit = pageLimit(args.limit, groups.has("game") ? [GAME_GROUP_CAP] : []);
+  const limit = pageLimit(args.limit, listFieldCaps(groups));
   const queries = listPageQueries({
     list: WISHLIST,
     userId,

@@ -1,9 +1,7 @@
-import { z } from "zod";
-import { confirmTokenArg, confirmTwoStep, removalResult, TWO_STEP_NOTE } from "../../platform/confirm";
+import { confirmTwoStep, gameRemoval } from "../../platform/confirm";
 import { queryBatch } from "../../platform/db";
 import { notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
-import { positiveId } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
 import { deleteWishSql, findWish } from "./queries";
 
@@ -16,10 +14,7 @@ export const removeFromWishlist = defineTool({
   restNote: 'In REST, POST /rest/v1/removeFromWishlist with {"gameId": ...}, then again with confirmToken.',
   scopes: ["library:delete"],
   plans: ALL_PLANS,
-  kind: "delete",
-  input: z.strictObject({ gameId: positiveId, confirmToken: confirmTokenArg }),
-  output: removalResult({ gameId: z.number().int() }),
-  notes: [TWO_STEP_NOTE],
+  ...gameRemoval(),
   async handler(ctx, args) {
     const { db, auth } = ctx;
     const wish = await findWish(db, auth.userId, args.gameId);

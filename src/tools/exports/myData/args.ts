@@ -2,6 +2,7 @@ import { z } from "zod";
 import { SHARED_RANGES, sharedFilterArgs } from "../../../platform/filters";
 import { ALL_PLANS, LIGHT_AND_ABOVE, type Plan, PREMIUM_ONLY } from "../../../platform/plans";
 import { isoDate, orderedRanges, text } from "../../../platform/schemas";
+import { utcDay } from "../../../platform/time";
 import type { LowerPlan, PlanDifference } from "../../../registry/defineTool";
 import { COLLECTION_TYPES, PURPOSES } from "../../collections/items";
 import { CONSOLE_RANGES, CONSOLE_SORTS, consoleFilterArgs } from "../../consoles/queries";
@@ -76,7 +77,7 @@ export const LIGHT_NAME_MAX = 10;
 
 function yearsAgo(now: Date, years: number): string {
   const day = new Date(Date.UTC(now.getUTCFullYear() - years, now.getUTCMonth(), now.getUTCDate()));
-  return day.toISOString().slice(0, 10);
+  return utcDay(day);
 }
 
 const recentBuyDate = isoDate
