@@ -56,6 +56,9 @@ export function listFieldCaps(groups: ReadonlySet<string>): PageCap[] {
   return caps;
 }
 
+/** The page size of a user's lists of games (getLibrary, getWishlist, getPlayRecords). */
+export const USER_LIST_PAGING: Paging = { cap: 200, defaultLimit: 50 };
+
 /** The REST sentence of the user-list tools (getLibrary, getWishlist). */
 export const LIST_REST_NOTE = "In REST, GET arrays are comma-separated and fields= with no value gives core fields only.";
 

@@ -39,9 +39,8 @@ export const collectionSchema = z
   })
   .meta({ id: "Collection" });
 
-/** The columns of a collection row that its items show. */
-export const COLLECTION_KEYS = [
-  "id",
+/** A collection's definition: the same names in the schema, its items and its export. */
+export const COLLECTION_FIELDS = [
   "name",
   "description",
   "type",
@@ -51,10 +50,10 @@ export const COLLECTION_KEYS = [
   "genreId",
   "releaseDateFrom",
   "releaseDateTo",
-  "revision",
-  "createdAt",
-  "updatedAt",
 ] as const;
+
+/** The columns of a collection row that its items show. */
+export const COLLECTION_KEYS = ["id", ...COLLECTION_FIELDS, "revision", "createdAt", "updatedAt"] as const;
 
 /** One collection row as the collection queries read it, with its games and exclusions as JSON arrays. */
 export type CollectionRow = RowOf<typeof collections, (typeof COLLECTION_KEYS)[number]> & { members: string; excluded: string };

@@ -85,6 +85,23 @@ class Decisions {
   }
 }
 
+/** The plan's room for one dataset's new rows: each new row takes one, or is reported as past the limit. */
+class Room {
+  constructor(
+    private left: number,
+    private readonly reportPast: (row: number) => void,
+  ) {}
+
+  take(row: number): boolean {
+    if (this.left <= 0) {
+      this.reportPast(row);
+      return false;
+    }
+    this.left--;
+    return true;
+  }
+}
+
 /**
  * Attribute labels as ids; a label the account does not have yet is created (within the plan's
  * attribute limit), since attributes travel as labels in an export. Unresolvable labels: null.
@@ -148,17 +165,24 @@ function decidedWithin(ctx: ApplyContext, d: Decisions, ...counters: PlanCounter
   return d.decided;
 }
 
+/** A record a restore gives a new id to (import_id_map kind), its id and owner columns, and how a stored id reads back. */
+interface RestorableRecord<T extends string | number> {
+  kind: string;
+  id: SQLiteColumn;
+  owner: SQLiteColumn;
+  asId: (reissued: string) => T;
+}
+
+const CUSTOM_GAME_RECORD: RestorableRecord<number> = { kind: "game", id: games.id, owner: games.ownerUserId, asId: Number };
+const CONSOLE_RECORD: RestorableRecord<string> = { kind: "console", id: consoles.id, owner: consoles.userId, asId: String };
+const COLLECTION_RECORD: RestorableRecord<string> = { kind: "collection", id: collections.id, owner: collections.userId, asId: String };
+
 /**
  * Which of a file's record ids are here already: the account's own, one whose re-issued id (kind
  * in import_id_map, from an earlier restore) still exists, or one this batch adds (add).
  */
-async function restoredIds<T extends string | number>(
-  { db, userId }: ApplyContext,
-  kind: string,
-  record: { id: SQLiteColumn; owner: SQLiteColumn },
-  fileIds: readonly T[],
-  asId: (reissued: string) => T,
-) {
+async function restoredIds<T extends string | number>({ db, userId }: ApplyContext, record: RestorableRecord<T>, fileIds: readonly T[]) {
+  const { kind, asId } = record;
   const [reissued, own] = await Promise.all([
     idMap(db, userId, kind, fileIds.map(String)),
     held(db, record.owner, userId, record.id, fileIds),
@@ -175,10 +199,8 @@ async function restoredIds<T extends string | number>(
 }
 
 async function decideLibrary(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"library">>[]): Promise<Decided> {
-  const { db, userId, now, gameIds, targets } = await rowsContext(
-    ctx,
-    rows.map((r) => r.d.gameId),
-  );
+  const fileGameIds = rows.map((r) => r.d.gameId);
+  const { db, userId, now, gameIds, targets } = await rowsContext(ctx, fileGameIds);
   const [visible, owned, room, resolve] = await Promise.all([
     visibleGames(db, userId, targets),
     inLibrary(db, userId, targets),
@@ -212,10 +234,8 @@ async function decideLibrary(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"lib
 }
 
 async function decideWishlist(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"wishlist">>[]): Promise<Decided> {
-  const { db, userId, now, gameIds, targets } = await rowsContext(
-    ctx,
-    rows.map((r) => r.d.gameId),
-  );
+  const fileGameIds = rows.map((r) => r.d.gameId);
+  const { db, userId, now, gameIds, targets } = await rowsContext(ctx, fileGameIds);
   const [visible, owned, wished, room] = await Promise.all([
     visibleGames(db, userId, targets),
     inLibrary(db, userId, targets),
@@ -245,10 +265,8 @@ async function decideWishlist(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"wi
 const allOwnedGuard = (userId: string, gameIds: readonly number[]) => guardStatement(allOwnedSql(userId, gameIds));
 
 async function decidePlayRecords(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"playRecords">>[]): Promise<Decided> {
-  const { db, userId, now, gameIds, targets } = await rowsContext(
-    ctx,
-    rows.map((r) => r.d.gameId),
-  );
+  const fileGameIds = rows.map((r) => r.d.gameId);
+  const { db, userId, now, gameIds, targets } = await rowsContext(ctx, fileGameIds);
   const playIds = rows.map((r) => r.d.playId);
   const consoleRefs = [...new Set(rows.flatMap((r) => (r.d.consoleId ? [r.d.consoleId] : [])))];
   const [owned, mappedPlays, ownPlays, latest, consoleMap, ownConsoles, resolve] = await Promise.all([
@@ -460,10 +478,8 @@ async function decideCustomGames(ctx: ApplyContext, rows: StagedRow<ExportRowOf<
   const [restored, platforms, companies, parents, room] = await Promise.all([
     restoredIds(
       ctx,
-      "game",
-      { id: games.id, owner: games.ownerUserId },
+      CUSTOM_GAME_RECORD,
       rows.map((r) => r.d.gameId),
-      Number,
     ),
     usableIds(
       db,
@@ -482,7 +498,7 @@ async function decideCustomGames(ctx: ApplyContext, rows: StagedRow<ExportRowOf<
   ]);
   const d = new Decisions();
   const references = new Map<string, SQL>();
-  let left = room;
+  const left = new Room(room, (r) => d.fail(r, "gameId", "plan_limit", limitMessage(ctx.plan, "customGames", "custom games")));
   for (const { r, d: row } of rows) {
     if (restored.has(row.gameId)) {
       d.exists(r, "gameId", `Custom game ${row.gameId} was already restored (or is yours); kept as it is.`);
@@ -513,11 +529,7 @@ async function decideCustomGames(ctx: ApplyContext, rows: StagedRow<ExportRowOf<
       d.fail(r, "genreId", "invalid_input", `Genre ${row.genreId} is a support genre; the main genre must be a root genre.`);
       continue;
     }
-    if (left <= 0) {
-      d.fail(r, "gameId", "plan_limit", limitMessage(ctx.plan, "customGames", "custom games"));
-      continue;
-    }
-    left--;
+    if (!left.take(r)) continue;
     restored.add(row.gameId);
     const fields: CustomGameFields = {
       title: row.title,
@@ -543,24 +555,18 @@ async function decideCustomGames(ctx: ApplyContext, rows: StagedRow<ExportRowOf<
 async function decideConsoles(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"consoles">>[]): Promise<Decided> {
   const { db, userId } = ctx;
   const now = ctx.now.toISOString();
+  const platformIds = rows.flatMap((r) => r.d.platforms.map((p) => p.platformId));
   const [restored, platforms, room] = await Promise.all([
     restoredIds(
       ctx,
-      "console",
-      { id: consoles.id, owner: consoles.userId },
+      CONSOLE_RECORD,
       rows.map((r) => r.d.consoleId),
-      String,
     ),
-    usableIds(
-      db,
-      "platforms",
-      userId,
-      rows.flatMap((r) => r.d.platforms.map((p) => p.platformId)),
-    ),
+    usableIds(db, "platforms", userId, platformIds),
     roomLeft(db, ctx, CONSOLES_COUNTER),
   ]);
   const d = new Decisions();
-  let left = room;
+  const left = new Room(room, (r) => d.fail(r, "consoleId", "plan_limit", limitMessage(ctx.plan, "consoles", "consoles")));
   for (const { r, d: row } of rows) {
     if (restored.has(row.consoleId)) {
       d.exists(r, "consoleId", `Console ${row.consoleId} was already restored (or is yours); kept as it is.`);
@@ -571,11 +577,7 @@ async function decideConsoles(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"co
       d.fail(r, `platforms[${missing}].platformId`, "not_found", `Platform ${row.platforms[missing]!.platformId} is not one you can use.`);
       continue;
     }
-    if (left <= 0) {
-      d.fail(r, "consoleId", "plan_limit", limitMessage(ctx.plan, "consoles", "consoles"));
-      continue;
-    }
-    left--;
+    if (!left.take(r)) continue;
     restored.add(row.consoleId);
     const id = newId("con");
     const values = {
@@ -594,10 +596,8 @@ async function decideConsoles(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"co
  * Its games must be in the library (restore the library first), as updateTagGames requires.
  */
 async function decideTags(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"tags">>[]): Promise<Decided> {
-  const { db, userId, now, gameIds, targets } = await rowsContext(
-    ctx,
-    rows.flatMap((r) => r.d.gameIds),
-  );
+  const fileGameIds = rows.flatMap((r) => r.d.gameIds);
+  const { db, userId, now, gameIds, targets } = await rowsContext(ctx, fileGameIds);
   const [named, owned, room] = await Promise.all([
     tagsNamed(
       db,
@@ -610,7 +610,7 @@ async function decideTags(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"tags">
   const byName = new Map<string, number | null>(named.map((t) => [t.name, t.id]));
   const d = new Decisions();
   const tagged: number[] = [];
-  let left = room;
+  const left = new Room(room, (r) => d.fail(r, "name", "plan_limit", limitMessage(ctx.plan, "tags", "tags")));
   for (const { r, d: row } of rows) {
     if (byName.has(row.name)) {
       const existing = byName.get(row.name);
@@ -624,11 +624,7 @@ async function decideTags(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"tags">
       d.fail(r, `gameIds[${missing}]`, "not_found", `Game ${row.gameIds[missing]} is not in your library: import the library file first.`);
       continue;
     }
-    if (left <= 0) {
-      d.fail(r, "name", "plan_limit", limitMessage(ctx.plan, "tags", "tags"));
-      continue;
-    }
-    left--;
+    if (!left.take(r)) continue;
     byName.set(row.name, null);
     tagged.push(...ids);
     const values = { name: row.name, ...orNull(row, ["nameKana", "color", "description"]) };
@@ -662,26 +658,20 @@ async function decideCollections(ctx: ApplyContext, rows: StagedRow<ExportRowOf<
     const mappedTags = await idMap(db, userId, "tag", tagRefs);
     return { mappedTags, existing: await held(db, tags.userId, userId, tags.id, [...tagRefs, ...mappedTags.values()].map(Number)) };
   };
+  const platformIds = rows.flatMap((r) => (r.d.platformId != null ? [r.d.platformId] : []));
   const [restored, { mappedTags, existing: ownTags }, visible, platforms, room] = await Promise.all([
     restoredIds(
       ctx,
-      "collection",
-      { id: collections.id, owner: collections.userId },
+      COLLECTION_RECORD,
       rows.map((r) => r.d.collectionId),
-      String,
     ),
     tagsHere(),
     visibleGames(db, userId, [...new Set(gameIds.values())]),
-    usableIds(
-      db,
-      "platforms",
-      userId,
-      rows.flatMap((r) => (r.d.platformId != null ? [r.d.platformId] : [])),
-    ),
+    usableIds(db, "platforms", userId, platformIds),
     roomLeft(db, ctx, COLLECTIONS_COUNTER),
   ]);
   const d = new Decisions();
-  let left = room;
+  const left = new Room(room, (r) => d.fail(r, "collectionId", "plan_limit", limitMessage(ctx.plan, "collections", "collections")));
   for (const { r, d: row } of rows) {
     if (restored.has(row.collectionId)) {
       d.exists(r, "collectionId", `Collection ${row.collectionId} was already restored (or is yours); kept as it is.`);
@@ -725,11 +715,7 @@ async function decideCollections(ctx: ApplyContext, rows: StagedRow<ExportRowOf<
       );
       continue;
     }
-    if (left <= 0) {
-      d.fail(r, "collectionId", "plan_limit", limitMessage(ctx.plan, "collections", "collections"));
-      continue;
-    }
-    left--;
+    if (!left.take(r)) continue;
     restored.add(row.collectionId);
     const id = newId("col");
     d.add(...insertCollectionSql(id, userId, collection, now, timesOf(row, now)), mapSql(userId, "collection", row.collectionId, id));

@@ -6,11 +6,11 @@ import {
   LIST_REST_NOTE,
   listFieldCaps,
   type PageLimit,
-  type Paging,
   pageArgs,
   pagedEnvelope,
   pageOf,
   pageOffset,
+  USER_LIST_PAGING,
 } from "../../platform/paging";
 import { ALL_PLANS } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
@@ -28,13 +28,11 @@ import {
 } from "./items";
 import { LIBRARY, LIBRARY_DEFAULT_SORT, LIBRARY_SORTS, libraryFilter, libraryFilterNow, librarySort } from "./queries";
 
-const PAGING: Paging = { cap: 200, defaultLimit: 50 };
-
 const input = z
   .strictObject({
     ...sharedFilterArgs,
     ...sortArgs(LIBRARY_SORTS, LIBRARY_DEFAULT_SORT),
-    ...pageArgs(PAGING),
+    ...pageArgs(USER_LIST_PAGING),
     fields: z
       .array(z.enum(LIBRARY_FIELD_GROUPS))
       .optional()
@@ -54,7 +52,7 @@ export const getLibrary = defineTool({
   scopes: ["library:read"],
   plans: ALL_PLANS,
   kind: "read",
-  paging: PAGING,
+  paging: USER_LIST_PAGING,
   input,
   output: pagedEnvelope(libraryEntrySchema),
   notes: [

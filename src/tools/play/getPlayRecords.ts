@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { sortArgs } from "../../platform/keyset";
-import { listFieldCaps, type PageLimit, type Paging, pageArgs, pagedEnvelope, pageOf, pageOffset } from "../../platform/paging";
+import { listFieldCaps, type PageLimit, pageArgs, pagedEnvelope, pageOf, pageOffset, USER_LIST_PAGING } from "../../platform/paging";
 import { ALL_PLANS, type Plan } from "../../platform/plans";
 import { orderedRanges } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
@@ -10,13 +10,11 @@ import { type ListFilter, listPageOf, listPageQueries } from "../games/userLists
 import { PLAY_FIELD_GROUPS, type PlayFieldGroup, type PlayRow, playRecordSchema, toPlayRecord } from "./items";
 import { PLAY_DEFAULT_SORT, PLAY_RANGES, PLAY_RECORDS, PLAY_SORTS, playFilter, playFilterArgs, playFilterNow, playSort } from "./queries";
 
-const PAGING: Paging = { cap: 200, defaultLimit: 50 };
-
 const input = z
   .strictObject({
     ...playFilterArgs,
     ...sortArgs(PLAY_SORTS, PLAY_DEFAULT_SORT),
-    ...pageArgs(PAGING),
+    ...pageArgs(USER_LIST_PAGING),
     fields: z.array(z.enum(PLAY_FIELD_GROUPS)).optional().describe("Default: game, console, goal (FREE: game, goal)."),
   })
   .superRefine(orderedRanges(PLAY_RANGES));
@@ -33,7 +31,7 @@ export const getPlayRecords = defineTool({
   scopes: ["play:read"],
   plans: ALL_PLANS,
   kind: "read",
-  paging: PAGING,
+  paging: USER_LIST_PAGING,
   input,
   output: pagedEnvelope(playRecordSchema),
   planDifferences: {

@@ -4,11 +4,11 @@ import {
   LIST_REST_NOTE,
   listFieldCaps,
   type PageLimit,
-  type Paging,
   pageArgs,
   pagedEnvelope,
   pageOf,
   pageOffset,
+  USER_LIST_PAGING,
 } from "../../platform/paging";
 import { ALL_PLANS } from "../../platform/plans";
 import { orderedRanges } from "../../platform/schemas";
@@ -33,13 +33,11 @@ import {
   wishlistSort,
 } from "./queries";
 
-const PAGING: Paging = { cap: 200, defaultLimit: 50 };
-
 const input = z
   .strictObject({
     ...wishlistFilterArgs,
     ...sortArgs(WISHLIST_SORTS, WISHLIST_DEFAULT_SORT),
-    ...pageArgs(PAGING),
+    ...pageArgs(USER_LIST_PAGING),
     fields: z.array(z.enum(WISHLIST_FIELD_GROUPS)).optional().describe("Default: game, wish. [] gives gameId, priority and revision."),
   })
   .superRefine(orderedRanges(WISHLIST_RANGES));
@@ -56,7 +54,7 @@ export const getWishlist = defineTool({
   scopes: ["library:read"],
   plans: ALL_PLANS,
   kind: "read",
-  paging: PAGING,
+  paging: USER_LIST_PAGING,
   input,
   output: pagedEnvelope(wishlistEntrySchema),
   notes: ["The game field group caps the page at 100.", "Default order: priority, highest first; empty values sort last either way."],

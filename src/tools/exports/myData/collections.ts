@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { collections } from "../../../db/schema";
-import { type CollectionRow, toCollection } from "../../collections/items";
+import { COLLECTION_FIELDS, type CollectionRow, toCollection } from "../../collections/items";
 import { COLLECTION_ORDER, COLLECTION_SELECT, collectionConditions } from "../../collections/queries";
 import { MY_DATASET_PLANS } from "./args";
 import { type MyDataset, rowOf } from "./dataset";
@@ -9,22 +9,7 @@ import { type MyDataset, rowOf } from "./dataset";
 /** Collections as getCollections' conditions and columns name them. */
 const listed = alias(collections, "c");
 
-const columns = [
-  "collectionId",
-  "name",
-  "description",
-  "type",
-  "purpose",
-  "tagId",
-  "platformId",
-  "genreId",
-  "releaseDateFrom",
-  "releaseDateTo",
-  "gameIds",
-  "excludeGameIds",
-  "createdAt",
-  "updatedAt",
-] as const;
+const columns = ["collectionId", ...COLLECTION_FIELDS, "gameIds", "excludeGameIds", "createdAt", "updatedAt"] as const;
 
 /**
  * One row per collection (its definition, as getCollections shows it), oldest first; name,
