@@ -338,7 +338,7 @@ function report(kinds, { results, paired, bare }) {
     );
   }
   console.log("\nCPU per call at c=8 (ms, from /proc): the runtime (workerd: isolates, local D1), wrangler's own node process");
-  console.log("(the dev tool: it source-maps every console line the Worker writes; production has no such process), the bench client.\n");
+  console.log("(the dev tool: it reads every console line the Worker writes; production has no such process), the bench client.\n");
   console.log("| kind | workerd | wrangler | client | all |");
   console.log("|---|---|---|---|---|");
   const cpuRow = (name, blocks) => {

@@ -1,6 +1,6 @@
 // CPU time of a server's processes (Linux /proc), for `npm run bench:api`: what a call costs in
 // the runtime (workerd) and in the development tool around it (wrangler's node process, which
-// source-maps every console line of the Worker), apart from the benchmark client.
+// reads every console line of the Worker), apart from the benchmark client.
 import { readdirSync, readFileSync } from "node:fs";
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux
