@@ -248,6 +248,24 @@ export const masterMeta = sqliteTable("master_meta", {
 //                 game's sort_key and release_date. Triggers library_entries_game_copy_ai,
 //                 wishlist_entries_game_copy_ai, play_records_game_copy_ai, games_list_copies_au.
 //   play_records.total_play_time: the sum of its play logs. Triggers play_logs_total_ai/_ad/_au.
+//   list_counts   (below) how many rows each of a user's lists holds (migrations/0002_list_counts.sql):
+//                 triggers library_entries_count_ai/_ad, wishlist_entries_count_ai/_ad,
+//                 play_records_count_ai/_ad/_au (play: latest cycles only).
+
+/**
+ * How many rows each of a user's lists holds (play: its latest cycles, one per game), kept by
+ * triggers: a whole list's total and its plan limit read one row here instead of counting the list
+ * (50,000 entries took milliseconds to count).
+ */
+export const listCounts = sqliteTable(
+  "list_counts",
+  {
+    userId: text("user_id").notNull(),
+    list: text("list", { enum: ["library", "wishlist", "play"] }).notNull(),
+    n: integer("n").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.list] })],
+);
 
 /**
  * One narrow row per game for what a search reads of every hit: the games filter columns under

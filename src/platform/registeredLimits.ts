@@ -1,5 +1,6 @@
 import { and, count, eq, type SQL, sql } from "drizzle-orm";
 import { QueryBuilder, type SQLiteColumn, type SQLiteTable } from "drizzle-orm/sqlite-core";
+import { listCounts } from "../db/schema";
 import { type Db, guardStatement, runGuarded } from "./db";
 import { ApiError } from "./errors";
 import { type Plan, REGISTERED_LIMITS, type RegisteredResource } from "./plans";
@@ -15,6 +16,25 @@ export interface PlanCounter {
 }
 
 const builder = new QueryBuilder();
+
+/**
+ * The size of a user's list as list_counts keeps it (triggers move it with every insert and
+ * delete): one row read instead of counting the list. A statement whose one value is the size.
+ */
+export const listSize = (list: ListName, userId: string) =>
+  builder
+    .select({ n: sql<number>`coalesce(max(${listCounts.n}), 0)`.as("n") })
+    .from(listCounts)
+    .where(and(eq(listCounts.userId, userId), eq(listCounts.list, list)))
+    .getSQL();
+
+export type ListName = (typeof listCounts.$inferSelect)["list"];
+
+/** The counter of a list whose size list_counts keeps. */
+export const listSizeCounter = (resource: RegisteredResource, list: ListName): PlanCounter => ({
+  resource,
+  count: (userId) => listSize(list, userId),
+});
 
 /** The counter of `table`'s rows whose `owner` column is the user (and that meet `also`). */
 export const planCounter = (resource: RegisteredResource, table: SQLiteTable, owner: SQLiteColumn, also?: SQL): PlanCounter => ({

@@ -1,6 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db";
 import { orderOf, type SortKey } from "../../platform/keyset";
+import { type ListName, listSize } from "../../platform/registeredLimits";
 import type { GameRecord } from "./gameObject";
 import { allOf, GAME_CORE_SELECT, GAME_JOINS, GAME_SELECT, visibleTo } from "./queries";
 
@@ -13,6 +14,8 @@ export interface UserList {
   alias: "l" | "w" | "r";
   /** The list's own columns, qualified with the alias. */
   columns: SQL;
+  /** Its name in list_counts, where its size is kept. */
+  counted: ListName;
 }
 
 /** The list joined with its games (g): what its filters and sorts read. */
@@ -29,6 +32,8 @@ const from = userListFrom;
 export interface ListFilter {
   own: SQL[];
   games: SQL[];
+  /** False when the filter is the user's whole list (its total is then read from list_counts). */
+  narrowed: boolean;
 }
 
 /** The filter as conditions over the list joined with its games (userListFrom), visibility included: exports read that way. */
@@ -49,8 +54,8 @@ export interface ListPageRequest {
 /**
  * One page of the list plus the total, as one batch. The page's rows are chosen first from the
  * list alone (its own indexes: user, then the sort; see sortIndexes in schema.ts), reading no further than
- * the page; only those rows are then joined with their games and rendered. The total counts the
- * list's index entries. Every sort is of the list's own columns (a game's title and release date
+ * the page; only those rows are then joined with their games and rendered. The total of a whole
+ * list is read from list_counts; a filtered one counts the list's index entries. Every sort is of the list's own columns (a game's title and release date
  * are copied into its rows, see schema.ts); games are joined to count and choose the page only for
  * game filters. Game columns (core fields: list items show no game field groups) only when asked
  * for. Read it with ctx.read, then listPageOf.
@@ -68,7 +73,7 @@ export function listPageQueries({ list, userId, filter, sort, page, withGame, al
       JOIN ${sql.raw(`${list.table} ${alias}`)} ON ${sql.raw(alias)}.rowid = page.page_rowid
       ${withGame ? sql`JOIN games g ON g.id = ${sql.raw(alias)}.game_id ${GAME_JOINS}` : sql``}
       ORDER BY ${order}`,
-    sql`SELECT COUNT(*) AS n FROM ${source.from} WHERE ${source.where}`,
+    filter.narrowed ? sql`SELECT COUNT(*) AS n FROM ${source.from} WHERE ${source.where}` : listSize(list.counted, userId),
     ...also,
   ];
 }

@@ -8,7 +8,7 @@ import type { SharedFilters } from "../../platform/filters";
 import { newRevision } from "../../platform/ids";
 import { nullsLastSort, orderOf } from "../../platform/keyset";
 import { placeKey } from "../../platform/normalize";
-import { addWithinLimit, type LimitContext, planCounter } from "../../platform/registeredLimits";
+import { addWithinLimit, type LimitContext, listSizeCounter } from "../../platform/registeredLimits";
 import { differs, touchedIfChanged } from "../../platform/writes";
 import { resolveAttributeIds } from "../attributes/queries";
 import { listGameConditions, listGameConditionsNow } from "../games/queries";
@@ -16,7 +16,7 @@ import { joinedConditions, type ListFilter, type UserList, userListRow } from ".
 import { ENTRY_KEYS, type EntryRow } from "./items";
 
 /** The plan limit on library: counted here, where its rows are written. */
-export const LIBRARY_COUNTER = planCounter("library", libraryEntries, libraryEntries.userId);
+export const LIBRARY_COUNTER = listSizeCounter("library", "library");
 
 /** The library as its list queries read it: aliased l, beside its games (g). */
 const l = alias(libraryEntries, "l");
@@ -53,7 +53,8 @@ function libraryFilterWith(userId: string, filters: SharedFilters, attributeIds:
       ["buyPriceTo", l.buyPrice, "to"],
     ]),
   );
-  return { own: conditions, games };
+  // The user's own condition alone is the whole library.
+  return { own: conditions, games, narrowed: conditions.length > 1 || games.length > 0 };
 }
 
 export const LIBRARY_SORTS = {
@@ -72,7 +73,7 @@ export const LIBRARY_DEFAULT_SORT = { sortBy: "updatedAt", sortOrder: "desc" } a
 export const librarySort = (sortBy: LibrarySort, sortOrder: "asc" | "desc") => nullsLastSort(LIBRARY_SORTS[sortBy], sortOrder, l.gameId);
 export const libraryOrder = (sortBy: LibrarySort, sortOrder: "asc" | "desc") => orderOf(librarySort(sortBy, sortOrder));
 
-export const LIBRARY: UserList = { table: "library_entries", alias: "l", columns: columnList(l, ENTRY_KEYS) };
+export const LIBRARY: UserList = { table: "library_entries", alias: "l", columns: columnList(l, ENTRY_KEYS), counted: "library" };
 
 /** One entry with its game, as write results show it; undefined when not the caller's. */
 export const findEntry = (db: Db, userId: string, gameId: number) => userListRow<EntryRow>(db, LIBRARY, userId, gameId);

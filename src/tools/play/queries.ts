@@ -25,7 +25,7 @@ const r = playCycle;
 const PLAY_COLUMNS = sql`${r.id} AS play_id, ${columnList(r, PLAY_KEYS)},
   (SELECT ${consoles.name} FROM ${consoles} WHERE ${consoles.id} = ${r.consoleId}) AS console_name, ${hasHistory} AS has_history`;
 
-export const PLAY_RECORDS: UserList = { table: "play_records", alias: "r", columns: PLAY_COLUMNS };
+export const PLAY_RECORDS: UserList = { table: "play_records", alias: "r", columns: PLAY_COLUMNS, counted: "play" };
 
 const byUserAndId = (userId: string, playId: string) => and(eq(playRecords.userId, userId), eq(playRecords.id, playId));
 const byUserAndGame = (userId: string, gameId: number) => and(eq(playRecords.userId, userId), eq(playRecords.gameId, gameId));
@@ -150,7 +150,9 @@ function playFilterWith(
       ["ratingTo", r.rating, "to"],
     ]),
   );
-  return { own: conditions, games };
+  // The user's and the latest-cycle conditions alone are the whole list that list_counts keeps.
+  const whole = cycles === "latest" && conditions.length === 2 && games.length === 0;
+  return { own: conditions, games, narrowed: !whole };
 }
 
 export const PLAY_SORTS = {
@@ -194,7 +196,7 @@ export async function historyPage(db: Db, userId: string, gameId: number, page: 
     { column: r.createdAt, direction: "desc" },
     { column: sql`${r}.rowid`, direction: "desc" },
   ];
-  const filter = { own: [eq(r.userId, userId), eq(r.gameId, gameId)], games: [] };
+  const filter = { own: [eq(r.userId, userId), eq(r.gameId, gameId)], games: [], narrowed: true };
   return listPageOf<PlayRow>(
     await queryBatch(db, listPageQueries({ list: PLAY_RECORDS, userId, filter, sort: newestFirst, page, withGame: false })),
   );

@@ -8,7 +8,7 @@ import { rating, sharedFilterArgs } from "../../platform/filters";
 import { newRevision } from "../../platform/ids";
 import { nullsLastSort, orderOf } from "../../platform/keyset";
 import { placeKey } from "../../platform/normalize";
-import { addWithinLimit, type LimitContext, planCounter } from "../../platform/registeredLimits";
+import { addWithinLimit, type LimitContext, listSizeCounter } from "../../platform/registeredLimits";
 import { isoDate, text } from "../../platform/schemas";
 import { utcDay } from "../../platform/time";
 import { type GameFilters, listGameConditions, listGameConditionsNow } from "../games/queries";
@@ -16,7 +16,7 @@ import { joinedConditions, type ListFilter, type UserList, userListRow } from ".
 import { WISH_KEYS, type WishRow } from "./items";
 
 /** The plan limit on wishlist: counted here, where its rows are written. */
-export const WISHLIST_COUNTER = planCounter("wishlist", wishlistEntries, wishlistEntries.userId);
+export const WISHLIST_COUNTER = listSizeCounter("wishlist", "wishlist");
 
 /** The wishlist as its list queries read it: aliased w, beside its games (g). */
 const w = alias(wishlistEntries, "w");
@@ -99,7 +99,8 @@ function wishlistFilterWith(userId: string, filters: WishFilters, now: Date, gam
       ["priorityTo", w.priority, "to"],
     ]),
   );
-  return { own: conditions, games };
+  // The user's own condition alone is the whole wishlist.
+  return { own: conditions, games, narrowed: conditions.length > 1 || games.length > 0 };
 }
 
 export const WISHLIST_SORTS = {
@@ -117,7 +118,7 @@ export const WISHLIST_DEFAULT_SORT = { sortBy: "priority", sortOrder: "desc" } a
 export const wishlistSort = (sortBy: WishlistSort, sortOrder: "asc" | "desc") => nullsLastSort(WISHLIST_SORTS[sortBy], sortOrder, w.gameId);
 export const wishlistOrder = (sortBy: WishlistSort, sortOrder: "asc" | "desc") => orderOf(wishlistSort(sortBy, sortOrder));
 
-export const WISHLIST: UserList = { table: "wishlist_entries", alias: "w", columns: columnList(w, WISH_KEYS) };
+export const WISHLIST: UserList = { table: "wishlist_entries", alias: "w", columns: columnList(w, WISH_KEYS), counted: "wishlist" };
 
 export const findWish = (db: Db, userId: string, gameId: number) => userListRow<WishRow>(db, WISHLIST, userId, gameId);
 
