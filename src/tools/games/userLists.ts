@@ -1,6 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db";
-import { orderOf, type SortKey } from "../../platform/keyset";
+import { orderOf, type SortKey, sortArgs } from "../../platform/keyset";
+import { listFieldCaps, type PageLimit, pageArgs, pageOffset, USER_LIST_PAGING } from "../../platform/paging";
 import { type ListName, listSize } from "../../platform/registeredLimits";
 import type { GameRecord } from "./gameObject";
 import { allOf, GAME_CORE_SELECT, GAME_JOINS, GAME_SELECT, visibleTo } from "./queries";
@@ -76,6 +77,29 @@ export function listPageQueries({ list, userId, filter, sort, page, withGame, al
     filter.narrowed ? sql`SELECT COUNT(*) AS n FROM ${source.from} WHERE ${source.where}` : listSize(list.counted, userId),
     ...also,
   ];
+}
+
+/** A user-list tool's sortBy, sortOrder, page and limit arguments (every user list pages alike). */
+export const listArgs = <K extends string>(sorts: Record<K, unknown>, defaults: { sortBy: K; sortOrder: "asc" | "desc" }) => ({
+  ...sortArgs(sorts, defaults),
+  ...pageArgs(USER_LIST_PAGING),
+});
+
+/** What a user-list tool asks of its page: the list read, its groups (the game group joins games) and its paging. */
+export interface ListReadRequest extends Omit<ListPageRequest, "page" | "withGame"> {
+  groups: ReadonlySet<string>;
+  args: { page: number; limit?: number };
+  pageLimit: PageLimit;
+}
+
+/**
+ * A user-list tool's page (getLibrary, getWishlist, getPlayRecords): the limit it answers with, by
+ * the tool's paging and its field groups' caps, and the statements it reads (listPageQueries).
+ */
+export function listPageReads({ groups, args, pageLimit, ...request }: ListReadRequest) {
+  const limit = pageLimit(args.limit, listFieldCaps(groups));
+  const page = { limit: limit.effectiveLimit, offset: pageOffset(args.page, limit) };
+  return { limit, queries: listPageQueries({ ...request, page, withGame: groups.has("game") }) };
 }
 
 /** The rows of listPageQueries: the page, the total, and the rows of the `also` statements. */

@@ -1,22 +1,12 @@
 import { z } from "zod";
 import { ApiError } from "../../platform/errors";
 import { sharedFilterArgs, sharedRangeCheck } from "../../platform/filters";
-import { sortArgs } from "../../platform/keyset";
-import {
-  LIST_REST_NOTE,
-  listFieldCaps,
-  type PageLimit,
-  pageArgs,
-  pagedEnvelope,
-  pageOf,
-  pageOffset,
-  USER_LIST_PAGING,
-} from "../../platform/paging";
+import { LIST_REST_NOTE, type PageLimit, pagedEnvelope, pageOf, USER_LIST_PAGING } from "../../platform/paging";
 import { ALL_PLANS } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
 import { attributeLabelsFrom, type OwnAttributeRow } from "../attributes/items";
 import { ownAttributesQuery } from "../attributes/queries";
-import { type ListFilter, listPageOf, listPageQueries } from "../games/userLists";
+import { type ListFilter, listArgs, listPageOf, listPageReads } from "../games/userLists";
 import { latestPlays } from "../shared/dependentRecords";
 import {
   DEFAULT_LIBRARY_FIELDS,
@@ -31,8 +21,7 @@ import { LIBRARY, LIBRARY_DEFAULT_SORT, LIBRARY_SORTS, libraryFilter, libraryFil
 const input = z
   .strictObject({
     ...sharedFilterArgs,
-    ...sortArgs(LIBRARY_SORTS, LIBRARY_DEFAULT_SORT),
-    ...pageArgs(USER_LIST_PAGING),
+    ...listArgs(LIBRARY_SORTS, LIBRARY_DEFAULT_SORT),
     fields: z
       .array(z.enum(LIBRARY_FIELD_GROUPS))
       .optional()
@@ -97,15 +86,14 @@ const fieldGroupsOf = (args: Pick<LibraryArgs, "fields">) => new Set<LibraryFiel
 /** What a getLibrary call reads in one batch: its page, the total and the caller's attribute labels. */
 function libraryReads(userId: string, args: LibraryArgs, filter: ListFilter, pageLimit: PageLimit) {
   const groups = fieldGroupsOf(args);
-  const limit = pageLimit(args.limit, listFieldCaps(groups));
-  const queries = listPageQueries({
+  return listPageReads({
     list: LIBRARY,
     userId,
     filter,
     sort: librarySort(args.sortBy, args.sortOrder),
-    page: { limit: limit.effectiveLimit, offset: pageOffset(args.page, limit) },
-    withGame: groups.has("game"),
+    groups,
+    args,
+    pageLimit,
     also: [ownAttributesQuery(userId)],
   });
-  return { limit, queries };
 }

@@ -1,20 +1,18 @@
 import { z } from "zod";
-import { sortArgs } from "../../platform/keyset";
-import { listFieldCaps, type PageLimit, pageArgs, pagedEnvelope, pageOf, pageOffset, USER_LIST_PAGING } from "../../platform/paging";
+import { type PageLimit, pagedEnvelope, pageOf, USER_LIST_PAGING } from "../../platform/paging";
 import { ALL_PLANS, type Plan } from "../../platform/plans";
 import { orderedRanges } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
 import { attributeLabelsFrom, type OwnAttributeRow } from "../attributes/items";
 import { ownAttributesQuery } from "../attributes/queries";
-import { type ListFilter, listPageOf, listPageQueries } from "../games/userLists";
+import { type ListFilter, listArgs, listPageOf, listPageReads } from "../games/userLists";
 import { PLAY_FIELD_GROUPS, type PlayFieldGroup, type PlayRow, playRecordSchema, toPlayRecord } from "./items";
 import { PLAY_DEFAULT_SORT, PLAY_RANGES, PLAY_RECORDS, PLAY_SORTS, playFilter, playFilterArgs, playFilterNow, playSort } from "./queries";
 
 const input = z
   .strictObject({
     ...playFilterArgs,
-    ...sortArgs(PLAY_SORTS, PLAY_DEFAULT_SORT),
-    ...pageArgs(USER_LIST_PAGING),
+    ...listArgs(PLAY_SORTS, PLAY_DEFAULT_SORT),
     fields: z.array(z.enum(PLAY_FIELD_GROUPS)).optional().describe("Default: game, console, goal (FREE: game, goal)."),
   })
   .superRefine(orderedRanges(PLAY_RANGES));
@@ -69,15 +67,9 @@ export const getPlayRecords = defineTool({
 function playRecordsReads(userId: string, plan: Plan, args: PlayRecordsArgs, filter: ListFilter, pageLimit: PageLimit) {
   const defaults: PlayFieldGroup[] = plan === "FREE" ? ["game", "goal"] : ["game", "console", "goal"];
   const groups = new Set<PlayFieldGroup>(args.fields ?? defaults);
-  const limit = pageLimit(args.limit, listFieldCaps(groups));
-  const queries = listPageQueries({
-    list: PLAY_RECORDS,
-    userId,
-    filter,
-    sort: playSort(args.sortBy, args.sortOrder),
-    page: { limit: limit.effectiveLimit, offset: pageOffset(args.page, limit) },
-    withGame: groups.has("game"),
-    also: [ownAttributesQuery(userId)],
-  });
-  return { groups, limit, queries };
+  const sort = playSort(args.sortBy, args.sortOrder);
+  return {
+    groups,
+    ...listPageReads({ list: PLAY_RECORDS, userId, filter, sort, groups, args, pageLimit, also: [ownAttributesQuery(userId)] }),
+  };
 }

@@ -1,19 +1,9 @@
 import { z } from "zod";
-import { sortArgs } from "../../platform/keyset";
-import {
-  LIST_REST_NOTE,
-  listFieldCaps,
-  type PageLimit,
-  pageArgs,
-  pagedEnvelope,
-  pageOf,
-  pageOffset,
-  USER_LIST_PAGING,
-} from "../../platform/paging";
+import { LIST_REST_NOTE, type PageLimit, pagedEnvelope, pageOf, USER_LIST_PAGING } from "../../platform/paging";
 import { ALL_PLANS } from "../../platform/plans";
 import { orderedRanges } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
-import { type ListFilter, listPageOf, listPageQueries } from "../games/userLists";
+import { type ListFilter, listArgs, listPageOf, listPageReads } from "../games/userLists";
 import {
   DEFAULT_WISHLIST_FIELDS,
   toWishlistItem,
@@ -36,8 +26,7 @@ import {
 const input = z
   .strictObject({
     ...wishlistFilterArgs,
-    ...sortArgs(WISHLIST_SORTS, WISHLIST_DEFAULT_SORT),
-    ...pageArgs(USER_LIST_PAGING),
+    ...listArgs(WISHLIST_SORTS, WISHLIST_DEFAULT_SORT),
     fields: z.array(z.enum(WISHLIST_FIELD_GROUPS)).optional().describe("Default: game, wish. [] gives gameId, priority and revision."),
   })
   .superRefine(orderedRanges(WISHLIST_RANGES));
@@ -78,14 +67,8 @@ export const getWishlist = defineTool({
 /** What a getWishlist call reads in one batch: its page and the total. */
 function wishlistReads(userId: string, args: WishlistArgs, filter: ListFilter, pageLimit: PageLimit) {
   const groups = new Set<WishlistFieldGroup>(args.fields ?? DEFAULT_WISHLIST_FIELDS);
-  const limit = pageLimit(args.limit, listFieldCaps(groups));
-  const queries = listPageQueries({
-    list: WISHLIST,
-    userId,
-    filter,
-    sort: wishlistSort(args.sortBy, args.sortOrder),
-    page: { limit: limit.effectiveLimit, offset: pageOffset(args.page, limit) },
-    withGame: groups.has("game"),
-  });
-  return { groups, limit, queries };
+  return {
+    groups,
+    ...listPageReads({ list: WISHLIST, userId, filter, sort: wishlistSort(args.sortBy, args.sortOrder), groups, args, pageLimit }),
+  };
 }
