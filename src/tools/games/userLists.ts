@@ -1,8 +1,10 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db";
 import { orderOf, type SortKey, sortArgs } from "../../platform/keyset";
-import { listFieldCaps, type PageLimit, pageArgs, pageOffset, USER_LIST_PAGING } from "../../platform/paging";
+import { LIST_REST_NOTE, listFieldCaps, type PageLimit, pageArgs, pageOffset, USER_LIST_PAGING } from "../../platform/paging";
+import { ALL_PLANS } from "../../platform/plans";
 import { type ListName, listSize } from "../../platform/registeredLimits";
+import type { ToolDefinition } from "../../registry/defineTool";
 import type { GameRecord } from "./gameObject";
 import { allOf, GAME_CORE_SELECT, GAME_JOINS, GAME_SELECT, visibleTo } from "./queries";
 
@@ -78,6 +80,15 @@ export function listPageQueries({ list, userId, filter, sort, page, withGame, al
     ...also,
   ];
 }
+
+/** What the lists of a user's games (library, wishlist) declare alike: library:read on every plan, paged alike. */
+export const GAME_LIST_TOOL = {
+  restNote: LIST_REST_NOTE,
+  scopes: ["library:read"],
+  plans: ALL_PLANS,
+  kind: "read",
+  paging: USER_LIST_PAGING,
+} as const satisfies Partial<ToolDefinition>;
 
 /** A user-list tool's sortBy, sortOrder, page and limit arguments (every user list pages alike). */
 export const listArgs = <K extends string>(sorts: Record<K, unknown>, defaults: { sortBy: K; sortOrder: "asc" | "desc" }) => ({

@@ -147,6 +147,23 @@ async function mappedGameIds(ctx: ApplyContext, ids: readonly number[]): Promise
 }
 
 /** The file's game ids mapped to this account's, and the distinct games they land on. */
+/** Reports a row whose game this account cannot see (not there, or another user's custom game); true when it did. */
+function unseenGame(d: Decisions, r: number, fileGameId: number, visible: ReadonlySet<number>, gameId: number): boolean {
+  if (visible.has(gameId)) return false;
+  d.fail(r, "gameId", "not_found", `Game ${fileGameId} does not exist here (or is another user's custom game).`);
+  return true;
+}
+
+/** rowsContext for rows of games, with which of their games this account can see and which its library holds. */
+async function gameRowsContext(ctx: ApplyContext, fileGameIds: readonly number[]) {
+  const rows = await rowsContext(ctx, fileGameIds);
+  const [visible, owned] = await Promise.all([
+    visibleGames(rows.db, rows.userId, rows.targets),
+    inLibrary(rows.db, rows.userId, rows.targets),
+  ]);
+  return { ...rows, visible, owned };
+}
+
 /** A dataset's rows in this account: its handles, the time written, and the rows' game ids mapped (with the distinct targets). */
 async function rowsContext(ctx: ApplyContext, fileGameIds: readonly number[]) {
   const gameIds = await mappedGameIds(ctx, fileGameIds);
@@ -155,6 +172,37 @@ async function rowsContext(ctx: ApplyContext, fileGameIds: readonly number[]) {
 
 const limitMessage = (plan: Plan, resource: RegisteredResource, noun = `${resource} entries`) =>
   `The ${plan} plan allows ${REGISTERED_LIMITS[resource][plan]} ${noun}; this row is past the limit and was not imported.`;
+
+/** How a restore names one kind of record in its reports. */
+interface RestoredKind {
+  /** The file column of the record's id. */
+  field: string;
+  /** "Console", "Custom game": what a report calls one. */
+  label: string;
+  resource: RegisteredResource;
+  /** The plan limit's noun ("consoles"). */
+  plural: string;
+}
+
+/**
+ * A restoring dataset's decisions: a row whose record is already here (restored earlier, or the
+ * account's own) is reported as existing; a new one takes the plan's room or is reported past it.
+ */
+function restoringDecisions<T extends string | number>(
+  ctx: ApplyContext,
+  kind: RestoredKind,
+  restored: { has(id: T): boolean },
+  room: number,
+) {
+  const d = new Decisions();
+  const left = new Room(room, (r) => d.fail(r, kind.field, "plan_limit", limitMessage(ctx.plan, kind.resource, kind.plural)));
+  const alreadyHere = (r: number, id: T) => {
+    if (!restored.has(id)) return false;
+    d.exists(r, kind.field, `${kind.label} ${id} was already restored (or is yours); kept as it is.`);
+    return true;
+  };
+  return { d, left, alreadyHere };
+}
 
 /** The decided rows, their batch closed by the plan-limit guards of the counters (when it writes anything). */
 function decidedWithin(ctx: ApplyContext, d: Decisions, ...counters: PlanCounter[]): Decided {
@@ -199,12 +247,12 @@ async function restoredIds<T extends string | number>({ db, userId }: ApplyConte
 }
 
 async function decideLibrary(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"library">>[]): Promise<Decided> {
-  const fileGameIds = rows.map((r) => r.d.gameId);
-  const { db, userId, now, gameIds, targets } = await rowsContext(ctx, fileGameIds);
-  const [visible, owned, room, resolve] = await Promise.all([
-    visibleGames(db, userId, targets),
-    inLibrary(db, userId, targets),
-    roomLeft(db, ctx, LIBRARY_COUNTER),
+  const { userId, now, gameIds, visible, owned } = await gameRowsContext(
+    ctx,
+    rows.map((r) => r.d.gameId),
+  );
+  const [room, resolve] = await Promise.all([
+    roomLeft(ctx.db, ctx, LIBRARY_COUNTER),
     attributeResolver(
       ctx,
       rows.flatMap((r) => r.d.attributes),
@@ -214,9 +262,8 @@ async function decideLibrary(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"lib
   let left = room;
   for (const { r, d: row } of rows) {
     const gameId = gameIds.get(row.gameId)!;
-    if (!visible.has(gameId))
-      d.fail(r, "gameId", "not_found", `Game ${row.gameId} does not exist here (or is another user's custom game).`);
-    else if (owned.has(gameId)) d.exists(r, "gameId", `Game ${gameId} is already in your library; kept as it is.`);
+    if (unseenGame(d, r, row.gameId, visible, gameId)) continue;
+    if (owned.has(gameId)) d.exists(r, "gameId", `Game ${gameId} is already in your library; kept as it is.`);
     else if (left <= 0) d.fail(r, "gameId", "plan_limit", limitMessage(ctx.plan, "library"));
     else {
       const attributeIds = resolve(row.attributes);
@@ -234,21 +281,17 @@ async function decideLibrary(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"lib
 }
 
 async function decideWishlist(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"wishlist">>[]): Promise<Decided> {
-  const fileGameIds = rows.map((r) => r.d.gameId);
-  const { db, userId, now, gameIds, targets } = await rowsContext(ctx, fileGameIds);
-  const [visible, owned, wished, room] = await Promise.all([
-    visibleGames(db, userId, targets),
-    inLibrary(db, userId, targets),
-    onWishlist(db, userId, targets),
-    roomLeft(db, ctx, WISHLIST_COUNTER),
-  ]);
+  const { db, userId, now, gameIds, targets, visible, owned } = await gameRowsContext(
+    ctx,
+    rows.map((r) => r.d.gameId),
+  );
+  const [wished, room] = await Promise.all([onWishlist(db, userId, targets), roomLeft(db, ctx, WISHLIST_COUNTER)]);
   const d = new Decisions();
   let left = room;
   for (const { r, d: row } of rows) {
     const gameId = gameIds.get(row.gameId)!;
-    if (!visible.has(gameId))
-      d.fail(r, "gameId", "not_found", `Game ${row.gameId} does not exist here (or is another user's custom game).`);
-    else if (wished.has(gameId)) d.exists(r, "gameId", `Game ${gameId} is already on your wishlist; kept as it is.`);
+    if (unseenGame(d, r, row.gameId, visible, gameId)) continue;
+    if (wished.has(gameId)) d.exists(r, "gameId", `Game ${gameId} is already on your wishlist; kept as it is.`);
     else if (owned.has(gameId)) d.exists(r, "gameId", `Game ${gameId} is in your library, so it cannot be wished for.`);
     else if (left <= 0) d.fail(r, "gameId", "plan_limit", limitMessage(ctx.plan, "wishlist"));
     else {
@@ -475,12 +518,9 @@ async function decideTracker(ctx: ApplyContext, rows: StagedRow<TrackerRow>[]): 
 async function decideCustomGames(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"customGames">>[]): Promise<Decided> {
   const { db, userId } = ctx;
   const genreIds = [...new Set(rows.flatMap((r) => [r.d.genreId, r.d.genreSubId].filter((id): id is number => id != null)))];
+  const fileIds = rows.map((r) => r.d.gameId);
   const [restored, platforms, companies, parents, room] = await Promise.all([
-    restoredIds(
-      ctx,
-      CUSTOM_GAME_RECORD,
-      rows.map((r) => r.d.gameId),
-    ),
+    restoredIds(ctx, CUSTOM_GAME_RECORD, fileIds),
     usableIds(
       db,
       "platforms",
@@ -496,14 +536,11 @@ async function decideCustomGames(ctx: ApplyContext, rows: StagedRow<ExportRowOf<
     genreParents(db, genreIds),
     roomLeft(db, ctx, CUSTOM_GAMES_COUNTER),
   ]);
-  const d = new Decisions();
+  const kind = { field: "gameId", label: "Custom game", resource: "customGames", plural: "custom games" } as const;
+  const { d, left, alreadyHere } = restoringDecisions(ctx, kind, restored, room);
   const references = new Map<string, SQL>();
-  const left = new Room(room, (r) => d.fail(r, "gameId", "plan_limit", limitMessage(ctx.plan, "customGames", "custom games")));
   for (const { r, d: row } of rows) {
-    if (restored.has(row.gameId)) {
-      d.exists(r, "gameId", `Custom game ${row.gameId} was already restored (or is yours); kept as it is.`);
-      continue;
-    }
+    if (alreadyHere(r, row.gameId)) continue;
     const unusable = (
       [
         ["platformId", "Platform", platforms],
@@ -556,22 +593,16 @@ async function decideConsoles(ctx: ApplyContext, rows: StagedRow<ExportRowOf<"co
   const { db, userId } = ctx;
   const now = ctx.now.toISOString();
   const platformIds = rows.flatMap((r) => r.d.platforms.map((p) => p.platformId));
+  const fileIds = rows.map((r) => r.d.consoleId);
   const [restored, platforms, room] = await Promise.all([
-    restoredIds(
-      ctx,
-      CONSOLE_RECORD,
-      rows.map((r) => r.d.consoleId),
-    ),
+    restoredIds(ctx, CONSOLE_RECORD, fileIds),
     usableIds(db, "platforms", userId, platformIds),
     roomLeft(db, ctx, CONSOLES_COUNTER),
   ]);
-  const d = new Decisions();
-  const left = new Room(room, (r) => d.fail(r, "consoleId", "plan_limit", limitMessage(ctx.plan, "consoles", "consoles")));
+  const kind = { field: "consoleId", label: "Console", resource: "consoles", plural: "consoles" } as const;
+  const { d, left, alreadyHere } = restoringDecisions(ctx, kind, restored, room);
   for (const { r, d: row } of rows) {
-    if (restored.has(row.consoleId)) {
-      d.exists(r, "consoleId", `Console ${row.consoleId} was already restored (or is yours); kept as it is.`);
-      continue;
-    }
+    if (alreadyHere(r, row.consoleId)) continue;
     const missing = row.platforms.findIndex((p) => !platforms.has(p.platformId));
     if (missing >= 0) {
       d.fail(r, `platforms[${missing}].platformId`, "not_found", `Platform ${row.platforms[missing]!.platformId} is not one you can use.`);
@@ -659,24 +690,18 @@ async function decideCollections(ctx: ApplyContext, rows: StagedRow<ExportRowOf<
     return { mappedTags, existing: await held(db, tags.userId, userId, tags.id, [...tagRefs, ...mappedTags.values()].map(Number)) };
   };
   const platformIds = rows.flatMap((r) => (r.d.platformId != null ? [r.d.platformId] : []));
+  const fileIds = rows.map((r) => r.d.collectionId);
   const [restored, { mappedTags, existing: ownTags }, visible, platforms, room] = await Promise.all([
-    restoredIds(
-      ctx,
-      COLLECTION_RECORD,
-      rows.map((r) => r.d.collectionId),
-    ),
+    restoredIds(ctx, COLLECTION_RECORD, fileIds),
     tagsHere(),
     visibleGames(db, userId, [...new Set(gameIds.values())]),
     usableIds(db, "platforms", userId, platformIds),
     roomLeft(db, ctx, COLLECTIONS_COUNTER),
   ]);
-  const d = new Decisions();
-  const left = new Room(room, (r) => d.fail(r, "collectionId", "plan_limit", limitMessage(ctx.plan, "collections", "collections")));
+  const kind = { field: "collectionId", label: "Collection", resource: "collections", plural: "collections" } as const;
+  const { d, left, alreadyHere } = restoringDecisions(ctx, kind, restored, room);
   for (const { r, d: row } of rows) {
-    if (restored.has(row.collectionId)) {
-      d.exists(r, "collectionId", `Collection ${row.collectionId} was already restored (or is yours); kept as it is.`);
-      continue;
-    }
+    if (alreadyHere(r, row.collectionId)) continue;
     const mappedTag = row.tagId != null ? Number(mappedTags.get(String(row.tagId)) ?? row.tagId) : null;
     const collection: NewCollection = {
       name: row.name,

@@ -1,12 +1,11 @@
 import { z } from "zod";
 import { ApiError } from "../../platform/errors";
 import { sharedFilterArgs, sharedRangeCheck } from "../../platform/filters";
-import { LIST_REST_NOTE, type PageLimit, pagedEnvelope, pageOf, USER_LIST_PAGING } from "../../platform/paging";
-import { ALL_PLANS } from "../../platform/plans";
+import { type PageLimit, pagedEnvelope, pageOf } from "../../platform/paging";
 import { defineTool } from "../../registry/defineTool";
 import { attributeLabelsFrom, type OwnAttributeRow } from "../attributes/items";
 import { ownAttributesQuery } from "../attributes/queries";
-import { type ListFilter, listArgs, listPageOf, listPageReads } from "../games/userLists";
+import { GAME_LIST_TOOL, type ListFilter, listArgs, listPageOf, listPageReads } from "../games/userLists";
 import { latestPlays } from "../shared/dependentRecords";
 import {
   DEFAULT_LIBRARY_FIELDS,
@@ -37,11 +36,7 @@ export const getLibrary = defineTool({
   title: "ライブラリ取得",
   description:
     "Lists the games you own, with purchase data, attributes and the game itself by default; filter by platform, genre, title, release date, attributes, purchase place, rating, purchase date and price, sort and page. latestPlay.hasPlayRecord false only means no play record was created, not that the game is unplayed.",
-  restNote: LIST_REST_NOTE,
-  scopes: ["library:read"],
-  plans: ALL_PLANS,
-  kind: "read",
-  paging: USER_LIST_PAGING,
+  ...GAME_LIST_TOOL,
   input,
   output: pagedEnvelope(libraryEntrySchema),
   notes: [

@@ -1,9 +1,8 @@
 import { z } from "zod";
-import { LIST_REST_NOTE, type PageLimit, pagedEnvelope, pageOf, USER_LIST_PAGING } from "../../platform/paging";
-import { ALL_PLANS } from "../../platform/plans";
+import { type PageLimit, pagedEnvelope, pageOf } from "../../platform/paging";
 import { orderedRanges } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
-import { type ListFilter, listArgs, listPageOf, listPageReads } from "../games/userLists";
+import { GAME_LIST_TOOL, type ListFilter, listArgs, listPageOf, listPageReads } from "../games/userLists";
 import {
   DEFAULT_WISHLIST_FIELDS,
   toWishlistItem,
@@ -39,11 +38,7 @@ export const getWishlist = defineTool({
   title: "ほしいもの取得",
   description:
     "Lists the games on your wishlist with priority and purchase plans; filter by platform, genre, title, release date, planned place, date (or overdue plans), price and priority, sort and page.",
-  restNote: LIST_REST_NOTE,
-  scopes: ["library:read"],
-  plans: ALL_PLANS,
-  kind: "read",
-  paging: USER_LIST_PAGING,
+  ...GAME_LIST_TOOL,
   input,
   output: pagedEnvelope(wishlistEntrySchema),
   notes: ["The game field group caps the page at 100.", "Default order: priority, highest first; empty values sort last either way."],
