@@ -5,7 +5,7 @@ import { readBearerToken } from "../platform/auth";
 import { createDb } from "../platform/db";
 import { ApiError, notFound } from "../platform/errors";
 import { constantTimeEqual } from "../platform/hashing";
-import { limitArg, pageArg, pageOf, pageOffset, resolveLimit } from "../platform/paging";
+import { type Paging, pageArgs, pageLimitOf, pageOf, pageOffset } from "../platform/paging";
 import { KEY_PRESETS, PLANS, SCOPES, type Scope, upgradeUrlOf } from "../platform/plans";
 import { coerceQuery } from "../platform/queryCoercion";
 import { readJsonObject } from "../platform/requestBody";
@@ -19,7 +19,9 @@ const createUserInput = z.strictObject({ plan: z.enum(PLANS), name: z.string().m
 const updateUserInput = z
   .strictObject({ plan: z.enum(PLANS).optional(), suspended: z.boolean().optional() })
   .refine((patch) => patch.plan !== undefined || patch.suspended !== undefined, "give plan and/or suspended");
-const listUsersInput = z.strictObject({ page: pageArg, limit: limitArg(100, 50) });
+const USERS_PAGING: Paging = { cap: 100, defaultLimit: 50, capReason: "the user list is capped at 100 per page" };
+const usersPageLimit = pageLimitOf("listUsers", USERS_PAGING);
+const listUsersInput = z.strictObject(pageArgs(USERS_PAGING));
 const createKeyInput = z
   .strictObject({
     preset: z.enum(["viewOnly", "standard", "individual"]),
@@ -53,7 +55,7 @@ export function createAdminRouter() {
 
   admin.get("/users", async (c) => {
     const args = parseWith(listUsersInput, coerceQuery(listUsersInput.shape, new URL(c.req.url).searchParams));
-    const limit = resolveLimit(args.limit, 50, [{ cap: 100, reason: "the user list is capped at 100 per page" }]);
+    const limit = usersPageLimit(args.limit);
     const { rows, totalCount } = await listUsers(createDb(c.env.DB), pageOffset(args.page, limit), limit.effectiveLimit);
     const items = rows.map((u) => ({ userId: u.id, name: u.name, plan: u.plan, suspended: u.suspended, createdAt: u.createdAt }));
     return c.json(pageOf(items, args.page, totalCount, limit));

@@ -107,12 +107,21 @@ export function defineTool<const N extends string, I extends z.ZodObject, O exte
   return tool;
 }
 
-/** A tool's pageLimit: by its declared paging; a tool without one never pages. */
+const pageLimits = new WeakMap<object, PageLimit>();
+
+/** A tool's pageLimit, made once per tool: by its declared paging; a tool without one never pages. */
 export function pageLimitOfTool(tool: Pick<ToolDefinition, "name" | "paging">): PageLimit {
-  if (tool.paging) return pageLimitOf(tool.name, tool.paging);
-  return () => {
-    throw new Error(`${tool.name} declares no paging`);
-  };
+  let pageLimit = pageLimits.get(tool);
+  if (!pageLimit) {
+    const { name, paging } = tool;
+    pageLimit = paging
+      ? pageLimitOf(name, paging)
+      : () => {
+          throw new Error(`${name} declares no paging`);
+        };
+    pageLimits.set(tool, pageLimit);
+  }
+  return pageLimit;
 }
 
 export const methodsOf = (tool: Pick<ToolDefinition, "kind">): ("GET" | "POST")[] => (tool.kind === "read" ? ["GET", "POST"] : ["POST"]);

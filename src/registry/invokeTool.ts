@@ -82,7 +82,7 @@ export async function invokeTool(tool: ToolDefinition, call: ToolCall): Promise<
 /** The call's arguments, read and checked against the tool's input: its args, or the error to answer with. */
 type ArgumentsOutcome = { args: Record<string, unknown> } | { error: unknown };
 
-async function readToolArguments(tool: ToolDefinition, call: ToolCall): Promise<ArgumentsOutcome> {
+async function parseToolArguments(tool: ToolDefinition, call: ToolCall): Promise<ArgumentsOutcome> {
   try {
     const raw = await call.readArguments();
     refuseMalformedText(raw);
@@ -104,7 +104,7 @@ async function runPipeline(tool: ToolDefinition, call: ToolCall, record: CallRec
   const pageLimit = pageLimitOfTool(tool);
   // A tool that can say its first reads from its arguments reads them before admission, so they
   // travel in admission's round trip; a bad argument is still answered only after admission.
-  const early = tool.firstReads ? await readToolArguments(tool, call) : undefined;
+  const early = tool.firstReads ? await parseToolArguments(tool, call) : undefined;
   const ahead = early && "args" in early ? tool.firstReads?.(early.args, { ...knownCallerOf(key.keyId), now, pageLimit }) : undefined;
   const { auth, charge, burst, rate, prefetched } = await admitCall(db, key, now, tool.cost ?? 1, ahead);
   record.userId = auth.userId;
@@ -127,7 +127,7 @@ async function runPipeline(tool: ToolDefinition, call: ToolCall, record: CallRec
   }
 
   try {
-    const args = argumentsOrThrow(early ?? (await readToolArguments(tool, call)));
+    const args = argumentsOrThrow(early ?? (await parseToolArguments(tool, call)));
     enforcePlanDifferences(tool, auth, args, upgradeUrl);
     const { env, face, requestId, origin, idempotencyKey } = call;
     const read = batchReader(db, prefetched);
