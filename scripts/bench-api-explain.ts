@@ -140,10 +140,10 @@ async function call(label: string, tool: ToolDefinition, user: string, args: Rec
 // The per-call part every tool call pays first.
 {
   const key = presentedKey(`Bearer ${fixtures.users.lib5k!.keys[0]}`);
-  await admitCall(db, key, now, 1);
+  await admitCall(db, key, now, getAccount);
   recording = [];
-  await admitCall(db, key, now, 1);
-  print("admission (key, burst counter, daily charge: one batch)", recording);
+  await admitCall(db, key, now, getAccount);
+  print("admission (key, daily charge, burst counter, usage: one batch)", recording);
 }
 await call("getAccount (lib5k)", getAccount, "lib5k", {});
 await call("listGenres", listGenres, "lib5k", {});

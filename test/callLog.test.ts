@@ -37,7 +37,8 @@ describe("the per-call log line", () => {
       refunded: false,
     });
     expect(search!.ms).toEqual(expect.any(Number));
-    expect(refused).toMatchObject({ tool: "getConsoles", status: 403, code: "plan_required", cost: 1, refunded: true });
+    // A refused call is never charged, so there is nothing to refund.
+    expect(refused).toMatchObject({ tool: "getConsoles", status: 403, code: "plan_required", cost: 0, refunded: false });
     expect(unauthenticated).toMatchObject({
       tool: "getAccount",
       requestId: "trace-1",

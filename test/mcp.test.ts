@@ -10,7 +10,8 @@ import companies from "./fixtures/master/library.companies.ndjson?raw";
 import games from "./fixtures/master/library.games.ndjson?raw";
 import genres from "./fixtures/master/library.genres.ndjson?raw";
 import platforms from "./fixtures/master/library.platforms.ndjson?raw";
-import { type Account, admin, newAccount, send } from "./support/harness";
+import { atWindowStart, burstUsed, useBurstWindow } from "./support/burst";
+import { type Account, admin, authHeader, newAccount, send } from "./support/harness";
 import { importFixture } from "./support/master";
 import { type McpReply, mcpCall, mcpClient } from "./support/mcp";
 
@@ -109,12 +110,15 @@ describe("MCP tools/list", () => {
     }
   });
 
-  it("charges nothing for initialize and tools/list", async () => {
+  it("charges no daily quota for initialize and tools/list, but counts each message in the key's burst window", async () => {
     const account = await newAccount();
+    await atWindowStart();
     const client = await connect(account);
     await client.listTools();
     await client.listTools();
     expect(await usedToday(account.userId)).toBe(0);
+    // initialize, notifications/initialized and two tools/list.
+    expect(await burstUsed(account.keyId)).toBe(4);
   });
 });
 
@@ -270,5 +274,66 @@ describe("MCP over HTTP", () => {
     expect(initialized.status).toBe(200);
     expect(initialized.headers.get("mcp-session-id")).toBeNull();
     expect(initialized.body.result.serverInfo.name).toBe("retro-game-collection-api");
+  });
+});
+
+describe("MCP limits", () => {
+  /** The batch bound the README's MCP reference gives. */
+  const MCP_BATCH_MAX = 10;
+  const listTools = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/list" });
+  const addToLibrary = (id: number, gameId: number) => ({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name: "addToLibrary", arguments: { gameId } },
+  });
+
+  it("counts tools/list against the burst limit: of calls arriving at once, exactly the window's room is served", async () => {
+    const account = await newAccount({ plan: "FREE" });
+    await useBurstWindow(account.keyId, PLAN_LIMITS.FREE.burstLimit - 5);
+    const replies = await Promise.all(Array.from({ length: 10 }, (_, i) => postMcp(listTools(i), authHeader(account.apiKey))));
+    const served = replies.filter((reply) => reply.status === 200);
+    const limited = replies.filter((reply) => reply.status === 429);
+    expect(served).toHaveLength(5);
+    expect(limited).toHaveLength(5);
+    expect(limited[0]!.body).toMatchObject({ code: "rate_limited", retryable: true });
+    expect(limited[0]!.headers.get("Retry-After")).toBe(String(limited[0]!.body.retryAfterSec));
+    expect(await usedToday(account.userId)).toBe(0);
+  });
+
+  it(`refuses a batch of more than ${MCP_BATCH_MAX} messages before running any; a batch within it counts each message`, async () => {
+    const account = await newAccount();
+    await atWindowStart();
+    const over = await postMcp(
+      Array.from({ length: 100 }, (_, i) => listTools(i)),
+      authHeader(account.apiKey),
+    );
+    expect(over.status).toBe(400);
+    expect(over.body).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600 } });
+    expect(await burstUsed(account.keyId), "a refused batch counts once").toBe(1);
+    const within = await postMcp(
+      Array.from({ length: MCP_BATCH_MAX }, (_, i) => listTools(i)),
+      authHeader(account.apiKey),
+    );
+    expect(within.status).toBe(200);
+    expect(within.body.map((answer: any) => answer.id)).toEqual(Array.from({ length: MCP_BATCH_MAX }, (_, i) => i));
+    expect(await burstUsed(account.keyId)).toBe(1 + MCP_BATCH_MAX);
+  });
+
+  it("refuses a batch whose requests share an id, running none of them; distinct ids run and answer each", async () => {
+    const account = await newAccount();
+    const shared = await postMcp([addToLibrary(7, A), addToLibrary(7, B)], authHeader(account.apiKey));
+    expect(shared.status).toBe(400);
+    expect(shared.body).toMatchObject({ id: null, error: { code: -32600 } });
+    expect((await account.call("getLibrary", { fields: [] })).body.totalCount).toBe(0);
+    expect(await usedToday(account.userId), "only the getLibrary above was charged").toBe(1);
+
+    const distinct = await postMcp([addToLibrary(7, A), addToLibrary("7" as unknown as number, B)], authHeader(account.apiKey));
+    expect(distinct.status).toBe(200);
+    expect(distinct.body.map((answer: any) => [answer.id, answer.result.isError ?? false])).toEqual([
+      [7, false],
+      ["7", false],
+    ]);
+    expect((await account.call("getLibrary", { fields: [] })).body.totalCount).toBe(2);
   });
 });

@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { BURST_WINDOW_SEC, PLAN_LIMITS } from "../src/platform/plans";
 import { utcDay } from "../src/platform/time";
+import { atWindowStart, useBurstWindow } from "./support/burst";
 import { authHeader, newAccount, type Reply, send, sendTo, testApp } from "./support/harness";
 import { testTools } from "./support/testTools";
 
@@ -91,13 +92,6 @@ describe("burst limit per key", () => {
 });
 
 describe("burst limit under concurrency", () => {
-  /** Waits for the start of a fresh burst window, so a quick volley falls in one window. */
-  async function atWindowStart() {
-    const windowMs = BURST_WINDOW_SEC * 1000;
-    const intoWindow = Date.now() % windowMs;
-    if (intoWindow > windowMs / 4) await new Promise((resolve) => setTimeout(resolve, windowMs - intoWindow + 20));
-  }
-
   it("lets exactly the plan's burst through when 2x as many calls arrive at once", async () => {
     const account = await newAccount({ plan: "PREMIUM" });
     const { burstLimit } = PLAN_LIMITS.PREMIUM;
@@ -111,5 +105,45 @@ describe("burst limit under concurrency", () => {
     const resetAt = Date.parse(limited[0]!.body.resetAt);
     expect(resetAt % (BURST_WINDOW_SEC * 1000), "resetAt is the window's end").toBe(0);
     expect(limited[0]!.headers.get("Retry-After")).toBe(String(limited[0]!.body.retryAfterSec));
+  });
+});
+
+describe("refused calls and the daily quota", () => {
+  it("never lets a refused call hold quota: every valid call is served while refused ones race it", async () => {
+    const plan = "LIGHT";
+    const { dailyQuota, burstLimit } = PLAN_LIMITS[plan];
+    const account = await newAccount({ plan });
+    const viewer = await account.newKey(["library:read"]);
+    const planBound = await account.newKey(["games:read"]);
+    const exhausted = await account.newKey(["games:read"]);
+    const valid = 12;
+    await env.DB.prepare("INSERT INTO usage_daily (user_id, day, count) VALUES (?, ?, ?)")
+      .bind(account.userId, utcDay(new Date()), dailyQuota - valid)
+      .run();
+    // The third key's burst window is already full: its calls are refused by the burst limit.
+    await useBurstWindow(exhausted.keyId, burstLimit);
+    const times = (n: number, call: () => Promise<Reply>) => Array.from({ length: n }, call);
+    const refusedFor = async (code: string, replies: Promise<Reply>[]) => ({ code, replies: await Promise.all(replies) });
+    const [served, ...refused] = await Promise.all([
+      Promise.all(times(valid, () => account.call("listGenres"))),
+      refusedFor(
+        "insufficient_scope",
+        times(12, () => send("/rest/v1/listGenres", { headers: authHeader(viewer.apiKey) })),
+      ),
+      refusedFor(
+        "plan_required",
+        times(12, () => send("/rest/v1/browseGames", { headers: authHeader(planBound.apiKey) })),
+      ),
+      refusedFor(
+        "rate_limited",
+        times(12, () => send("/rest/v1/listGenres", { headers: authHeader(exhausted.apiKey) })),
+      ),
+    ]);
+    expect(
+      served.map((reply) => reply.status),
+      JSON.stringify(served.map((reply) => reply.body.code)),
+    ).toEqual(Array(valid).fill(200));
+    for (const { code, replies } of refused) expect(replies.map((reply) => reply.body.code)).toEqual(Array(12).fill(code));
+    expect(await usedToday(account.userId), "exactly the valid calls were charged").toBe(dailyQuota);
   });
 });

@@ -102,6 +102,12 @@ export const idempotencyKeys = sqliteTable(
     state: text("state", { enum: ["pending", "done"] }).notNull(),
     /** The stored JSON answer, once done. */
     response: text("response"),
+    /** The request holding the claim (a random id): only its writes may commit under the key. */
+    claimId: text("claim_id").notNull().default(""),
+    /** Epoch milliseconds: a pending claim past its lease belongs to a request that died. */
+    leaseUntil: integer("lease_until").notNull().default(0),
+    /** Set by the claim's own write batches, atomically with the write: something was saved. */
+    saved: integer("saved", { mode: "boolean" }).notNull().default(false),
     /** Epoch milliseconds. */
     expiresAt: integer("expires_at").notNull(),
   },

@@ -1,14 +1,17 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { readRequestBody, requestBodyTooLargeMessage } from "@modelcontextprotocol/sdk/server/requestBody.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ErrorCode, isJSONRPCRequest, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
 import type { Context, Hono } from "hono";
 import type { AppEnv } from "../env";
-import { authenticateOnly } from "../platform/admission";
+import { admitRequests } from "../platform/admission";
 import { presentedKey } from "../platform/auth";
 import { createDb } from "../platform/db";
 import { asApiError, methodNotAllowed } from "../platform/errors";
+import { publicOrigin } from "../platform/publicOrigin";
+import { burstLimited } from "../platform/quota";
 import { MAX_TOOL_BODY_BYTES } from "../platform/requestBody";
 import { mcpToolEntry, mcpTools } from "../registry/catalog";
 import { CATALOG_REVISION } from "../registry/catalogRevision";
@@ -43,8 +46,7 @@ const toolError = (error: unknown, requestId: string): CallToolResult => ({
 });
 
 /** One MCP server per request: the face is stateless, every request stands alone. */
-function serverFor(c: Context<AppEnv>, tools: readonly ToolDefinition[], listed: ReturnType<typeof mcpToolEntry>[]) {
-  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+function serverFor(c: Context<AppEnv>, byName: ReadonlyMap<string, ToolDefinition>, listed: ReturnType<typeof mcpToolEntry>[]) {
   const server = new Server(
     { name: "retro-game-collection-api", title: "Retro Game Collection API", version: CATALOG_REVISION },
     { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },
@@ -60,7 +62,7 @@ function serverFor(c: Context<AppEnv>, tools: readonly ToolDefinition[], listed:
         env: c.env,
         authorization: c.req.header("Authorization"),
         requestId,
-        origin: new URL(c.req.url).origin,
+        origin: publicOrigin(c.env, c.req.url),
         readArguments: async () => request.params.arguments ?? {},
         onAdmitted: (auth, rate) => {
           c.set("auth", auth);
@@ -75,25 +77,77 @@ function serverFor(c: Context<AppEnv>, tools: readonly ToolDefinition[], listed:
   return server;
 }
 
+/** The most JSON-RPC messages one POST may carry: each runs, so a batch is bounded like the work it asks for. */
+export const MCP_BATCH_MAX = 10;
+
+/** A POST's JSON-RPC body as read: its messages (one, or a batch's), or the JSON-RPC error that refuses it. */
+type McpBody = { parsed: unknown; messages: unknown[] } | { refusal: Response };
+
+const jsonRpcRefusal = (status: number, code: number, message: string): McpBody => ({
+  refusal: Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status }),
+});
+
+/**
+ * Reads and checks the body before the SDK sees it: the SDK accepts a batch of 100 messages and
+ * runs two requests that share an id, answering only one of them (it keys its answers by id).
+ */
+async function readMcpBody(request: Request): Promise<McpBody> {
+  const body = await readRequestBody(request, MAX_TOOL_BODY_BYTES);
+  if (body.tooLarge) return jsonRpcRefusal(413, -32000, requestBodyTooLargeMessage(MAX_TOOL_BODY_BYTES));
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.text);
+  } catch {
+    return jsonRpcRefusal(400, ErrorCode.ParseError, "Parse error: Invalid JSON");
+  }
+  const messages = Array.isArray(parsed) ? parsed : [parsed];
+  if (messages.length === 0 || messages.length > MCP_BATCH_MAX) {
+    return jsonRpcRefusal(400, ErrorCode.InvalidRequest, `Invalid Request: a batch holds 1 to ${MCP_BATCH_MAX} messages.`);
+  }
+  const ids = messages.filter(isJSONRPCRequest).map((message) => message.id);
+  if (new Set(ids).size < ids.length) {
+    return jsonRpcRefusal(400, ErrorCode.InvalidRequest, "Invalid Request: every request of a batch needs its own id.");
+  }
+  return { parsed, messages };
+}
+
+/**
+ * What a POST costs in its key's burst window at the door: one per message, except the calls of a
+ * listed tool, which the call pipeline counts (and charges) as it would the same REST call. A
+ * refused body counts one, as any refused call does.
+ */
+function burstUnitsOf(body: McpBody, tools: ReadonlyMap<string, ToolDefinition>): number {
+  if ("refusal" in body) return 1;
+  const reachesPipeline = (message: unknown) => {
+    if (!isJSONRPCRequest(message)) return false;
+    const call = CallToolRequestSchema.safeParse(message);
+    return call.success && tools.has(call.data.params.name);
+  };
+  return body.messages.filter((message) => !reachesPipeline(message)).length;
+}
+
 /**
  * The MCP face: streamable HTTP at POST /mcp, stateless and answering JSON (no SSE), built on the
- * official SDK. Every request needs the API key; tool calls go through the same pipeline as REST.
+ * official SDK. Every request needs the API key and counts in its burst window; tool calls go
+ * through the same pipeline as REST.
  */
 export function mountMcpEndpoint(app: Hono<AppEnv>, allTools: readonly ToolDefinition[]): void {
   const tools = mcpTools(allTools);
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
   let listed: ReturnType<typeof mcpToolEntry>[] | undefined;
 
   app.post(MCP_PATH, async (c) => {
-    // Refused before any tool runs; a tool call authenticates again as it is charged.
-    await authenticateOnly(createDb(c.env.DB), presentedKey(c.req.header("Authorization")));
+    const key = presentedKey(c.req.header("Authorization"));
+    const body = await readMcpBody(c.req.raw);
+    // Refused before anything runs: a bad key (401) first, then a full burst window (429), then a bad body.
+    const now = new Date();
+    const { auth, burst } = await admitRequests(createDb(c.env.DB), key, now, burstUnitsOf(body, byName));
+    if (!burst.admitted) throw burstLimited(auth, burst, now);
+    if ("refusal" in body) return body.refusal;
     listed ??= tools.map(mcpToolEntry);
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-      maxRequestBodySize: MAX_TOOL_BODY_BYTES,
-    });
-    await serverFor(c, tools, listed).connect(transport);
-    return transport.handleRequest(c.req.raw);
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await serverFor(c, byName, listed).connect(transport);
+    return transport.handleRequest(c.req.raw, { parsedBody: body.parsed });
   });
   // A stateless server offers no stream to GET and no session to DELETE: 405, as MCP allows.
   app.all(MCP_PATH, () => {

@@ -1,9 +1,9 @@
-import { and, eq, type SQL, sql } from "drizzle-orm";
-import { usageDaily } from "../db/schema";
+import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { apiKeys, usageDaily } from "../db/schema";
 import type { AuthContext, HashedKey } from "./auth";
 import { type Db, statements } from "./db";
 import { ApiError } from "./errors";
-import { BURST_WINDOW_SEC, PLAN_LIMITS, type PlanLimits } from "./plans";
+import { BURST_WINDOW_SEC, PLAN_LIMITS, type Plan, type PlanLimits, type Scope } from "./plans";
 import { nextUtcMidnight, secondsUntil, utcDay } from "./time";
 
 function quotaError(code: "rate_limited" | "quota_exceeded", message: string, now: Date, resetAt: Date) {
@@ -18,7 +18,7 @@ function quotaError(code: "rate_limited" | "quota_exceeded", message: string, no
 /**
  * Fixed-window burst limit per key, counted in D1 by the admission batch: the increment is atomic
  * and only made while the window has room, so concurrent calls cannot all pass. Every
- * authenticated call counts, refused ones included, except those the limit itself refuses.
+ * authenticated request counts, refused ones included, except those the limit itself refuses.
  */
 export interface BurstWindow {
   /** Epoch milliseconds. */
@@ -39,15 +39,25 @@ const limitOfPlan = (limit: keyof PlanLimits, userOf: string) =>
       .join(" ")} ELSE 0 END`,
   );
 
-/** Counts the call in the key's window (a new window starts at 1); no row when the window is full. */
+/**
+ * True (in SQL) while the window of the key `k` (a live api_keys row) has room for `units` more:
+ * no counter yet, a counter of an older window, or one that stays within the plan's limit.
+ */
+const burstRoom = (window: BurstWindow, units: number) => sql`NOT EXISTS (
+  SELECT 1 FROM burst_counters b
+  WHERE b.key_id = k.id AND b.window_start = ${window.start} AND b.count + ${units} > ${limitOfPlan("burstLimit", "k.user_id")})`;
+
+/** The live key the presented one names, only when its hash matches (so a forged key counts and charges nothing). */
+const presentedKeyRow = (key: HashedKey) => sql`k.id = ${key.keyId} AND k.key_hash = ${key.hash} AND k.revoked_at IS NULL`;
+
+/** Counts `units` requests in the key's window (a new window starts at `units`); no row when the window has no room for them. */
 // raw SQL: a one-round-trip UPSERT … RETURNING with the plan CASE, on every call's hot path (the builder cannot say it).
-export const burstChargeStatement = (key: HashedKey, window: BurstWindow) => sql`
+export const burstChargeStatement = (key: HashedKey, window: BurstWindow, units = 1) => sql`
   INSERT INTO burst_counters (key_id, window_start, count)
-  SELECT k.id, ${window.start}, 1 FROM api_keys k WHERE k.id = ${key.keyId} AND k.key_hash = ${key.hash} AND k.revoked_at IS NULL
+  SELECT k.id, ${window.start}, ${units} FROM api_keys k WHERE ${presentedKeyRow(key)} AND ${burstRoom(window, units)}
   ON CONFLICT (key_id) DO UPDATE SET
-    count = CASE WHEN window_start = excluded.window_start THEN count + 1 ELSE 1 END,
+    count = CASE WHEN window_start = excluded.window_start THEN count + excluded.count ELSE excluded.count END,
     window_start = excluded.window_start
-  WHERE window_start <> excluded.window_start OR count < ${limitOfPlan("burstLimit", "(SELECT user_id FROM api_keys WHERE id = excluded.key_id)")}
   RETURNING count`;
 
 export function burstLimited(auth: Pick<AuthContext, "plan">, window: BurstWindow, now: Date): ApiError {
@@ -76,13 +86,43 @@ const chargeStatement = (chargedUser: SQL, day: string, cost: number) => sql`
   WHERE count + excluded.count <= ${dailyQuotaOfPlan}
   RETURNING count`;
 
-/** Charges a tool call to the key's user, only for a live key whose hash matches (so a forged key charges nobody). */
-export const dailyChargeStatement = (key: HashedKey, day: string, cost: number) =>
+/** What a tool call needs to be admitted: its cost, the scopes its key must hold and the plans it runs on. */
+export interface CallTerms {
+  cost?: number;
+  scopes: readonly Scope[];
+  plans: readonly Plan[];
+}
+
+/**
+ * Charges a tool call to the key's user only when the call will be admitted: the key holds every
+ * scope the tool needs, the user's plan is one the tool runs on, and the key's burst window has
+ * room. Checked in the statement itself (run before burstChargeStatement in the same batch), so a
+ * call refused for scope, plan or burst never holds a unit of the quota, not even for a moment,
+ * and cannot make a concurrent call of the same user fail. enforceToolAccess says the same rules
+ * in words, for the refusal's message.
+ */
+export const dailyChargeStatement = (key: HashedKey, day: string, terms: CallTerms, window: BurstWindow) =>
   chargeStatement(
-    sql`FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.id = ${key.keyId} AND k.key_hash = ${key.hash} AND k.revoked_at IS NULL`,
+    sql`FROM api_keys k JOIN users u ON u.id = k.user_id WHERE ${presentedKeyRow(key)}
+      AND NOT EXISTS (SELECT 1 FROM json_each(${JSON.stringify(terms.scopes)}) needed WHERE needed.value NOT IN (SELECT value FROM json_each(k.scopes)))
+      AND u.plan IN (SELECT value FROM json_each(${JSON.stringify(terms.plans)}))
+      AND ${burstRoom(window, 1)}`,
     day,
-    cost,
+    terms.cost ?? 1,
   );
+
+/** Today's count of the presented key's user, read after the call's charge: the daily part of the rate-limit headers. */
+export const keyUserUsageQuery = (key: HashedKey, day: string) =>
+  statements
+    .select({ count: usageDaily.count })
+    .from(usageDaily)
+    .where(
+      and(
+        eq(usageDaily.day, day),
+        inArray(usageDaily.userId, statements.select({ id: apiKeys.userId }).from(apiKeys).where(eq(apiKeys.id, key.keyId))),
+      ),
+    )
+    .getSQL();
 
 /** Charges a user directly: export downloads, whose signed link names the user and carries no key. */
 export const userDailyChargeStatement = (userId: string, day: string, cost: number) =>

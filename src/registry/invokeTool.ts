@@ -2,7 +2,7 @@ import type { Bindings } from "../env";
 import { admitCall } from "../platform/admission";
 import type { AuthContext } from "../platform/auth";
 import { presentedKey } from "../platform/auth";
-import { createDb } from "../platform/db";
+import { createDb, type Db } from "../platform/db";
 import { ApiError } from "../platform/errors";
 import { batchReader, knownCallerOf } from "../platform/firstReads";
 import { runIdempotently } from "../platform/idempotency";
@@ -11,7 +11,7 @@ import { burstLimited, quotaExceeded, refundDailyQuota } from "../platform/quota
 import type { RateState } from "../platform/rateLimitHeaders";
 import { parseWith, refuseMalformedText } from "../platform/validation";
 import type { Face, ToolDefinition } from "./defineTool";
-import { pageLimitOfTool } from "./defineTool";
+import { pageLimitOfTool, takesIdempotencyKey } from "./defineTool";
 import { enforcePlanDifferences, enforceToolAccess } from "./enforceAccess";
 
 /** Everything a face knows about one call of one tool; the rest is the pipeline's business. */
@@ -106,33 +106,31 @@ async function runPipeline(tool: ToolDefinition, call: ToolCall, record: CallRec
   // travel in admission's round trip; a bad argument is still answered only after admission.
   const early = tool.firstReads ? await parseToolArguments(tool, call) : undefined;
   const ahead = early && "args" in early ? tool.firstReads?.(early.args, { ...knownCallerOf(key.keyId), now, pageLimit }) : undefined;
-  const { auth, charge, burst, rate, prefetched } = await admitCall(db, key, now, tool.cost ?? 1, ahead);
+  const { auth, charge, burst, rate, prefetched } = await admitCall(db, key, now, tool, ahead);
   record.userId = auth.userId;
   record.cost = charge?.cost ?? 0;
   call.onAdmitted?.(auth, rate);
   const upgradeUrl = upgradeUrlOf(call.env, call.origin);
+  // Admission charged only a call that passes these, so a refusal has nothing to give back.
+  enforceToolAccess(tool, auth, upgradeUrl);
+  if (!burst.admitted) throw burstLimited(auth, burst, now);
+  if (!charge) throw quotaExceeded(auth, now);
   const refund = async () => {
-    if (!charge) return;
     await refundDailyQuota(db, auth, charge);
     rate.daily.remaining += charge.cost;
     record.refunded = true;
   };
-  try {
-    enforceToolAccess(tool, auth, upgradeUrl);
-    if (!burst.admitted) throw burstLimited(auth, burst, now);
-    if (!charge) throw quotaExceeded(auth, now);
-  } catch (refusal) {
-    await refund();
-    throw refusal;
-  }
 
   try {
     const args = argumentsOrThrow(early ?? (await parseToolArguments(tool, call)));
     enforcePlanDifferences(tool, auth, args, upgradeUrl);
     const { env, face, requestId, origin, idempotencyKey } = call;
-    const read = batchReader(db, prefetched);
-    const handle = () => tool.handler({ tool: tool.name, env, face, origin, db, read, auth, requestId, now, upgradeUrl, pageLimit }, args);
-    if (idempotencyKey === undefined || tool.kind === "read") return await handle();
+    const handle = (db: Db) =>
+      tool.handler(
+        { tool: tool.name, env, face, origin, db, read: batchReader(db, prefetched), auth, requestId, now, upgradeUrl, pageLimit },
+        args,
+      );
+    if (idempotencyKey === undefined || !takesIdempotencyKey(tool)) return await handle(db);
     const { result, replayed } = await runIdempotently(
       { db, userId: auth.userId, key: idempotencyKey, tool: tool.name, args, now },
       handle,
