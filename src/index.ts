@@ -6,7 +6,7 @@ const app = createApp();
 
 export default {
   fetch: app.fetch,
-  /** The cron trigger of wrangler.toml: removes export files past their links' expiry and stale staged import files. */
+  /** The cron trigger of wrangler.toml: the one cleanup of the EXPORTS bucket (cleanUpExports). */
   async scheduled(controller, env, ctx) {
     ctx.waitUntil(
       cleanUpExports(env, new Date(controller.scheduledTime)).then((removed) => console.log(JSON.stringify({ exportCleanup: removed }))),

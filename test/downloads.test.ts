@@ -3,12 +3,20 @@
 // straight from issueExportLink; export sources that fail or carry awkward values are given to an
 // app built for the test (the real face, mounted under a test prefix).
 import { env } from "cloudflare:workers";
+import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../src/app";
 import { mountDownloadRoutes } from "../src/faces/downloads";
 import { ApiError } from "../src/platform/errors";
-import { csvCell, formatWriter } from "../src/platform/exportFormats";
-import { linkFileKey, PART_BYTES, removeExpiredLinkFiles, StreamedObjectWriter } from "../src/platform/exportStorage";
+import { csvCell, csvListItems, csvText, formatWriter } from "../src/platform/exportFormats";
+import {
+  ABANDONED_UPLOAD_MS,
+  linkClaimKey,
+  linkFileKey,
+  PART_BYTES,
+  removeExpiredLinkFiles,
+  StreamedObjectWriter,
+} from "../src/platform/exportStorage";
 import { PLAN_LIMITS } from "../src/platform/plans";
 import {
   EXPORT_LINK_TTL_SEC,
@@ -17,13 +25,14 @@ import {
   signExportToken,
   verifyExportToken,
 } from "../src/platform/signedLinks";
+import { cleanUpExports } from "../src/tools/bucketCleanup";
 import { DOWNLOAD_COSTS, EXPORT_OPENERS, type ExportOpener } from "../src/tools/exports/downloads";
 import type { ExportRequest, ExportRow } from "../src/tools/exports/exportSource";
 import companies from "./fixtures/master/exports.companies.ndjson?raw";
 import games from "./fixtures/master/exports.games.ndjson?raw";
 import genres from "./fixtures/master/exports.genres.ndjson?raw";
 import platforms from "./fixtures/master/exports.platforms.ndjson?raw";
-import { fetchLink, fetchLinkFrom, ndjsonOf, tokenOf, usedUnits } from "./support/downloads";
+import { fetchLink, fetchLinkFrom, ndjsonOf, recordedUploads, tokenOf, uploadStillOpen, usedUnits } from "./support/downloads";
 import { admin, newAccount, ORIGIN, textOf } from "./support/harness";
 import { importFixture, insertCustomPlatform } from "./support/master";
 
@@ -80,6 +89,30 @@ const failingOpener: ExportOpener = async () => ({
   },
 });
 
+/** Parallel downloads of one fresh link in the concurrency tests. */
+const PARALLEL = 16;
+
+/**
+ * The edge rows, each page a few D1 round trips apart (so concurrent downloads overlap their
+ * productions), counting how often it is opened: how many times a file was produced.
+ */
+const slowOpener = Object.assign(
+  async (...args: Parameters<ExportOpener>) => {
+    slowOpener.opened++;
+    const source = await edgeOpener(...args);
+    return {
+      ...source,
+      async *pages() {
+        for await (const page of source.pages()) {
+          for (let i = 0; i < 3; i++) await env.DB.prepare("SELECT 1").first();
+          yield page;
+        }
+      },
+    };
+  },
+  { opened: 0 },
+);
+
 const refusingOpener: ExportOpener = async () => {
   throw new ApiError("plan_required", "This dataset needs LIGHT or above.", { upgradeUrl: "https://example.test/plan" });
 };
@@ -92,6 +125,11 @@ function appWith(opener: ExportOpener) {
 
 const MY_LIBRARY: ExportRequest = { kind: "myData", dataset: "library", format: "csv", args: {} };
 
+/** Text made of the pieces CSV cells, list separators and formulas are made of. */
+const awkwardText = fc
+  .array(fc.constantFrom(" | ", " ", "|", "\\", "'", "=", "+", "-", "@", "\t", "\r", "\n", ",", '"', "a", "箱"), { maxLength: 8 })
+  .map((pieces) => pieces.join(""));
+
 describe("format writers", () => {
   it("writes CSV cells: null empty, booleans as words, lists of plain values joined by ' | ', anything else as JSON", () => {
     expect(csvCell(null)).toBe("");
@@ -103,6 +141,45 @@ describe("format writers", () => {
     expect(csvCell([])).toBe("");
     expect(csvCell([{ id: "box" }])).toBe('[{"id":"box"}]');
     expect(csvCell({ name: "攻略", url: "https://example.test/a,b" })).toBe('{"name":"攻略","url":"https://example.test/a,b"}');
+  });
+
+  it("neutralises text cells a spreadsheet would run (leading =, +, -, @, tab, CR) with a quote; numbers stay numbers", () => {
+    expect(csvCell("=SUM(A1:A9)")).toBe("'=SUM(A1:A9)");
+    expect(csvCell('=HYPERLINK("https://evil.example")')).toBe(`'=HYPERLINK("https://evil.example")`);
+    expect(["+1", "-2", "@x", "\tx", "\rx"].map(csvCell)).toEqual(["'+1", "'-2", "'@x", "'\tx", "'\rx"]);
+    // A quote already before such a character gets one more, so the file reads back exactly.
+    expect(csvCell("'=x")).toBe("''=x");
+    expect(csvCell("'quoted")).toBe("'quoted");
+    expect(csvCell("2024-01-31")).toBe("2024-01-31");
+    expect(csvCell(-1200)).toBe("-1200");
+    expect(csvCell(["=a", "b"])).toBe("'=a | b");
+    for (const text of ["=SUM(A1)", "+1", "-2", "@x", "\tx", "\rx", "'=x", "''-x", "'quoted", "plain", "2024-01-31"])
+      expect(csvText(csvCell(text))).toBe(text);
+    expect(csvText("")).toBeNull();
+  });
+
+  it("escapes \\ and | in list items, so a label holding ' | ' reads back as one item", () => {
+    expect(csvCell(["箱 | 説明書", "C:\\saves", "a|b"])).toBe("箱 \\| 説明書 | C:\\\\saves | a\\|b");
+    expect(csvListItems("箱 \\| 説明書 | C:\\\\saves | a\\|b")).toEqual(["箱 | 説明書", "C:\\saves", "a|b"]);
+    expect(csvListItems("")).toEqual([]);
+    fc.assert(
+      fc.property(
+        fc.array(awkwardText, { minLength: 1 }).filter((items) => !(items.length === 1 && items[0] === "")),
+        (items) => {
+          expect(csvListItems(csvCell(items))).toEqual(items);
+        },
+      ),
+      { numRuns: 300 },
+    );
+    fc.assert(
+      fc.property(
+        awkwardText.filter((text) => text !== ""),
+        (text) => {
+          expect(csvText(csvCell(text))).toBe(text);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it("writes RFC 4180 CSV with a BOM, CRLF, quotes doubled and awkward cells quoted", () => {
@@ -297,6 +374,83 @@ describe("downloading", () => {
     expect(await usedUnits(account.userId)).toBe(before + 2 * DOWNLOAD_COSTS.masterData.platforms);
   });
 
+  it("produces a fresh link's file once for many parallel downloads: every one 200, byte-identical, each charged", async () => {
+    for (const format of ["json", "csv"] as const) {
+      const account = await newAccount();
+      const link = await issueFor(account.userId, { ...MY_LIBRARY, format });
+      const app = appWith(slowOpener);
+      const opened = slowOpener.opened;
+      const before = await usedUnits(account.userId);
+      const responses = await Promise.all(Array.from({ length: PARALLEL }, () => fetchLinkFrom(app, TEST_PREFIX, link.url)));
+      expect(
+        responses.map((response) => response.status),
+        format,
+      ).toEqual(responses.map(() => 200));
+      const bodies = await Promise.all(responses.map(async (response) => new Uint8Array(await response.arrayBuffer())));
+      for (const body of bodies) expect(body).toEqual(bodies[0]);
+      expect(new Set(responses.map((response) => response.headers.get("ETag"))).size).toBe(1);
+      expect(slowOpener.opened - opened, `${format}: the file is produced once`).toBe(1);
+      expect(await usedUnits(account.userId)).toBe(before + PARALLEL * DOWNLOAD_COSTS.myData);
+      // The claim is gone with the production; the file stays for the link.
+      expect(await env.EXPORTS.head(linkClaimKey(payloadOf(link.url).nonce))).toBeNull();
+      expect(await env.EXPORTS.head(linkFileKey(payloadOf(link.url).nonce))).not.toBeNull();
+    }
+  });
+
+  it("serves parallel first downloads of a real export link alike, all 200, each charged", async () => {
+    const account = await newAccount();
+    for (const gameId of [860001, 860002, 860003]) expect((await account.call("addToLibrary", { gameId })).status).toBe(200);
+    const reply = await account.call("exportMyData", { dataset: "library", format: "json" });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    const before = await usedUnits(account.userId);
+    const responses = await Promise.all(Array.from({ length: PARALLEL }, () => fetchLink(reply.body.url)));
+    expect(responses.map((response) => response.status)).toEqual(responses.map(() => 200));
+    const texts = await Promise.all(responses.map((response) => response.text()));
+    for (const text of texts) expect(text).toBe(texts[0]);
+    expect(JSON.parse(texts[0]!).rows).toHaveLength(3);
+    expect(await usedUnits(account.userId)).toBe(before + PARALLEL * DOWNLOAD_COSTS.myData);
+  });
+
+  it("waits for the download that holds the claim and serves the file it stored", async () => {
+    const account = await newAccount();
+    const link = await issueFor(account.userId, MY_LIBRARY);
+    const { nonce } = payloadOf(link.url);
+    const leaseUntil = new Date(Date.now() + 60_000).toISOString();
+    await env.EXPORTS.put(linkClaimKey(nonce), "", { customMetadata: { expiresAt: link.expiresAt, leaseUntil } });
+    const pending = fetchLinkFrom(appWith(slowOpener), TEST_PREFIX, link.url);
+    // The holder finishes a few round trips later: it stores the file, then gives its claim up.
+    for (let i = 0; i < 20; i++) await env.DB.prepare("SELECT 1").first();
+    await env.EXPORTS.put(linkFileKey(nonce), "made by the claim holder\r\n", { httpMetadata: { contentType: "text/csv; charset=utf-8" } });
+    await env.EXPORTS.delete(linkClaimKey(nonce));
+    const response = await pending;
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe("made by the claim holder\r\n");
+  });
+
+  it("takes over the claim of a download that died (its lease ran out) and produces the file", async () => {
+    const account = await newAccount();
+    const link = await issueFor(account.userId, MY_LIBRARY);
+    const { nonce } = payloadOf(link.url);
+    const leaseUntil = new Date(Date.now() - 1_000).toISOString();
+    await env.EXPORTS.put(linkClaimKey(nonce), "", { customMetadata: { expiresAt: link.expiresAt, leaseUntil } });
+    const response = await fetchLinkFrom(appWith(edgeOpener), TEST_PREFIX, link.url);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain("カンマ, を含む");
+    expect(await env.EXPORTS.head(linkClaimKey(nonce))).toBeNull();
+  });
+
+  it("answers parallel downloads whose production fails each with 503, refunded, leaving no file and no claim", async () => {
+    const account = await newAccount();
+    const link = await issueFor(account.userId, MY_LIBRARY);
+    const before = await usedUnits(account.userId);
+    const app = appWith(failingOpener);
+    const responses = await Promise.all(Array.from({ length: 4 }, () => fetchLinkFrom(app, TEST_PREFIX, link.url)));
+    expect(responses.map((response) => response.status)).toEqual([503, 503, 503, 503]);
+    expect(await usedUnits(account.userId)).toBe(before);
+    expect(await env.EXPORTS.head(linkFileKey(payloadOf(link.url).nonce))).toBeNull();
+    expect(await env.EXPORTS.head(linkClaimKey(payloadOf(link.url).nonce))).toBeNull();
+  });
+
   it("refuses a suspended user (403) and one over the daily quota (429), charging nothing", async () => {
     const { account, url } = await platformsLink();
     await admin("PATCH", `/users/${account.userId}`, { suspended: true });
@@ -385,6 +539,39 @@ describe("R2 storage", () => {
     for (const position of [0, PART_BYTES - 1, PART_BYTES, 2 * PART_BYTES + 7, total - 1])
       expect(stored[position]).toBe(expectedAt(position));
     await env.EXPORTS.delete(key);
+  });
+
+  it("records a multipart upload while it runs and forgets it once completed or aborted", async () => {
+    const prefix = `exports/test/records-${crypto.randomUUID()}/`;
+    const completed = new StreamedObjectWriter(env.EXPORTS, `${prefix}completed`);
+    await completed.write(new Uint8Array(PART_BYTES + 1));
+    const [running] = await recordedUploads(`${prefix}completed`);
+    expect(running).toBeDefined();
+    await completed.close();
+    const aborted = new StreamedObjectWriter(env.EXPORTS, `${prefix}aborted`);
+    await aborted.write(new Uint8Array(PART_BYTES + 1));
+    const [abandoned] = await recordedUploads(`${prefix}aborted`);
+    await aborted.abort();
+    expect(await uploadStillOpen(abandoned!)).toBe(false);
+    expect(await recordedUploads(prefix)).toEqual([]);
+    await env.EXPORTS.delete(`${prefix}completed`);
+  });
+
+  it("the scheduled cleanup aborts the multipart upload of a writer that died, once no request can still be writing it", async () => {
+    const key = `imports/test-dead-${crypto.randomUUID()}/upload.ndjson`;
+    const dead = new StreamedObjectWriter(env.EXPORTS, key);
+    await dead.write(new Uint8Array(PART_BYTES + 1)); // a 5 MiB part is stored; then the writer dies: no close, no abort
+    const [upload] = await recordedUploads(key);
+    expect(upload, "the running upload is recorded").toBeDefined();
+
+    expect((await cleanUpExports(env, new Date())).abandonedUploads).toBe(0);
+    expect(await uploadStillOpen(upload!)).toBe(true);
+
+    const later = await cleanUpExports(env, new Date(Date.now() + ABANDONED_UPLOAD_MS + 60_000));
+    expect(later.abandonedUploads).toBeGreaterThanOrEqual(1);
+    expect(await uploadStillOpen(upload!)).toBe(false);
+    expect(await recordedUploads(key)).toEqual([]);
+    expect(await env.EXPORTS.head(key)).toBeNull();
   });
 
   it("removes the files of expired links and keeps the others", async () => {

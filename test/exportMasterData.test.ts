@@ -60,7 +60,7 @@ describe("exportMasterData: games", () => {
       platformId: HOME,
       totalCount: 5,
       expiresInSec: 900,
-      columns: Object.keys(gameRow.shape),
+      columns: [...Object.keys(gameRow.shape), "custom"],
       downloadCost: DOWNLOAD_COSTS.masterData.games,
     });
     expect(body.generation).toBe(await storedGeneration("games"));
@@ -78,7 +78,8 @@ describe("exportMasterData: games", () => {
     expect(await usedUnits(account.userId)).toBe(before + DOWNLOAD_COSTS.masterData.games);
 
     expect(ids(rows, "gameId")).toEqual([860002, 860001, 860003, 860004, 860005]);
-    expect(Object.keys(rows[0]!)).toEqual(body.columns);
+    // Official rows are the import format as it is: every column but `custom`, which only custom games carry.
+    expect(Object.keys(rows[0]!)).toEqual(body.columns.filter((column: string) => column !== "custom"));
     expect(rows[1]).toEqual({
       gameId: 860001,
       title: "エクスポ クエスト",
@@ -152,6 +153,7 @@ describe("exportMasterData: games", () => {
       dbSlug: null,
     });
     expect(rows.filter((row) => row.custom === true)).toHaveLength(2);
+    expect(Object.keys(rows[1]!)).toEqual(mine.columns);
 
     const theirs = await exportOk(other, { dataset: "games", platformId: HOME });
     expect(theirs.totalCount).toBe(5);

@@ -1,11 +1,12 @@
 // importMyData (restore of exportMyData JSON files): upload links, staged processing through
 // getImportStatus, merge and replace, plan limits, malformed files and isolation. Files are made by
 // the real export tool and download face; games are a fictional master (ids 870000+, ミネルバ).
-import { env } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
+import { parse as parseCsv } from "csv-parse/browser/esm/sync";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cleanUpExports } from "../src/tools/bucketCleanup";
 import { MAX_IMPORT_BYTES, STAGED_PREFIX } from "../src/tools/imports/jobs";
-import { fetchLink } from "./support/downloads";
+import { fetchLink, recordedUploads, uploadStillOpen } from "./support/downloads";
 import { type Account, newAccount, ORIGIN, send, textOf } from "./support/harness";
 import { fictionalGame, importFixture, toNdjson } from "./support/master";
 
@@ -413,12 +414,36 @@ async function demoAccount() {
   return { a, customId, consoleId, tagId };
 }
 
-/** Every dataset's JSON file (play records with history), in the restore order. */
-async function exportAll(account: Account): Promise<Record<Dataset, string>> {
+/** Every dataset's file, JSON unless told (play records with history), in the restore order. */
+async function exportAll(account: Account, format: "json" | "csv" = "json"): Promise<Record<Dataset, string>> {
   const files = {} as Record<Dataset, string>;
   for (const dataset of RESTORE_ORDER)
-    files[dataset] = await exportFile(account, dataset, dataset === "playRecords" ? { includeHistory: true } : {});
+    files[dataset] = await exportFile(account, dataset, { format, ...(dataset === "playRecords" ? { includeHistory: true } : {}) });
   return files;
+}
+
+/**
+ * Text a spreadsheet would run (a leading =, +, -, @, tab or CR, or a quote before one) and list
+ * labels holding the list separator or a backslash, in every dataset of a demo account.
+ */
+async function addAwkwardText(a: Account) {
+  for (const label of ["箱 | 説明書", "C:\\セーブ", "=ラベル"]) await ok(a.call("addAttribute", { label }));
+  await ok(
+    a.call("addToLibrary", {
+      gameId: gameIds[10],
+      memo: '=HYPERLINK("https://evil.example","x")',
+      buyPlace: "-ショップ",
+      userLinks: [{ name: "=リンク", url: "https://example.com/a|b" }],
+      attributes: ["箱 | 説明書", "C:\\セーブ", "=ラベル"],
+    }),
+  );
+  await ok(a.call("addToWishlist", { gameId: gameIds[11], memo: "@メモ", wishPlace: "+店" }));
+  const play = await ok(a.call("addPlayRecord", { gameId: gameIds[10], status: "PLAYING", memo: "\t字下げ" }));
+  await ok(a.call("addPlayLog", { playId: play.playId, playTime: 10, memo: "\r行頭のCR" }));
+  await ok(a.call("addTag", { name: "'=引用タグ", description: "-説明" }));
+  await ok(a.call("addCollection", { name: "=目標", type: "INDIVIDUAL", description: "+1", gameIds: [gameIds[10]] }));
+  await ok(a.call("addConsole", { name: "@本体", memo: "'ただの引用" }));
+  await ok(a.call("addCustomGame", { title: "=自作", platformId: P1, titleEn: ["A | B", "=C"], aliases: ["\\バックスラッシュ\\"] }));
 }
 
 describe("importMyData: custom games, consoles, tags and collections", () => {
@@ -527,6 +552,53 @@ describe("importMyData: a whole PREMIUM account", () => {
   });
 });
 
+describe("importMyData: exportMyData's CSV files", () => {
+  it("a whole PREMIUM account exported as CSV restores exactly what its JSON files hold, formula-like text and ' | ' labels included", async () => {
+    const { a } = await demoAccount();
+    await addAwkwardText(a);
+    const json = await exportAll(a);
+    const csv = await exportAll(a, "csv");
+    // Nothing a spreadsheet would run, and no label that passes for the separator.
+    for (const dataset of RESTORE_ORDER) {
+      const cells = (parseCsv(csv[dataset], { bom: true }) as string[][]).flat();
+      expect(
+        cells.filter((cell) => /^[=+\-@\t\r]/.test(cell)),
+        dataset,
+      ).toEqual([]);
+    }
+    expect(csv.library).toContain(`"'=HYPERLINK(""https://evil.example"",""x"")"`);
+    expect(csv.library).toContain("箱 \\| 説明書 | C:\\\\セーブ | =ラベル");
+    const b = await newAccount({ plan: "PREMIUM" });
+    for (const dataset of RESTORE_ORDER) {
+      const { status } = await importFile(b, csv[dataset]);
+      expect(status, dataset).toMatchObject({
+        finished: true,
+        dataset,
+        rowsFailed: 0,
+        rowsExisting: 0,
+        rowsAdded: rowsOf(json[dataset]).length,
+      });
+    }
+    const maps = await idMapsOf(b);
+    const again = await exportAll(b);
+    for (const dataset of RESTORE_ORDER) {
+      expect(sortedRows(rowsOf(again[dataset])), dataset).toEqual(mapped(rowsOf(json[dataset]), maps));
+    }
+  });
+
+  it("a CSV whose header is no exportMyData header, or with a bad cell, is a 400 naming the file or the row and column", async () => {
+    const a = await newAccount({ plan: "LIGHT" });
+    const started = await ok(a.call("importMyData", {}));
+    const header = "gameId,rating\r\n1,2\r\n";
+    expect((await put(started.uploadUrl, header)).body).toMatchObject({ code: "invalid_input", field: "file" });
+    const library = rowsOf(await exportFile(await seeded(), "library"));
+    const columns = Object.keys(library[0]!);
+    const line = (values: Record<string, unknown>) => columns.map((column) => values[column] ?? "").join(",");
+    const bad = `\uFEFF${columns.join(",")}\r\n${line({ gameId: gameIds[0], rating: 3 })}\r\n${line({ gameId: gameIds[1], rating: "high" })}\r\n`;
+    expect((await put(started.uploadUrl, bad)).body).toMatchObject({ code: "invalid_input", field: "rows[2].rating" });
+  });
+});
+
 describe("importMyData: plans, concurrent uploads and cleanup", () => {
   it("a PREMIUM export with history restored on FREE and LIGHT reports each history row as refused (plan_limit), none dropped silently", async () => {
     const a = await seeded();
@@ -570,6 +642,53 @@ describe("importMyData: plans, concurrent uploads and cleanup", () => {
     expect((await a.call("getLibrary", {}, "GET")).body.totalCount).toBe(10);
     // Neither upload's staged file is left: the winner's went when the job finished, the loser's at once.
     expect((await env.EXPORTS.list({ prefix: `${STAGED_PREFIX}${started.jobId}/` })).objects).toEqual([]);
+  });
+
+  it("an upload the client breaks off mid-stream aborts its multipart upload at once, and the link takes the file again", async () => {
+    const a = await newAccount({ plan: "PREMIUM" });
+    const started = await ok(a.call("importMyData", { source: "generic" }));
+    const stagedPrefix = `${STAGED_PREFIX}${started.jobId}/`;
+    const encoder = new TextEncoder();
+    const rows = encoder.encode("ミネルバ物語000,,,,,,,,,,,メモ\n".repeat(4000));
+    const client = new AbortController();
+    let sent = 0;
+    let running: { key: string; uploadId: string } | undefined;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (sent === 0)
+          controller.enqueue(
+            encoder.encode(
+              `${["title", "platform", "janCode", "modelNumber", "buyDate", "buyPrice", "buyPlace", "status", "playStartDate", "playEndDate", "rating", "memo"].join(",")}\n`,
+            ),
+          );
+        // Once the staged file has a 5 MiB part stored (or the file is nearly all sent), the client goes away.
+        running ??= sent > 0 ? (await recordedUploads(stagedPrefix))[0] : undefined;
+        if (running || sent > MAX_IMPORT_BYTES - 2 * rows.length) {
+          client.abort();
+          return;
+        }
+        controller.enqueue(rows);
+        sent += rows.length;
+      },
+    });
+    const upload = new Request(`${ORIGIN}${new URL(started.uploadUrl).pathname}`, {
+      method: "PUT",
+      body,
+      signal: client.signal,
+      duplex: "half",
+    } as RequestInit);
+    await expect(exports.default.fetch(upload)).rejects.toThrow();
+    expect(running, "the staged file's multipart upload was running when the client went away").toBeDefined();
+    // The request's staging notices the broken body and aborts; look again until it has (bounded).
+    for (let i = 0; i < 200 && (await recordedUploads(stagedPrefix)).length > 0; i++)
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(await recordedUploads(stagedPrefix)).toEqual([]);
+    expect(await uploadStillOpen(running!)).toBe(false);
+    expect((await env.EXPORTS.list({ prefix: stagedPrefix })).objects).toEqual([]);
+    // Nothing was accepted: the same link takes the whole file.
+    expect((await a.call("getImportStatus", { jobId: started.jobId })).body.state).toBe("awaiting_upload");
+    const retried = await put(started.uploadUrl, "title\nミネルバ物語000\n");
+    expect(retried.status, JSON.stringify(retried.body)).toBe(200);
   });
 
   it("the scheduled cleanup removes staged files of expired or abandoned jobs and keeps those a job still needs", async () => {

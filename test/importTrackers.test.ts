@@ -18,12 +18,19 @@ const MAZE = 871005;
 const TAIZEN_A = 871006;
 const TAIZEN_B = 871007;
 const BULK = 872000;
+/** Platforms named as the master data names them (nameEn), which Grouvee calls otherwise; one title on both. */
+const SFC = 871011;
+const MD = 871012;
+const TWIN_SFC = 871021;
+const TWIN_MD = 871022;
 
 beforeAll(async () => {
   await importFixture({
     platforms: toNdjson([
       { platformId: P1, name: "ヴェスタ機", nameEn: null, shortName: null, maker: null, releaseDate: null },
       { platformId: P2, name: "ヴェスタ携帯機", nameEn: null, shortName: null, maker: null, releaseDate: null },
+      { platformId: SFC, name: "ヴェスタファミコン", nameEn: "Super Famicom", shortName: null, maker: null, releaseDate: null },
+      { platformId: MD, name: "ヴェスタドライブ", nameEn: "Mega Drive", shortName: null, maker: null, releaseDate: null },
     ]),
     games: toNdjson([
       fictionalGame({ gameId: SWORD, title: "ヴェスタの剣", titleReading: "ゔぇすたのつるぎ", platformId: P1 }),
@@ -33,6 +40,8 @@ beforeAll(async () => {
       fictionalGame({ gameId: MAZE, title: "ヴェスタ迷宮", platformId: P2 }),
       fictionalGame({ gameId: TAIZEN_A, title: "ヴェスタ大全", platformId: P1 }),
       fictionalGame({ gameId: TAIZEN_B, title: "ヴェスタ大全", platformId: P2 }),
+      fictionalGame({ gameId: TWIN_SFC, title: "ヴェスタ双子", platformId: SFC }),
+      fictionalGame({ gameId: TWIN_MD, title: "ヴェスタ双子", platformId: MD }),
       ...Array.from({ length: 1000 }, (_, i) =>
         fictionalGame({ gameId: BULK + i, title: `ヴェスタ全集${String(i).padStart(4, "0")}`, platformId: P2 }),
       ),
@@ -112,6 +121,28 @@ describe("importMyData from other trackers", () => {
     expect((await wishes(a)).map((w) => w.gameId)).toEqual([GAIDEN]);
   });
 
+  it("Grouvee: its platform names find the master data's platforms; a Played row without dates is completed on no date", async () => {
+    const a = await newAccount({ plan: "LIGHT" });
+    const header = grouvee.split("\n")[0];
+    const row = (id: number, shelf: string, platforms: string[]) =>
+      [
+        id,
+        "ヴェスタ双子",
+        `"{""${shelf}"": {""date_added"": ""2021-01-01T00:00:00Z"", ""url"": """"}}"`,
+        `"{${platforms.map((name) => `""${name}"": {""url"": """"}`).join(", ")}}"`,
+        "",
+        "",
+        "[]",
+        ...Array(10).fill(""),
+      ].join(",");
+    const csv = [header, row(1, "Played", ["Super Nintendo Entertainment System"]), row(2, "Backlog", ["PC", "Sega Genesis"])].join("\n");
+    const { status } = await importCsv(a, "grouvee", `${csv}\n`);
+    expect(status).toMatchObject({ finished: true, totalRows: 2, rowsAdded: 2, rowsFailed: 0 });
+    const records = byGame(await plays(a));
+    expect(records.get(TWIN_SFC)).toMatchObject({ status: "COMPLETED", playStartDate: null, playEndDate: null });
+    expect(records.get(TWIN_MD)).toMatchObject({ status: "PLANNED", playStartDate: null, playEndDate: null });
+  });
+
   it("Yamtrack: statuses map (Completed, In progress, Paused, Dropped, Planning), scores 0-10 become 1-5, non-games are skipped", async () => {
     const a = await newAccount({ plan: "PREMIUM" });
     const { status } = await importCsv(a, "yamtrack", yamtrack);
@@ -124,7 +155,8 @@ describe("importMyData from other trackers", () => {
     expect(records.get(SWORD)).toMatchObject({ status: "COMPLETED", playStartDate: "2022-01-01", playEndDate: "2022-02-01" });
     expect(records.get(SHIELD).status).toBe("PLAYING");
     expect(records.get(MAZE).status).toBe("PAUSED");
-    expect(records.get(GAIDEN).status).toBe("DROPPED");
+    // No end date in the file: none is made up (not today).
+    expect(records.get(GAIDEN)).toMatchObject({ status: "DROPPED", playEndDate: null });
     const owned = byGame(await library(a));
     expect(owned.get(SWORD)).toMatchObject({ rating: 4, memo: "メモ" });
     expect(owned.get(MAZE).rating).toBe(2);

@@ -5,20 +5,23 @@ import type { AppEnv } from "../env";
 import { createDb, type Db, queryBatch, type RowOf, statements } from "../platform/db";
 import { ApiError, methodNotAllowed } from "../platform/errors";
 import { formatWriter } from "../platform/exportFormats";
-import { linkFileKey, StreamedObjectWriter } from "../platform/exportStorage";
+import { linkClaimKey, linkFileKey, type ProductionClaim, producedOnce, StreamedObjectWriter } from "../platform/exportStorage";
 import { upgradeUrlOf } from "../platform/plans";
+import { publicOrigin } from "../platform/publicOrigin";
 import { type DailyCharge, quotaExceeded, refundDailyQuota, userDailyChargeStatement } from "../platform/quota";
 import { DOWNLOAD_PATH_PREFIX, type VerifiedExportLink, verifyExportToken } from "../platform/signedLinks";
 import { utcDay } from "../platform/time";
 import { downloadCost, EXPORT_OPENERS, type ExportOpeners } from "../tools/exports/downloads";
 import type { ExportReader } from "../tools/exports/exportSource";
+import { errorResponse } from "./httpHeaders";
 
 /**
  * The download face: `GET /downloads/v1/<token>` (and HEAD). It checks the link (signature, then
  * expiry), the link user's current standing (not suspended; the plan still allows the export),
  * charges the download to their daily quota, produces the file into R2 unless this link's file is
- * already there, and serves it from R2 with Range support. Whatever fails after the charge gives
- * the charge back: a 503 with Retry-After when the file could not be produced or served.
+ * already there (once, however many downloads of the link arrive together), and serves it from R2
+ * with Range support. Whatever fails after the charge gives the charge back: a 503 with
+ * Retry-After when the file could not be produced or served.
  */
 
 /** Seconds a client should wait before retrying a download that failed on our side. */
@@ -32,13 +35,14 @@ const userQuery = (userId: string) =>
 
 const attachment = (fileName: string) => `attachment; filename="${fileName}"`;
 
-/** The link's file, produced from its source page by page into R2 (never held whole). */
+/** The link's file, produced from its source page by page into R2 (never held whole) under the claim. */
 async function produceFile(
   c: Context<AppEnv>,
   link: VerifiedExportLink,
   reader: ExportReader,
   openers: ExportOpeners,
   upgradeUrl: string,
+  claim: ProductionClaim,
 ): Promise<R2Object> {
   const { request } = link;
   const source = await openers[request.kind](reader, request, { env: c.env, upgradeUrl });
@@ -50,8 +54,12 @@ async function produceFile(
   });
   try {
     await out.write(writer.head());
-    for await (const rows of source.pages()) await out.write(writer.page(rows));
+    for await (const rows of source.pages()) {
+      await out.write(writer.page(rows));
+      await claim.keep();
+    }
     await out.write(writer.tail());
+    await claim.renew();
     return await out.close();
   } catch (error) {
     await out.abort();
@@ -101,18 +109,16 @@ function fileHeaders(object: R2Object): Headers {
 
 /**
  * Answers with the stored file: whole (200), one range (206) or 416. The body is read with
- * `etagMatches`, so the headers and the bytes always describe the same object even if a concurrent
- * download of the same link replaced it in between.
+ * `etagMatches`, so the headers and the bytes always describe the same object.
  */
 async function serveFile(c: Context<AppEnv>, bucket: R2Bucket, object: R2Object): Promise<Response> {
   const headers = fileHeaders(object);
   const ifRange = c.req.header("If-Range");
   const range = parseRange(c.req.header("Range"), object.size, ifRange === undefined || ifRange === object.httpEtag);
   if (range === "unsatisfiable") {
-    return new Response(
-      JSON.stringify({ code: "range_not_satisfiable", message: `The file has ${object.size} bytes.`, requestId: c.get("requestId") }),
-      { status: 416, headers: { "Content-Type": "application/json; charset=UTF-8", "Content-Range": `bytes */${object.size}` } },
-    );
+    const refused = errorResponse(new ApiError("range_not_satisfiable", `The file has ${object.size} bytes.`), c.get("requestId"));
+    refused.headers.set("Content-Range", `bytes */${object.size}`);
+    return refused;
   }
   const length = range ? range.end - range.start + 1 : object.size;
   headers.set("Content-Length", String(length));
@@ -128,9 +134,17 @@ async function serveFile(c: Context<AppEnv>, bucket: R2Bucket, object: R2Object)
   return new Response(body.body, { status, headers });
 }
 
-/** The link's file: the stored one, else a fresh one (a concurrent download may store it too: both are whole). */
-async function linkFile(c: Context<AppEnv>, link: VerifiedExportLink, reader: ExportReader, openers: ExportOpeners, upgradeUrl: string) {
-  return (await c.env.EXPORTS.head(linkFileKey(link.nonce))) ?? (await produceFile(c, link, reader, openers, upgradeUrl));
+/**
+ * The link's file: the stored one, else produced once for every concurrent download of the link
+ * (one produces it, the others wait for it), so they all serve the same bytes.
+ */
+function linkFile(c: Context<AppEnv>, link: VerifiedExportLink, reader: ExportReader, openers: ExportOpeners, upgradeUrl: string) {
+  const target = {
+    key: linkFileKey(link.nonce),
+    claimKey: linkClaimKey(link.nonce),
+    claimMetadata: { expiresAt: link.expiresAt.toISOString() },
+  };
+  return producedOnce(c.env.EXPORTS, target, (claim) => produceFile(c, link, reader, openers, upgradeUrl, claim));
 }
 
 async function admitDownload(
@@ -159,9 +173,12 @@ async function download(c: Context<AppEnv>, openers: ExportOpeners): Promise<Res
   const cost = c.req.method === "HEAD" ? 0 : downloadCost(link.request);
   const { user, charge } = await admitDownload(db, link, now, cost);
   const reader: ExportReader = { db, userId: link.userId, plan: user.plan, now };
-  const upgradeUrl = upgradeUrlOf(c.env, new URL(c.req.url).origin);
+  const upgradeUrl = upgradeUrlOf(c.env, publicOrigin(c.env, c.req.url));
   try {
-    const object = await linkFile(c, link, reader, openers, upgradeUrl);
+    const file = linkFile(c, link, reader, openers, upgradeUrl);
+    // A client that goes away cancels this request: the production (which others may be waiting for) goes on.
+    c.executionCtx.waitUntil(file.catch(() => undefined));
+    const object = await file;
     const response = await serveFile(c, c.env.EXPORTS, object);
     if (response.status === 416 && charge) await refundDailyQuota(db, { userId: link.userId }, charge);
     return response;

@@ -5,6 +5,7 @@ import type { AppEnv } from "../env";
 import { createDb } from "../platform/db";
 import { ApiError, methodNotAllowed } from "../platform/errors";
 import { upgradeUrlOf } from "../platform/plans";
+import { publicOrigin } from "../platform/publicOrigin";
 import { UPLOAD_PATH_PREFIX, verifyUploadToken } from "../platform/signedLinks";
 import { MAX_IMPORT_BYTES, statusOf } from "../tools/imports/jobs";
 import { findJob } from "../tools/imports/queries";
@@ -16,7 +17,8 @@ import { advanceJob, stageUpload, tooLarge } from "../tools/imports/steps";
  * only land in that job of that user. The body is read as a stream (413 past MAX_IMPORT_BYTES,
  * at once when Content-Length says so), validated row by row (400 naming row and column; nothing
  * is kept, the link takes a corrected file) and staged in R2; a merge job then runs its first
- * step in this request, a replace job waits for its confirmation. Answers the job's status.
+ * step in this request, a replace job waits for its confirmation. Answers the job's status. An
+ * upload the client breaks off leaves nothing: its multipart upload is aborted at once.
  */
 
 async function upload(c: Context<AppEnv>): Promise<Response> {
@@ -39,11 +41,15 @@ async function upload(c: Context<AppEnv>): Promise<Response> {
   const body = c.req.raw.body;
   if (!body) throw new ApiError("invalid_input", "The upload is empty: PUT the file as the request body.", { field: "file" });
 
-  const staged = await stageUpload(
-    { db, bucket: c.env.EXPORTS, plan: user.plan, upgradeUrl: upgradeUrlOf(c.env, new URL(c.req.url).origin), now },
+  const staging = stageUpload(
+    { db, bucket: c.env.EXPORTS, plan: user.plan, upgradeUrl: upgradeUrlOf(c.env, publicOrigin(c.env, c.req.url)), now },
     job,
     body,
   );
+  // A client that goes away mid-upload cancels this request, and with it the staging's own clean-up;
+  // kept alive, the staging sees the body fail and aborts its multipart upload at once.
+  c.executionCtx.waitUntil(staging.catch(() => undefined));
+  const staged = await staging;
   const next = job.mode === "replace" ? "awaiting_confirmation" : "processing";
   const claimed = await db
     .update(importJobs)

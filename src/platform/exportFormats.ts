@@ -7,7 +7,8 @@ import type { ExportFormat, ExportRow } from "../tools/exports/exportSource";
  *
  * - csv: RFC 4180 (CRLF line ends; a cell holding a comma, quote, CR or LF is quoted, quotes
  *   doubled), UTF-8 with a byte order mark (so spreadsheet programs read Japanese correctly), a
- *   header row of the columns, then one row per record. See csvCell for how values are written.
+ *   header row of the columns, then one row per record. See csvCell for how values are written and
+ *   csvText / csvListItems for how the import reads them back.
  * - json: one object `{dataset, format, exportedAt, columns, rows: [...]}`, every row an object
  *   with every column (null when empty), one row per line.
  * - ndjson: one JSON object per line (LF), exactly as the source gives it (master data rows).
@@ -44,16 +45,58 @@ export const CSV_LIST_SEPARATOR = " | ";
 const isPlainValue = (value: unknown) => typeof value === "string" || typeof value === "number" || typeof value === "boolean";
 
 /**
- * One value as CSV cell text: null (or missing) is an empty cell; true/false are `true`/`false`;
- * an array of plain values (strings, numbers, booleans) is its items joined by " | " (an empty
- * array is an empty cell); any other array or object is its compact JSON text.
+ * A text cell a spreadsheet would run as a formula: it starts with =, +, -, @, a tab or a CR, maybe
+ * after quotes (so that a text which itself starts with a quote before one of them reads back
+ * exactly, see csvText).
+ */
+const FORMULA_CHARS = "[=+\\-@\\t\\r]";
+const FORMULA_START = new RegExp(`^'*${FORMULA_CHARS}`);
+/** The quote csvCell put before such a cell. */
+const NEUTRALISING_QUOTE = new RegExp(`^'(?='*${FORMULA_CHARS})`);
+
+/** OWASP's CSV injection defence: such a cell gets a leading quote, which spreadsheets show as text. */
+const neutralised = (text: string) => (FORMULA_START.test(text) ? `'${text}` : text);
+
+/** A list item with its backslashes and pipes escaped, so no label can pass for the separator. */
+const listItem = (value: string | number | boolean) => String(value).replace(/[\\|]/g, (char) => `\\${char}`);
+
+/**
+ * One value as CSV cell text: null (or missing) is an empty cell; numbers and true/false are
+ * written as they are (a negative number stays a number: spreadsheets never run it); text is
+ * neutralised (see FORMULA_START); an array of plain values is its items, `\` and `|` escaped with
+ * a backslash, joined by " | " and neutralised like text (an empty array is an empty cell); any
+ * other array or object is its compact JSON text.
  */
 export function csvCell(value: unknown): string {
   if (value === null || value === undefined) return "";
-  if (typeof value === "string") return value;
+  if (typeof value === "string") return neutralised(value);
   if (typeof value === "number" || typeof value === "bigint" || typeof value === "boolean") return String(value);
-  if (Array.isArray(value) && value.every(isPlainValue)) return value.map(String).join(CSV_LIST_SEPARATOR);
+  if (Array.isArray(value) && value.every(isPlainValue)) return neutralised(value.map(listItem).join(CSV_LIST_SEPARATOR));
   return JSON.stringify(value);
+}
+
+/** The text a text cell holds: null for an empty cell, else without the quote csvCell put before a formula. */
+export function csvText(cell: string): string | null {
+  return cell === "" ? null : cell.replace(NEUTRALISING_QUOTE, "");
+}
+
+/** The items of a list cell, as csvCell joined them (an empty cell is an empty list). */
+export function csvListItems(cell: string): string[] {
+  const text = csvText(cell);
+  if (text === null) return [];
+  const items: string[] = [];
+  let item = "";
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!;
+    if (char === "\\" && i + 1 < text.length) item += text[++i];
+    else if (text.startsWith(CSV_LIST_SEPARATOR, i)) {
+      items.push(item);
+      item = "";
+      i += CSV_LIST_SEPARATOR.length - 1;
+    } else item += char;
+  }
+  items.push(item);
+  return items;
 }
 
 // quote_record_delimiter: a cell with a lone CR or LF is quoted too (csv-stringify only quotes the

@@ -1,9 +1,11 @@
 // Export download helpers: raw responses (bytes, headers) of download links, from the real Worker
-// or from an app built with test export sources, and the quota a user has used.
+// or from an app built with test export sources, the quota a user has used, and the multipart
+// uploads the R2 writer has recorded as in progress.
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import type { createApp } from "../../src/app";
 import type { Bindings } from "../../src/env";
+import { MULTIPART_RECORDS_PREFIX } from "../../src/platform/exportStorage";
 import { DOWNLOAD_PATH_PREFIX } from "../../src/platform/signedLinks";
 import { ORIGIN } from "./harness";
 
@@ -46,3 +48,21 @@ export const ndjsonOf = (text: string) =>
     .split("\n")
     .filter((line) => line !== "")
     .map((line) => JSON.parse(line) as Record<string, any>);
+
+/** The multipart uploads recorded as in progress (src/platform/exportStorage.ts) for keys under `keyPrefix`. */
+export async function recordedUploads(keyPrefix: string): Promise<{ key: string; uploadId: string }[]> {
+  const { objects } = await env.EXPORTS.list({ prefix: MULTIPART_RECORDS_PREFIX, include: ["customMetadata"] });
+  return objects
+    .map((object) => ({ key: object.customMetadata?.key ?? "", uploadId: object.customMetadata?.uploadId ?? "" }))
+    .filter((upload) => upload.key.startsWith(keyPrefix));
+}
+
+/** Whether R2 still takes parts for the upload: false once it was aborted (or completed). */
+export async function uploadStillOpen(upload: { key: string; uploadId: string }): Promise<boolean> {
+  return env.EXPORTS.resumeMultipartUpload(upload.key, upload.uploadId)
+    .uploadPart(99, new Uint8Array(1))
+    .then(
+      () => true,
+      () => false,
+    );
+}

@@ -29,6 +29,7 @@ export const exportMasterData = defineTool({
   plans: PREMIUM_ONLY,
   // Issuing a link changes nothing, but the spec gives exports POST only: a write tool that is idempotent.
   kind: "write",
+  destructive: false,
   idempotent: true,
   restOnly: true,
   input: z

@@ -8,7 +8,9 @@ import { prepareMyData } from "./myData/index";
 const NOTE =
   "The URL is valid for 15 minutes and anyone holding it can download the file: do not share it. " +
   "Downloading consumes usage quota, given back if the file could not be served. " +
-  "Empty values are null (an empty cell in CSV); in CSV a list of plain values is joined with ' | ' and other lists and objects are JSON text.";
+  "Empty values are null (an empty cell in CSV). In CSV a list of plain values is joined with ' | ' (a | or \\ inside an item is escaped with a backslash), " +
+  "other lists and objects are JSON text, and text starting with =, +, -, @, a tab or a CR gets a leading ' so that spreadsheets show it instead of running it " +
+  "(importMyData reads the file back exactly).";
 
 export const exportMyData = defineTool({
   name: "exportMyData",
@@ -24,6 +26,7 @@ export const exportMyData = defineTool({
   plans: ALL_PLANS,
   // An export changes nothing, but it is POST only: a write that can be repeated at will.
   kind: "write",
+  destructive: false,
   idempotent: true,
   restOnly: true,
   input: myDataInput,

@@ -16,7 +16,7 @@ import type { CustomGameFields } from "../customGames/items";
 import { CUSTOM_GAMES_COUNTER, insertCustomGameStatements, referencesStillUsable } from "../customGames/queries";
 import { usableIds } from "../games/queries";
 import { insertEntrySql, LIBRARY_COUNTER } from "../library/queries";
-import { endLatestSql, insertPlayLogSql, insertPlaySql, newPlayId, withStatusDates } from "../play/queries";
+import { endLatestSql, insertPlayLogSql, insertPlaySql, newPlayId } from "../play/queries";
 import { allOwnedSql, insertTagSql, TAGS_COUNTER, tagGamesInsertSql, tagIdByNameSql } from "../tags/queries";
 import { deleteWishSql, insertWishSql, WISHLIST_COUNTER } from "../wishlist/queries";
 import type { ReportedRow } from "./jobs";
@@ -482,21 +482,18 @@ async function decideTracker(ctx: ApplyContext, rows: StagedRow<TrackerRow>[]): 
     if (row.status !== null && !latest.has(gameId)) {
       latest.add(gameId);
       touched.push(gameId);
-      const values = withStatusDates(
-        {
-          status: row.status,
-          playStartDate: row.playStartDate,
-          playEndDate: row.playEndDate,
-          clearTargetDate: null,
-          rating: row.rating,
-          memo: null,
-          userLinks: [],
-          attributeIds: [],
-          consoleId: null,
-        },
-        null,
-        ctx.now,
-      );
+      // The file tells the past: a date it does not give stays unknown, never today (withStatusDates is for play happening now).
+      const values = {
+        status: row.status,
+        playStartDate: row.playStartDate,
+        playEndDate: row.playEndDate,
+        clearTargetDate: null,
+        rating: row.rating,
+        memo: null,
+        userLinks: [],
+        attributeIds: [],
+        consoleId: null,
+      };
       statements.push(insertPlaySql(userId, gameId, newPlayId(), values, now));
     }
     if (statements.length === 0)

@@ -12,7 +12,7 @@ const FALLBACK_LIFETIME_MS = DAY_MS;
  * `expiresAt` custom metadata; an abandoned job, never finished, ends there), those whose job is
  * finished or gone, and those of an upload that lost the race for its job to another upload.
  * A file of a job still awaiting its upload is kept (its upload may be about to claim the job).
- * Run by the scheduled cleanup (src/tools/exports/cleanup.ts); the bucket's lifecycle rule on
+ * Run by the scheduled cleanup (src/tools/bucketCleanup.ts); the bucket's lifecycle rule on
  * imports/ is the backstop.
  */
 export async function removeStaleImportFiles(db: Db, bucket: R2Bucket, now: Date): Promise<number> {

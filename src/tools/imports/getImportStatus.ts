@@ -17,6 +17,7 @@ export const getImportStatus = defineTool({
   plans: ALL_PLANS,
   // It advances the job, so it is a write; calling it again is always safe.
   kind: "write",
+  destructive: false,
   idempotent: true,
   restOnly: true,
   input: z.strictObject({ jobId: z.string().min(1).max(40) }),

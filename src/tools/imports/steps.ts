@@ -7,6 +7,7 @@ import { quotaExceeded, userDailyChargeStatement } from "../../platform/quota";
 import { utcDay } from "../../platform/time";
 import { MY_DATASET_PLANS, MY_DATASETS } from "../exports/myData/args";
 import { applyBatch } from "./apply";
+import { exportFileEventsOfAnyFormat } from "./exportCsv";
 import {
   BATCH_ROWS,
   type JobRow,
@@ -19,7 +20,7 @@ import {
   UNITS_PER_BATCH,
 } from "./jobs";
 import { findJob, finishJob, releaseLease, saveProgress, takeLease } from "./queries";
-import { csvRecords, exportFileEvents, malformed, ndjsonLines } from "./readers";
+import { csvRecords, malformed, ndjsonLines } from "./readers";
 import { EXPORT_ROW_SCHEMAS, IMPORTABLE_DATASETS, type ImportableDataset, type StagedRow, validRow } from "./rows";
 import { type TrackerSource, trackerHeader, trackerRow } from "./trackers";
 
@@ -29,13 +30,22 @@ export const tooLarge = () =>
     `An import file may hold at most ${MAX_IMPORT_BYTES} bytes (10 MiB); split it or import a narrower export.`,
   );
 
+/** A body that broke off (the client went away): the client's doing, not a failure of ours. */
+const interrupted = () => malformed(null, "file", "the upload ended before the whole file arrived; upload the file again.");
+
 /** The request body a chunk at a time, refusing it (413) as soon as it passes the size limit. */
 async function* limited(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
   let total = 0;
   const reader = body.getReader();
   try {
     while (true) {
-      const { done, value } = await reader.read();
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch {
+        throw interrupted();
+      }
+      const { done, value } = chunk;
       if (done) return;
       total += value.length;
       if (total > MAX_IMPORT_BYTES) throw tooLarge();
@@ -70,7 +80,7 @@ export async function stageUpload(ctx: StageContext, job: JobRow, body: Readable
   const stage = (line: StagedRow | { r: number; s: string }) => out.write(`${JSON.stringify(line)}\n`);
   try {
     if (job.source === "export") {
-      for await (const event of exportFileEvents(limited(body))) {
+      for await (const event of exportFileEventsOfAnyFormat(limited(body))) {
         if (event.kind === "header") {
           if (event.key !== "dataset") continue;
           dataset = checkDataset(ctx, event.value);
@@ -81,7 +91,7 @@ export async function stageUpload(ctx: StageContext, job: JobRow, body: Readable
         rows = event.row;
         await stage({ r: event.row, d: validRow(EXPORT_ROW_SCHEMAS[dataset as ImportableDataset], event.value, event.row) });
       }
-      if (dataset === null) throw malformed(null, "dataset", "the file names no dataset: upload a JSON file of exportMyData.");
+      if (dataset === null) throw malformed(null, "dataset", "the file names no dataset: upload a JSON or CSV file of exportMyData.");
     } else {
       dataset = "tracker";
       let header: string[] | null = null;

@@ -33,6 +33,37 @@ export const GROUVEE_SHELVES: [shelf: string, status: TrackerRow["status"]][] = 
   ["wish list", "WISHLIST"],
 ];
 
+/**
+ * Grouvee's names of the platforms in the master data (seed/master/platforms.ndjson): Grouvee
+ * writes the American ones (GiantBomb's, with their "Sega ..." variants), the master data the
+ * Japanese ones. Each maps to the master data's English name (nameEn), which the matching knows.
+ */
+export const GROUVEE_PLATFORMS: readonly [nameEn: string, grouveeNames: readonly string[]][] = [
+  ["Family Computer", ["Nintendo Entertainment System", "Famicom", "Family Computer"]],
+  ["Super Famicom", ["Super Nintendo Entertainment System", "Super Famicom"]],
+  ["Mega Drive", ["Genesis", "Sega Genesis", "Sega Mega Drive", "Mega Drive"]],
+  ["PC Engine", ["TurboGrafx-16", "PC Engine"]],
+  ["Game Boy", ["Game Boy"]],
+  ["PlayStation", ["PlayStation"]],
+  ["Sega Saturn", ["Saturn", "Sega Saturn"]],
+  ["Nintendo 64", ["Nintendo 64"]],
+  ["Game Boy Advance", ["Game Boy Advance"]],
+  ["Game Gear", ["Game Gear", "Sega Game Gear"]],
+];
+
+const GROUVEE_PLATFORM_NAMES = new Map(
+  GROUVEE_PLATFORMS.flatMap(([nameEn, names]) => names.map((name) => [name.toLowerCase(), nameEn] as const)),
+);
+
+/** The row's platform: the first of Grouvee's that the master data has, as its English name; else Grouvee's first. */
+function grouveePlatform(names: string[]): string | null {
+  for (const name of names) {
+    const known = GROUVEE_PLATFORM_NAMES.get(name.trim().toLowerCase());
+    if (known !== undefined) return known;
+  }
+  return names[0] ?? null;
+}
+
 /** Yamtrack statuses (media_type game only). */
 export const YAMTRACK_STATUSES: Record<string, TrackerRow["status"]> = {
   completed: "COMPLETED",
@@ -121,7 +152,7 @@ const MAPPERS: Record<TrackerSource, (c: Cells) => Mapped> = {
     return {
       values: {
         title: blank(c.name),
-        platform: namesIn(c.platforms)[0] ?? null,
+        platform: grouveePlatform(namesIn(c.platforms)),
         janCode: null,
         modelNumber: null,
         buyDate: null,

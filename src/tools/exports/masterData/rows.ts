@@ -9,13 +9,14 @@ import type { ExportRow } from "../exportSource";
 /**
  * Master data rows in the master row format (src/tools/games/masterRows.ts): the columns are the
  * import schema's own keys, so an exported file is what the operator import reads. Rows are read
- * from D1 one keyset page at a time.
+ * from D1 one keyset page at a time. A games file also has `custom`, on the user's custom games
+ * only (official rows stay exactly the import format, which has no such key for games).
  */
 export const MASTER_COLUMNS = {
   platforms: Object.keys(platformRow.shape),
   companies: Object.keys(companyRow.shape),
   genres: Object.keys(genreRow.shape),
-  games: Object.keys(gameRow.shape),
+  games: [...Object.keys(gameRow.shape), "custom"],
 } as const;
 
 export const MASTER_PAGE_ROWS = 1_000;
