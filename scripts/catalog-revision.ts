@@ -1,9 +1,9 @@
-// Writes src/registry/catalogRevision.ts from the catalog's content (build time, not per request).
+// Writes src/registry/catalogRevision.ts from the content of both catalog forms (build time, not per request).
 // Run after changing any tool's published definition: `npm run catalog:revision`.
 import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { computeCatalogRevision } from "../src/registry/catalog";
+import { computeCatalogRevision } from "../src/registry/publishedForms";
 import { tools } from "../src/tools";
 
 const revision = await computeCatalogRevision(tools);

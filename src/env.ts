@@ -12,6 +12,11 @@ export interface Bindings {
   /** "on" answers every endpoint with 503 and Retry-After. */
   MAINTENANCE_MODE?: string;
   UPGRADE_URL?: string;
+  /**
+   * The service's public address (e.g. https://api.example.com): the origin of every absolute link
+   * it answers. Unset (local dev), links use the origin the request reached.
+   */
+  PUBLIC_BASE_URL?: string;
   /** Origins browsers may call the API from: "*" (the default: no cookies are involved) or a comma list. */
   CORS_ORIGINS?: string;
 }

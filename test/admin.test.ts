@@ -1,6 +1,11 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { OPERATOR_AUTH_FAILURES_PER_WINDOW } from "../src/admin/operatorAuth";
+import { authFailuresIn, countAuthFailure } from "../src/admin/queries";
+import { createDb } from "../src/platform/db";
 import { KEY_PRESETS, REGISTERED_LIMITS } from "../src/platform/plans";
-import { admin, callWith, send } from "./support/harness";
+import { burstWindowOf } from "../src/platform/quota";
+import { ADMIN_TOKEN, admin, callWith, send } from "./support/harness";
 
 const createUser = async (plan = "PREMIUM") => (await admin("POST", "/users", { plan, name: "someone" })).body.userId as string;
 
@@ -91,5 +96,102 @@ describe("keys", () => {
     expect(revoked.body.keyId).toBe(key.keyId);
     expect((await callWith(key.apiKey, "getAccount")).status).toBe(401);
     expect((await admin("DELETE", `/keys/${key.keyId}`)).status).toBe(404);
+  });
+});
+
+describe("throttling wrong operator tokens", () => {
+  const LIMIT = OPERATOR_AUTH_FAILURES_PER_WINDOW;
+  let next = 0;
+  /** A client address no other test uses (the harness's own calls carry none: `local`). */
+  const freshIPv4 = () => `198.51.100.${next++}`;
+  const from = (address: string, token: string) =>
+    send("/admin/v1/users?limit=1", { headers: { Authorization: `Bearer ${token}`, "CF-Connecting-IP": address } });
+
+  /**
+   * Runs `attempt` until it starts and ends within one fixed window (it takes far less than one,
+   * but could straddle a boundary, where the count starts again), and answers its result.
+   */
+  async function withinOneWindow<T>(attempt: () => Promise<T>): Promise<T> {
+    for (;;) {
+      const window = burstWindowOf(new Date()).start;
+      const result = await attempt();
+      if (burstWindowOf(new Date()).start === window) return result;
+    }
+  }
+
+  it("answers exactly the limit of concurrent wrong tokens with 401, every other with 429 and Retry-After", async () => {
+    const { statuses, throttled } = await withinOneWindow(async () => {
+      const address = freshIPv4();
+      const replies = await Promise.all(Array.from({ length: LIMIT * 5 }, (_, i) => from(address, `wrong-${i}`)));
+      return { statuses: replies.map((reply) => reply.status), throttled: replies.find((reply) => reply.status === 429) };
+    });
+    expect(statuses.filter((status) => status === 401)).toHaveLength(LIMIT);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(LIMIT * 4);
+    expect(throttled!.body).toMatchObject({ error: "rate_limited", code: "rate_limited", retryable: true, requestId: expect.any(String) });
+    expect(Number(throttled!.headers.get("Retry-After"))).toBeGreaterThan(0);
+  });
+
+  it("refuses even the right token from a throttled address, and only from that address", async () => {
+    const { rightFromThrottled, rightFromElsewhere } = await withinOneWindow(async () => {
+      const address = freshIPv4();
+      for (let i = 0; i < LIMIT; i++) expect((await from(address, `wrong-${i}`)).status).toBe(401);
+      return { rightFromThrottled: await from(address, ADMIN_TOKEN), rightFromElsewhere: await from(freshIPv4(), ADMIN_TOKEN) };
+    });
+    expect(rightFromThrottled.status).toBe(429);
+    expect(rightFromElsewhere.status).toBe(200);
+    expect((await admin("GET", "/users?limit=1")).status).toBe(200);
+  });
+
+  it("counts an IPv6 client by its /64", async () => {
+    const { sameBlock, nextBlock } = await withinOneWindow(async () => {
+      const block = `2001:db8:${next++}:7`;
+      for (let i = 0; i < LIMIT; i++) await from(`${block}::${i + 1}`, `wrong-${i}`);
+      return { sameBlock: await from(`${block}:0:0:0:ffff`, ADMIN_TOKEN), nextBlock: await from(`2001:db8:${next++}:7::1`, ADMIN_TOKEN) };
+    });
+    expect(sameBlock.status).toBe(429);
+    expect(nextBlock.status).toBe(200);
+  });
+
+  it("counts in fixed windows: the limit holds within one, and a new window starts again at one", async () => {
+    const db = createDb(env.DB);
+    const address = freshIPv4();
+    const windowAt = (start: number) => ({ start, end: new Date(start + 10_000) });
+    const first = windowAt(1_000_000);
+    expect([await countAuthFailure(db, address, first, 2), await countAuthFailure(db, address, first, 2)]).toEqual([true, true]);
+    expect(await countAuthFailure(db, address, first, 2)).toBe(false);
+    expect(await authFailuresIn(db, address, first)).toBe(2);
+    const next = windowAt(1_010_000);
+    expect(await authFailuresIn(db, address, next)).toBe(0);
+    expect(await countAuthFailure(db, address, next, 2)).toBe(true);
+    expect(await authFailuresIn(db, address, next)).toBe(1);
+  });
+
+  it("does not count requests that carry no bearer token", async () => {
+    const address = freshIPv4();
+    const replies = await Promise.all(
+      Array.from({ length: LIMIT * 2 }, () => send("/admin/v1/users", { headers: { "CF-Connecting-IP": address } })),
+    );
+    expect(replies.map((reply) => reply.status)).toEqual(Array(LIMIT * 2).fill(401));
+    expect((await from(address, ADMIN_TOKEN)).status).toBe(200);
+  });
+});
+
+describe("operator bodies", () => {
+  it("refuses a lone surrogate in a name with a 400 naming the field, storing nothing", async () => {
+    const body = '{"plan":"FREE","name":"caf\\ud800e"}';
+    const reply = await send("/admin/v1/users", {
+      method: "POST",
+      headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, "Content-Type": "application/json" },
+      body,
+    });
+    expect(reply.status).toBe(400);
+    expect(reply.body).toMatchObject({ code: "invalid_input", field: "name" });
+    const userId = await createUser();
+    const key = await send(`/admin/v1/users/${userId}/keys`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, "Content-Type": "application/json" },
+      body: '{"preset":"viewOnly","name":"\\udc00"}',
+    });
+    expect(key.body).toMatchObject({ code: "invalid_input", field: "name" });
   });
 });

@@ -233,6 +233,18 @@ describe("master import", () => {
     expect(progress[2]).toMatch(/^platforms: 4,500\/4,500 rows \(100%\), [\d,]+ rows\/s, ETA 0 s$/);
   });
 
+  it("sends fewer lines per request where 2,000 would pass the server's 8 MiB, counted in bytes", async () => {
+    // Three rows of 1 Mi three-byte characters (3 MiB each): two fit in 8 MiB, the third does not.
+    const rows = [1, 2, 3].map((id) => JSON.stringify({ platformId: id, name: "機".repeat(1024 * 1024) }));
+    const file = join(dir, "wide.ndjson");
+    writeFileSync(file, `${rows.join("\n")}\n`);
+    const run = await admin(["master", "import", "platforms", file]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(requests.map((r) => r.body.split("\n").filter((l) => l !== "").length)).toEqual([2, 1]);
+    for (const request of requests) expect(Buffer.byteLength(request.body)).toBeLessThanOrEqual(8 * 1024 * 1024);
+    expect(JSON.parse(run.stdout).received).toBe(3);
+  });
+
   it("names the line of the file when the server refuses a line of a later request", async () => {
     // Blank lines at 3 and 10 are not sent: file line 4,321 is body line 4,321 - 2 - 4,000 = 319.
     const file = ndjsonFile("bad.ndjson", 4_500, [3, 10]);

@@ -1,9 +1,87 @@
 import { describe, expect, it } from "vitest";
-import { computeCatalogRevision } from "../src/registry/catalog";
+import { catalogTools } from "../src/registry/catalog";
 import { CATALOG_REVISION } from "../src/registry/catalogRevision";
+import { computeCatalogRevision } from "../src/registry/publishedForms";
 import { tools } from "../src/tools";
+import type { ToolName } from "../src/tools/types";
 import { authHeader, newAccount, send, sendTo, testApp } from "./support/harness";
 import { testTools } from "./support/testTools";
+
+/** What a tool can do to what the user has; annotations follow from it (reads only: readOnly; overwrites or deletes: destructive). */
+type Effect = "reads" | "adds" | "overwrites" | "deletes";
+
+/**
+ * Every tool's effects, decided here for each one (a new tool fails to compile until it is added).
+ * Overwrites and deletes include those a tool makes beside its target: addToLibrary takes the game
+ * off the wishlist, addPhysicalCopy's makeActive overwrites the library entry, a FREE/LIGHT
+ * addPlayRecord replay replaces the record and its logs, updateTagGames' replace mode drops games,
+ * importMyData's replace mode removes the dataset first.
+ */
+const TOOL_EFFECTS: Record<ToolName, readonly Effect[]> = {
+  getAccount: ["reads"],
+  searchGames: ["reads"],
+  browseGames: ["reads"],
+  getGamesBatch: ["reads"],
+  listPlatforms: ["reads"],
+  listGenres: ["reads"],
+  listPublishers: ["reads"],
+  getLibrary: ["reads"],
+  addToLibrary: ["adds", "deletes"],
+  updateLibraryEntry: ["overwrites"],
+  removeFromLibrary: ["deletes"],
+  getWishlist: ["reads"],
+  addToWishlist: ["adds"],
+  updateWishlistEntry: ["overwrites"],
+  removeFromWishlist: ["deletes"],
+  getPhysicalCopies: ["reads"],
+  addPhysicalCopy: ["adds", "overwrites"],
+  updatePhysicalCopy: ["overwrites"],
+  removePhysicalCopy: ["deletes"],
+  addCustomGame: ["adds"],
+  updateCustomGame: ["overwrites"],
+  removeCustomGame: ["deletes"],
+  addCustomPlatform: ["adds"],
+  updateCustomPlatform: ["overwrites"],
+  removeCustomPlatform: ["deletes"],
+  addCustomPublisher: ["adds"],
+  updateCustomPublisher: ["overwrites"],
+  removeCustomPublisher: ["deletes"],
+  getPlayRecords: ["reads"],
+  addPlayRecord: ["adds", "deletes"],
+  updatePlayRecord: ["overwrites"],
+  removePlayRecord: ["deletes"],
+  getGamePlayHistory: ["reads"],
+  getPlayLogs: ["reads"],
+  addPlayLog: ["adds"],
+  updatePlayLog: ["overwrites"],
+  removePlayLog: ["deletes"],
+  getConsoles: ["reads"],
+  addConsole: ["adds"],
+  updateConsole: ["overwrites"],
+  removeConsole: ["deletes"],
+  getConsoleMaintenanceLogs: ["reads"],
+  addConsoleMaintenanceLog: ["adds"],
+  updateConsoleMaintenanceLog: ["overwrites"],
+  removeConsoleMaintenanceLog: ["deletes"],
+  getTags: ["reads"],
+  addTag: ["adds"],
+  updateTag: ["overwrites"],
+  updateTagGames: ["adds", "deletes"],
+  removeTag: ["deletes"],
+  getCollections: ["reads"],
+  addCollection: ["adds"],
+  updateCollection: ["overwrites"],
+  removeCollection: ["deletes"],
+  getCollectionGames: ["reads"],
+  listAttributes: ["reads"],
+  addAttribute: ["adds"],
+  removeAttribute: ["deletes"],
+  // An export link and an import's next rows add; nothing the user has is changed by them.
+  exportMyData: ["reads", "adds"],
+  exportMasterData: ["reads", "adds"],
+  importMyData: ["adds", "deletes"],
+  getImportStatus: ["reads", "adds"],
+};
 
 const CATALOG_FIELDS = [
   "name",
@@ -48,23 +126,49 @@ describe("GET /rest/v1/tools", () => {
     });
   });
 
-  it("derives annotations from the tool's kind", async () => {
+  it("derives annotations from the tool's kind: a write is destructive unless it declares it only adds", async () => {
     const reply = await sendTo(testApp(testTools), "/rest/v1/tools");
     const byName = Object.fromEntries(reply.body.tools.map((t: { name: string }) => [t.name, t]));
     expect(byName.testEcho.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
-    expect(byName.testPremiumWrite.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+    expect(byName.testPremiumWrite.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     expect(byName.testPremiumWrite.methods).toEqual(["POST"]);
   });
 
-  it("sets ETag to the revision and answers If-None-Match with 304, quoted or not", async () => {
-    const first = await send("/rest/v1/tools");
-    expect(first.headers.get("ETag")).toBe(CATALOG_REVISION);
-    for (const tag of [CATALOG_REVISION, `"${CATALOG_REVISION}"`, `W/"${CATALOG_REVISION}"`, `"other", "${CATALOG_REVISION}"`]) {
-      const again = await send("/rest/v1/tools", { headers: { "If-None-Match": tag } });
-      expect(again.status, tag).toBe(304);
-      expect(again.headers.get("ETag")).toBe(CATALOG_REVISION);
+  it("publishes each tool's annotations as what the tool can do says, so every tool, present and future, decides", async () => {
+    const reply = await send("/rest/v1/tools");
+    expect(Object.keys(TOOL_EFFECTS).sort()).toEqual(tools.map((tool) => tool.name).sort());
+    const published = reply.body.tools as { name: ToolName; annotations: Record<string, boolean> }[];
+    const misdeclared = published.flatMap(({ name, annotations }) => {
+      const effects: readonly Effect[] = TOOL_EFFECTS[name];
+      const readOnlyHint = effects.every((effect) => effect === "reads");
+      const destructiveHint = effects.includes("overwrites") || effects.includes("deletes");
+      return annotations.readOnlyHint === readOnlyHint && annotations.destructiveHint === destructiveHint
+        ? []
+        : [`${name}: should be readOnlyHint ${readOnlyHint}, destructiveHint ${destructiveHint}`];
+    });
+    expect(misdeclared).toEqual([]);
+  });
+
+  it("sets ETag to the revision as a quoted entity tag and answers If-None-Match with 304, quoted or not", async () => {
+    const etag = `"${CATALOG_REVISION}"`;
+    for (const path of ["/rest/v1/tools", "/rest/v1/openapi.json"]) {
+      const first = await send(path);
+      expect(first.headers.get("ETag"), path).toBe(etag);
+      expect(first.headers.get("ETag")).toMatch(/^"[\x21\x23-\x7e]*"$/);
+      for (const tag of [CATALOG_REVISION, etag, `W/${etag}`, `"other", ${etag}`]) {
+        const again = await send(path, { headers: { "If-None-Match": tag } });
+        expect(again.status, tag).toBe(304);
+        expect(again.headers.get("ETag")).toBe(etag);
+      }
+      expect((await send(path, { headers: { "If-None-Match": '"stale"' } })).status).toBe(200);
     }
-    expect((await send("/rest/v1/tools", { headers: { "If-None-Match": '"stale"' } })).status).toBe(200);
+  });
+
+  it("has a revision that covers the OpenAPI form too: a change only openapi.json shows changes it", async () => {
+    const [first, ...rest] = tools;
+    const retagged = [{ ...first!, family: "elsewhere" }, ...rest];
+    expect(catalogTools(retagged)).toEqual(catalogTools(tools));
+    expect(await computeCatalogRevision(retagged)).not.toBe(await computeCatalogRevision(tools));
   });
 
   it("answers the same with no key, a valid key or a bad key", async () => {
@@ -91,7 +195,6 @@ describe("GET /rest/v1/openapi.json", () => {
     expect(reply.status).toBe(200);
     expect(reply.body.openapi).toBe("3.1.0");
     expect(reply.body["x-svc-revision"]).toBe(CATALOG_REVISION);
-    expect(reply.headers.get("ETag")).toBe(CATALOG_REVISION);
     expect(reply.body.components.securitySchemes.apiKey).toMatchObject({ type: "http", scheme: "bearer" });
     const getAccount = reply.body.paths["/rest/v1/getAccount"];
     expect(Object.keys(getAccount).sort()).toEqual(["get", "post"]);

@@ -1,5 +1,9 @@
-// What API clients expect from headers: rate-limit state, request ids, CORS, one JSON content type.
+// What API clients expect at the HTTP edge: rate-limit state, request ids, CORS, one JSON content
+// type, our JSON error for long URLs, and links that point where the service is published.
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { createApp } from "../src/app";
+import type { Bindings } from "../src/env";
 import { BURST_WINDOW_SEC, PLAN_LIMITS } from "../src/platform/plans";
 import { authHeader, newAccount, send, sendTo, testApp } from "./support/harness";
 import { testTools } from "./support/testTools";
@@ -119,5 +123,55 @@ describe("content type", () => {
       }),
     ];
     for (const reply of replies) expect(reply.headers.get("Content-Type")).toBe("application/json; charset=UTF-8");
+  });
+});
+
+describe("long URLs", () => {
+  const longQuery = (bytes: number) => `?query=${"a".repeat(bytes - "?query=".length)}`;
+
+  it("answers a path and query over 8 KiB with our JSON 414 and the request id, on every path", async () => {
+    const account = await newAccount();
+    for (const path of ["/rest/v1/searchGames", "/rest/v1/nothing", "/admin/v1/users", "/downloads/v1/x", "/docs"]) {
+      const reply = await send(`${path}${longQuery(9000)}`, { headers: { ...authHeader(account.apiKey), "X-Request-Id": "long-url-1" } });
+      expect(reply.status, path).toBe(414);
+      expect(reply.headers.get("Content-Type")).toBe("application/json; charset=UTF-8");
+      expect(reply.body).toMatchObject({ error: "uri_too_long", code: "uri_too_long", limitBytes: 8192, requestId: "long-url-1" });
+    }
+  });
+
+  it("reads a path and query of exactly 8 KiB", async () => {
+    const account = await newAccount();
+    const path = "/rest/v1/searchGames";
+    const reply = await send(`${path}${longQuery(8192 - path.length)}`, { headers: authHeader(account.apiKey) });
+    expect(reply.status).toBe(400);
+    expect(reply.body.field).toBe("query");
+  });
+});
+
+describe("the origin of returned links", () => {
+  const exportAt = (origin: string, apiKey: string, bindings: Partial<Bindings>) =>
+    createApp().request(
+      `${origin}/rest/v1/exportMyData`,
+      {
+        method: "POST",
+        headers: { ...authHeader(apiKey), "Content-Type": "application/json" },
+        body: JSON.stringify({ dataset: "library" }),
+      },
+      { ...env, ...bindings },
+    );
+
+  it("is PUBLIC_BASE_URL when it is set, whatever Host the request names", async () => {
+    const account = await newAccount();
+    const reply = await exportAt("https://attacker.example", account.apiKey, { PUBLIC_BASE_URL: "https://api.retro-games.example/" });
+    expect(reply.status).toBe(200);
+    const { url } = (await reply.json()) as { url: string };
+    expect(url.startsWith("https://api.retro-games.example/downloads/v1/")).toBe(true);
+  });
+
+  it("is the origin the request reached when PUBLIC_BASE_URL is unset (local dev)", async () => {
+    const account = await newAccount();
+    const reply = await exportAt("http://127.0.0.1:8787", account.apiKey, {});
+    const { url } = (await reply.json()) as { url: string };
+    expect(url.startsWith("http://127.0.0.1:8787/downloads/v1/")).toBe(true);
   });
 });

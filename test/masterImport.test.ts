@@ -6,7 +6,7 @@ import companies from "./fixtures/master/import.companies.ndjson?raw";
 import games from "./fixtures/master/import.games.ndjson?raw";
 import genres from "./fixtures/master/import.genres.ndjson?raw";
 import platforms from "./fixtures/master/import.platforms.ndjson?raw";
-import { newAccount } from "./support/harness";
+import { ADMIN_TOKEN, newAccount, send } from "./support/harness";
 import {
   type Dataset,
   ean13,
@@ -412,6 +412,37 @@ describe("large imports", () => {
   });
 });
 
+describe("body size: 8 MiB of bytes per request", () => {
+  const LIMIT = 8 * 1024 * 1024;
+
+  it("counts bytes, not characters: 9 MiB of 3-byte characters (3 Mi characters) is a 413", async () => {
+    const reply = await importMaster("games", "あ".repeat(3 * 1024 * 1024));
+    expect(reply.status).toBe(413);
+    expect(reply.body).toMatchObject({ code: "payload_too_large", limitBytes: LIMIT, requestId: expect.any(String) });
+  });
+
+  it("stops reading a body sent without Content-Length at the limit", async () => {
+    const total = 64 * 1024 * 1024;
+    const chunk = 64 * 1024;
+    let produced = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (produced >= total) return controller.close();
+        produced += chunk;
+        controller.enqueue(new Uint8Array(chunk).fill(0x0a));
+      },
+    });
+    const reply = await send("/admin/v1/master/games", {
+      method: "POST",
+      headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, "Content-Type": "application/x-ndjson" },
+      body,
+    });
+    expect(reply.status).toBe(413);
+    expect(reply.body.code).toBe("payload_too_large");
+    expect(produced).toBeLessThan(2 * LIMIT);
+  });
+});
+
 describe("validation: 400 naming the line and the field, nothing written", () => {
   let customPlatform = 0;
   let customCompany = 0;
@@ -480,6 +511,14 @@ describe("validation: 400 naming the line and the field, nothing written", () =>
       () => gameRow({ gameId: 730202, editions: Array.from({ length: 51 }, (_, i) => editionRow({ gameEditionId: 730400 + i })) }),
       "editions",
     ],
+    ["a lone surrogate in a title", "games", () => gameRow({ gameId: 730202, title: "ザンバラ\ud800" }), "title"],
+    [
+      "a lone surrogate in an edition's title",
+      "games",
+      () => gameRow({ gameId: 730202, editions: [editionRow({ gameEditionId: 730202, title: "\udc00ザンバラ限定版" })] }),
+      "editions.0.title",
+    ],
+    ["a lone surrogate in a platform name", "platforms", () => ({ ...validFirst.platforms, platformId: 730202, name: "機\udbff" }), "name"],
     ["a duplicate id in one body", "games", () => gameRow({ title: "ザンバラ重複" }), "gameId"],
     ["a missing platform", "games", () => gameRow({ gameId: 730202, platformId: 739999 }), "platformId"],
     ["a missing publisher", "games", () => gameRow({ gameId: 730202, publisherId: 739999 }), "publisherId"],

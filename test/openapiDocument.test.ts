@@ -1,7 +1,9 @@
+/// <reference types="vite/client" />
 // The OpenAPI document as linters and generators want it (`npm run lint:openapi` runs Redocly and
 // Spectral on it): servers, licence, one described tag per family, comma-separated arrays in GET,
 // and each shared shape once under components, referenced everywhere else.
 import { describe, expect, it } from "vitest";
+import { ERROR_STATUS } from "../src/platform/errors";
 import { tools } from "../src/tools";
 import { send } from "./support/harness";
 
@@ -90,5 +92,50 @@ describe("GET /rest/v1/openapi.json for linters and generators", () => {
     expect(catalog).not.toContain('"$ref"');
     expect(catalog).not.toContain('"$defs"');
     expect(catalog).not.toContain('"id":"Game"');
+  });
+});
+
+describe("the error answers openapi.json publishes", () => {
+  /**
+   * Every error code the service can answer, derived from the source: the codes ApiError takes
+   * (ERROR_STATUS, which its type confines them to) and any written into a JSON body by hand.
+   */
+  function answeredCodes(): string[] {
+    const sources = import.meta.glob("../src/**/*.ts", { query: "?raw", import: "default", eager: true }) as Record<string, string>;
+    const byHand = Object.values(sources).flatMap((text) =>
+      [...text.matchAll(/JSON\.stringify\(\s*\{\s*(?:error:\s*"[a-z_]+",\s*)?code:\s*"([a-z_]+)"/g)].map((match) => match[1]!),
+    );
+    return [...new Set([...Object.keys(ERROR_STATUS), ...byHand])].sort();
+  }
+
+  it("lists every code the service can answer in the Error schema", async () => {
+    const codes = answeredCodes();
+    expect(codes).toEqual(expect.arrayContaining(["range_not_satisfiable", "uri_too_long", "payload_too_large"]));
+    expect([...(await document()).components.schemas.Error.properties.code.enum].sort()).toEqual(codes);
+  });
+
+  it("declares a 409 on every write that honours Idempotency-Key, naming idempotency_conflict and the tool's own conflicts", async () => {
+    const doc = await document();
+    for (const tool of tools) {
+      for (const [method, operation] of Object.entries(doc.paths[`/rest/v1/${tool.name}`] as Record<string, Node>)) {
+        const conflict = operation.responses["409"];
+        if (tool.kind === "read") {
+          expect(conflict, `${tool.name} ${method}`).toBeUndefined();
+          continue;
+        }
+        const codes = conflict?.content["application/json"].schema.allOf[1].properties.code.enum;
+        expect(codes, tool.name).toEqual([...(tool.conflicts ?? []), "idempotency_conflict"]);
+        expect(conflict.description, tool.name).toContain("idempotency_conflict");
+        const header = (operation.parameters ?? []).find((p: Node) => p.in === "header" && p.name === "Idempotency-Key");
+        expect(header, tool.name).toMatchObject({ required: false, schema: { type: "string", maxLength: 255 } });
+      }
+    }
+  });
+
+  it("declares 414 on every operation and 413 on every POST", async () => {
+    for (const { path, method, operation } of operations(await document())) {
+      expect(operation.responses["414"], `${method} ${path}`).toEqual({ $ref: "#/components/responses/UriTooLong" });
+      if (method === "post") expect(operation.responses["413"], path).toEqual({ $ref: "#/components/responses/PayloadTooLarge" });
+    }
   });
 });

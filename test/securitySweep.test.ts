@@ -8,6 +8,9 @@ import { callWith, newAccount, player, type Reply, send } from "./support/harnes
 type Call = (tool: string, args?: Record<string, unknown>, method?: "POST" | "GET") => Promise<Reply>;
 
 let premium: Call;
+/** PREMIUM keys with every scope, used in turn (the burst limit is per key). */
+const premiumKeys: string[] = [];
+let nextKey = 0;
 /** For each scope, a PREMIUM key holding every scope but that one. */
 const withoutScope = new Map<Scope, string>();
 const lowerPlanKeys = new Map<string, string>();
@@ -15,6 +18,7 @@ const lowerPlanKeys = new Map<string, string>();
 beforeAll(async () => {
   premium = (await player({ plan: "PREMIUM" }, 5)).call;
   const account = await newAccount({ plan: "PREMIUM" });
+  premiumKeys.push(account.apiKey, ...(await Promise.all([1, 2].map(async () => (await account.newKey([...SCOPES])).apiKey))));
   for (const scope of SCOPES) withoutScope.set(scope, (await account.newKey(SCOPES.filter((s) => s !== scope))).apiKey);
   for (const plan of PLANS) lowerPlanKeys.set(plan, (await newAccount({ plan })).apiKey);
 });
@@ -53,6 +57,17 @@ describe.each(tools.map((tool) => [tool.name, tool] as const))("%s", (name, tool
 
   it("answers 400 naming an argument it does not take", async () => {
     const reply = await premium(name, { notAnArgument: 1 });
+    expect(reply.status).toBe(400);
+    expect(reply.body.code).toBe("invalid_input");
+    expect((reply.body.issues as { field: string }[]).map((issue) => issue.field)).toContain("notAnArgument");
+  });
+
+  it("answers 400 naming an argument it does not take in the query string of a POST, as GET does", async () => {
+    const reply = await send(`/rest/v1/${name}?notAnArgument=1`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${premiumKeys[nextKey++ % premiumKeys.length]}`, "Content-Type": "application/json" },
+      body: "{}",
+    });
     expect(reply.status).toBe(400);
     expect(reply.body.code).toBe("invalid_input");
     expect((reply.body.issues as { field: string }[]).map((issue) => issue.field)).toContain("notAnArgument");

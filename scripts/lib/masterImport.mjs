@@ -1,5 +1,5 @@
 // Sends an NDJSON master dataset to the operator import (`POST /admin/v1/master/{dataset}`) in
-// requests of LINES_PER_REQUEST lines. Shared by `npm run admin -- master import`, the demo seed
+// requests of LINES_PER_REQUEST lines (fewer when they would pass the server's byte limit). Shared by `npm run admin -- master import`, the demo seed
 // and the benchmarks. Errors name the line of the file, not the line within one request.
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
@@ -8,6 +8,29 @@ import { adminFetch } from "./local.mjs";
 /** Import order: games refer to the other three. */
 export const MASTER_DATASETS = ["platforms", "companies", "genres", "games"];
 export const LINES_PER_REQUEST = 2_000;
+/** The operator API's limit on one import body, in bytes (MASTER_IMPORT_BYTES in src/admin/adminRoutes.ts). */
+export const BYTES_PER_REQUEST = 8 * 1024 * 1024;
+
+/**
+ * The requests' line ranges [start, end): up to LINES_PER_REQUEST lines and BYTES_PER_REQUEST bytes
+ * of body each. A line longer than that alone goes alone, for the server to refuse with its 413.
+ */
+export function requestRanges(lines) {
+  const ranges = [];
+  let start = 0;
+  let bytes = 0;
+  lines.forEach((line, index) => {
+    const size = Buffer.byteLength(line) + 1;
+    if (index > start && (index - start === LINES_PER_REQUEST || bytes + size > BYTES_PER_REQUEST)) {
+      ranges.push([start, index]);
+      start = index;
+      bytes = 0;
+    }
+    bytes += size;
+  });
+  if (lines.length > start) ranges.push([start, lines.length]);
+  return ranges;
+}
 
 /** The file's non-blank lines and, for each, its 1-based line number in the file. */
 export function readNdjsonLines(path) {
@@ -46,8 +69,8 @@ function inFileTerms(error, { path, lineNumbers, start, end }) {
 }
 
 /**
- * Imports `path` into `dataset`, LINES_PER_REQUEST non-blank lines per request, and answers the
- * summed counts. `onProgress({dataset, done, total, elapsedMs})` is called before the first
+ * Imports `path` into `dataset`, LINES_PER_REQUEST non-blank lines per request (see requestRanges),
+ * and answers the summed counts. `onProgress({dataset, done, total, elapsedMs})` is called before the first
  * request and after each one. Other options (e.g. `token`) go to adminFetch.
  */
 export async function importNdjsonFile(dataset, path, { onProgress, ...fetchOptions } = {}) {
@@ -55,8 +78,7 @@ export async function importNdjsonFile(dataset, path, { onProgress, ...fetchOpti
   const total = { dataset, received: 0, upserted: 0, unchanged: 0, generation: null };
   const startedAt = performance.now();
   onProgress?.({ dataset, done: 0, total: lines.length, elapsedMs: 0 });
-  for (let start = 0; start < lines.length; start += LINES_PER_REQUEST) {
-    const end = Math.min(start + LINES_PER_REQUEST, lines.length);
+  for (const [start, end] of requestRanges(lines)) {
     const body = `${lines.slice(start, end).join("\n")}\n`;
     let result;
     try {

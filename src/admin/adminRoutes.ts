@@ -1,18 +1,18 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../env";
-import { readBearerToken } from "../platform/auth";
 import { createDb } from "../platform/db";
-import { ApiError, notFound } from "../platform/errors";
-import { constantTimeEqual } from "../platform/hashing";
+import { notFound } from "../platform/errors";
 import { type Paging, pageArgs, pageLimitOf, pageOf, pageOffset } from "../platform/paging";
 import { KEY_PRESETS, PLANS, SCOPES, type Scope, upgradeUrlOf } from "../platform/plans";
+import { publicOrigin } from "../platform/publicOrigin";
 import { coerceQuery } from "../platform/queryCoercion";
-import { readJsonObject } from "../platform/requestBody";
-import { parseWith } from "../platform/validation";
+import { readJsonObject, readTextBody } from "../platform/requestBody";
+import { parseWith, refuseMalformedText } from "../platform/validation";
 import { findUser } from "../tools/account/queries";
 import { MASTER_DATASETS, type MasterDataset } from "../tools/games/masterRows";
 import { importMasterDataset } from "./masterImport";
+import { operatorAuthentication } from "./operatorAuth";
 import { insertApiKey, insertUser, listUsers, revokeApiKey, updateUser } from "./queries";
 
 const createUserInput = z.strictObject({ plan: z.enum(PLANS), name: z.string().min(1).max(100).optional() });
@@ -34,24 +34,24 @@ const createKeyInput = z
   });
 
 const ADMIN_BODY_BYTES = 65_536;
-/** NDJSON per import request; `npm run admin -- master import` splits larger files. */
+/** NDJSON bytes per import request; `npm run admin -- master import` splits larger files. */
 const MASTER_IMPORT_BYTES = 8 * 1024 * 1024;
 const masterDatasetParam = z.enum(Object.keys(MASTER_DATASETS) as [MasterDataset, ...MasterDataset[]], {
   error: "dataset must be platforms, companies, genres or games",
 });
 
+/** A JSON body checked against `schema`; text is refused, as in tool calls, when it holds invalid Unicode. */
+async function readBody<S extends z.ZodType>(c: Context<AppEnv>, schema: S): Promise<z.output<S>> {
+  const body = await readJsonObject(c.req.raw, ADMIN_BODY_BYTES);
+  refuseMalformedText(body);
+  return parseWith(schema, body);
+}
+
 /** The operator API: not a tool, not in the catalog, guarded by the ADMIN_TOKEN secret. */
 export function createAdminRouter() {
   const admin = new Hono<AppEnv>();
 
-  admin.use("*", async (c, next) => {
-    const expected = c.env.ADMIN_TOKEN;
-    const presented = readBearerToken(c.req.header("Authorization"));
-    if (!expected || !(await constantTimeEqual(presented, expected))) {
-      throw new ApiError("unauthorized", "The operator token is wrong or not configured.");
-    }
-    await next();
-  });
+  admin.use("*", operatorAuthentication());
 
   admin.get("/users", async (c) => {
     const args = parseWith(listUsersInput, coerceQuery(listUsersInput.shape, new URL(c.req.url).searchParams));
@@ -62,27 +62,27 @@ export function createAdminRouter() {
   });
 
   admin.post("/users", async (c) => {
-    const args = parseWith(createUserInput, await readJsonObject(c.req.raw, ADMIN_BODY_BYTES));
+    const args = await readBody(c, createUserInput);
     const user = await insertUser(createDb(c.env.DB), args.plan, args.name ?? null);
     return c.json({ userId: user.id, plan: user.plan, name: user.name }, 201);
   });
 
   admin.patch("/users/:userId", async (c) => {
-    const args = parseWith(updateUserInput, await readJsonObject(c.req.raw, ADMIN_BODY_BYTES));
+    const args = await readBody(c, updateUserInput);
     const user = await updateUser(createDb(c.env.DB), c.req.param("userId"), args);
     if (!user) throw notFound("The user");
     return c.json({ userId: user.id, plan: user.plan, suspended: user.suspended, name: user.name });
   });
 
   admin.post("/users/:userId/keys", async (c) => {
-    const args = parseWith(createKeyInput, await readJsonObject(c.req.raw, ADMIN_BODY_BYTES));
+    const args = await readBody(c, createKeyInput);
     const db = createDb(c.env.DB);
     const user = await findUser(db, c.req.param("userId"));
     if (!user) throw notFound("The user");
     const scopes: readonly Scope[] = args.preset === "individual" ? [...new Set(args.scopes)] : KEY_PRESETS[args.preset];
     const issued = await insertApiKey(
       db,
-      { userId: user.id, plan: user.plan, upgradeUrl: upgradeUrlOf(c.env, new URL(c.req.url).origin) },
+      { userId: user.id, plan: user.plan, upgradeUrl: upgradeUrlOf(c.env, publicOrigin(c.env, c.req.url)) },
       scopes,
       args.name ?? null,
     );
@@ -91,12 +91,7 @@ export function createAdminRouter() {
 
   admin.post("/master/:dataset", async (c) => {
     const dataset = parseWith(masterDatasetParam, c.req.param("dataset"));
-    const body = await c.req.text();
-    if (body.length > MASTER_IMPORT_BYTES) {
-      throw new ApiError("invalid_input", `Send at most ${MASTER_IMPORT_BYTES} bytes per import; split the file by lines.`, {
-        field: "(body)",
-      });
-    }
+    const body = await readTextBody(c.req.raw, MASTER_IMPORT_BYTES);
     return c.json(await importMasterDataset(createDb(c.env.DB), dataset, body));
   });
 

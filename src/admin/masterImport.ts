@@ -6,6 +6,7 @@ import { type BulkColumn, bulkInsert, readByIds, runInBatches } from "../platfor
 import type { Db } from "../platform/db";
 import { ApiError } from "../platform/errors";
 import { sha256Hex } from "../platform/hashing";
+import { MALFORMED_TEXT, malformedTextPath } from "../platform/validation";
 import { gameWriteStatements } from "../tools/games/gameWrites";
 import { bumpGeneration, readGeneration } from "../tools/games/generation";
 import {
@@ -38,6 +39,9 @@ function parseNdjson<S extends z.ZodType>(body: string, schema: S): Line<z.outpu
     } catch {
       throw lineError(line, "(row)", "not readable as JSON");
     }
+    // Text is stored as sent, so a lone surrogate (which storage would turn into U+FFFD) is refused.
+    const malformed = malformedTextPath(value);
+    if (malformed) throw lineError(line, malformed.join(".") || "(row)", MALFORMED_TEXT);
     const result = schema.safeParse(value);
     if (!result.success) {
       const issue = result.error.issues[0]!;

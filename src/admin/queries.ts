@@ -1,10 +1,11 @@
-import { and, count, eq, isNull } from "drizzle-orm";
-import { apiKeys, games, genres, users } from "../db/schema";
+import { and, count, eq, isNull, sql } from "drizzle-orm";
+import { apiKeys, burstCounters, games, genres, users } from "../db/schema";
 import { API_KEYS_COUNTER, issueApiKey } from "../platform/auth";
 import { inJsonArray } from "../platform/columns";
 import type { Db } from "../platform/db";
 import { newId } from "../platform/ids";
 import type { Plan, Scope } from "../platform/plans";
+import type { BurstWindow } from "../platform/quota";
 import { addWithinLimit, type LimitContext } from "../platform/registeredLimits";
 import { nowIso } from "../platform/time";
 
@@ -66,4 +67,41 @@ export const genreTaxonomy = (db: Db) => db.select({ id: genres.id, parentId: ge
 export async function mainGenresAmong(db: Db, genreIds: readonly number[]): Promise<number[]> {
   const rows = await db.selectDistinct({ id: games.genreId }).from(games).where(inJsonArray(games.genreId, genreIds));
   return rows.flatMap((row) => row.id ?? []);
+}
+
+/**
+ * Failed operator authentications are counted per client address in the fixed-window counters
+ * the burst limit keeps per key; the prefix keeps the two apart (key ids start with `key_`).
+ */
+const authFailureCounter = (address: string) => `admin-auth:${address}`;
+
+/** The failures the address has in this window. */
+export async function authFailuresIn(db: Db, address: string, window: BurstWindow): Promise<number> {
+  const [row] = await db
+    .select()
+    .from(burstCounters)
+    .where(eq(burstCounters.keyId, authFailureCounter(address)));
+  return row?.windowStart === window.start ? row.count : 0;
+}
+
+/**
+ * Counts one failure in the address's window, atomically and only while the window holds fewer
+ * than `limit` (a new window starts at 1): false when it had no room, so concurrent failures can
+ * never count past the limit.
+ */
+export async function countAuthFailure(db: Db, address: string, window: BurstWindow, limit: number): Promise<boolean> {
+  const sameWindow = sql`${burstCounters.windowStart} = excluded.window_start`;
+  const counted = await db
+    .insert(burstCounters)
+    .values({ keyId: authFailureCounter(address), windowStart: window.start, count: 1 })
+    .onConflictDoUpdate({
+      target: burstCounters.keyId,
+      set: {
+        count: sql`CASE WHEN ${sameWindow} THEN ${burstCounters.count} + 1 ELSE 1 END`,
+        windowStart: window.start,
+      },
+      setWhere: sql`NOT (${sameWindow}) OR ${burstCounters.count} < ${limit}`,
+    })
+    .returning({ count: burstCounters.count });
+  return counted.length > 0;
 }

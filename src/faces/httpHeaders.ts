@@ -22,6 +22,23 @@ export function errorResponse(error: ApiError, requestId: string): Response {
 
 const JSON_CONTENT_TYPE = "application/json; charset=UTF-8";
 
+/**
+ * The longest request target (path and query string, as sent) the service reads. The platform
+ * refuses longer ones before the Worker runs, with a plain-text 414 of its own (workerd from 64 KiB,
+ * Cloudflare's edge from 16 KB): this lower limit answers every URL below those with our JSON error.
+ */
+export const MAX_REQUEST_TARGET_BYTES = 8192;
+
+/** The request target's length: the URL after its origin (percent-encoded, so characters are bytes). */
+const requestTargetLength = (url: string) => url.length - url.indexOf("/", url.indexOf("//") + 2);
+
+const uriTooLong = () =>
+  new ApiError(
+    "uri_too_long",
+    `The URL's path and query are longer than ${MAX_REQUEST_TARGET_BYTES} bytes; send long arguments in a POST JSON body.`,
+    { limitBytes: MAX_REQUEST_TARGET_BYTES },
+  );
+
 const underMaintenance = () =>
   new ApiError("maintenance", "The service is under maintenance; retry later.", {
     retryable: true,
@@ -31,8 +48,9 @@ const underMaintenance = () =>
 /**
  * What every answer of the service shares, in one middleware (each layer of Hono's chain costs a
  * call its share of CPU): X-Request-Id (the client's, when usable, else a new one; errors and logs
- * quote it), CORS for browsers on the API paths, the maintenance switch, one JSON Content-Type for
- * every face, and the rate-limit headers once a tool call was admitted (results and errors alike).
+ * quote it), CORS for browsers on the API paths, the URL length limit, the maintenance switch, one
+ * JSON Content-Type for every face, and the rate-limit headers once a tool call was admitted
+ * (results and errors alike).
  */
 export function serviceFrame(isApiPath: (path: string) => boolean): MiddlewareHandler<AppEnv> {
   const corsFor = browserAccess();
@@ -41,7 +59,8 @@ export function serviceFrame(isApiPath: (path: string) => boolean): MiddlewareHa
     const requestId = sent && CLIENT_REQUEST_ID.test(sent) ? sent : `req_${randomBase62(20)}`;
     c.set("requestId", requestId);
     const serve = async () => {
-      if (c.env.MAINTENANCE_MODE === "on") c.res = errorResponse(underMaintenance(), requestId);
+      if (requestTargetLength(c.req.url) > MAX_REQUEST_TARGET_BYTES) c.res = errorResponse(uriTooLong(), requestId);
+      else if (c.env.MAINTENANCE_MODE === "on") c.res = errorResponse(underMaintenance(), requestId);
       else await next();
     };
     // Only browsers send Origin; scripts and assistants skip the CORS work entirely.

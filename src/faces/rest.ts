@@ -2,6 +2,7 @@ import type { Context, Hono } from "hono";
 import type { AppEnv } from "../env";
 import { ApiError, methodNotAllowed } from "../platform/errors";
 import { IDEMPOTENCY_HEADER, readIdempotencyKey } from "../platform/idempotency";
+import { publicOrigin } from "../platform/publicOrigin";
 import { methodsOf, TOOL_PATH_PREFIX, type ToolDefinition } from "../registry/defineTool";
 import { invokeTool } from "../registry/invokeTool";
 import { readToolArguments } from "./readArguments";
@@ -21,7 +22,7 @@ async function callTool(c: Context<AppEnv>, tool: ToolDefinition): Promise<Respo
     env: c.env,
     authorization: c.req.header("Authorization"),
     requestId: c.get("requestId"),
-    origin: new URL(c.req.url).origin,
+    origin: publicOrigin(c.env, c.req.url),
     readArguments: () => readToolArguments(c, tool),
     idempotencyKey: readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER)),
     onReplayed: () => c.header("Idempotent-Replayed", "true"),

@@ -12,6 +12,10 @@ export const ERROR_STATUS = {
   link_expired: 410,
   method_not_allowed: 405,
   payload_too_large: 413,
+  /** A request target (path and query) longer than the service reads: long arguments go in a POST body. */
+  uri_too_long: 414,
+  /** A download's Range that the file cannot satisfy. */
+  range_not_satisfiable: 416,
   already_exists: 409,
   revision_conflict: 409,
   /** An Idempotency-Key reused for another request, or one whose first request still runs. */
@@ -33,6 +37,7 @@ const ENTRY_ERRORS: ReadonlySet<ErrorCode> = new Set([
   "unauthorized",
   "method_not_allowed",
   "payload_too_large",
+  "uri_too_long",
   "rate_limited",
   "quota_exceeded",
   "maintenance",

@@ -44,9 +44,13 @@ function decodeUtf8(bytes: Uint8Array): string {
   }
 }
 
+/** The body as UTF-8 text of at most `maxBytes` bytes: 413 past it, without reading further; 400 when not UTF-8. */
+export const readTextBody = async (request: Request, maxBytes: number): Promise<string> =>
+  decodeUtf8(await readBodyBytes(request, maxBytes));
+
 /** A JSON object body of at most `maxBytes` bytes (413 past it); an empty body is no arguments. */
 export async function readJsonObject(request: Request, maxBytes: number): Promise<Record<string, unknown>> {
-  const text = decodeUtf8(await readBodyBytes(request, maxBytes));
+  const text = await readTextBody(request, maxBytes);
   if (text.trim() === "") return {};
   let parsed: unknown;
   try {

@@ -36,7 +36,7 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.out
  * Walked with a stack of its own, not by recursion: a body nested 100,000 levels deep is valid JSON.
  * Each step records only its key and its parent, so the path is built once, for the string found.
  */
-function malformedTextPath(root: unknown): PropertyKey[] | null {
+export function malformedTextPath(root: unknown): PropertyKey[] | null {
   const steps: { key: PropertyKey; parent: number }[] = [];
   const pending: [value: unknown, step: number][] = [[root, -1]];
   while (pending.length > 0) {
@@ -59,11 +59,14 @@ function malformedTextPath(root: unknown): PropertyKey[] | null {
   return null;
 }
 
+/** What a field holding invalid Unicode is told. */
+export const MALFORMED_TEXT = "contains invalid Unicode (a lone surrogate)";
+
 /** Text is kept as sent, so text that cannot be kept (invalid Unicode) is refused, never altered. */
 export function refuseMalformedText(args: Record<string, unknown>): void {
   const path = malformedTextPath(args);
   if (path) {
     const field = fieldPath(path);
-    throw new ApiError("invalid_input", `${field}: contains invalid Unicode (a lone surrogate)`, { field });
+    throw new ApiError("invalid_input", `${field}: ${MALFORMED_TEXT}`, { field });
   }
 }

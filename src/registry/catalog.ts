@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { sha256Hex } from "../platform/hashing";
 import { annotationsOf, type LowerPlan, methodsOf, type PlanDifference, type ToolDefinition } from "./defineTool";
 
 export type JsonSchema = Record<string, unknown>;
@@ -121,12 +120,4 @@ export function mcpToolEntry(tool: ToolDefinition) {
       ...(tool.notes?.length ? { notes: tool.notes } : {}),
     },
   };
-}
-
-/**
- * The revision names the catalog's content: any change to a tool's published definition
- * changes it. scripts/catalog-revision.ts writes it at build time; a test keeps it honest.
- */
-export async function computeCatalogRevision(tools: readonly ToolDefinition[]): Promise<string> {
-  return (await sha256Hex(JSON.stringify(catalogTools(tools)))).slice(0, 20);
 }

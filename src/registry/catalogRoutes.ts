@@ -1,10 +1,9 @@
 import type { Context, Hono } from "hono";
 import type { AppEnv } from "../env";
 import { methodNotAllowed } from "../platform/errors";
-import { catalogTools } from "./catalog";
 import { CATALOG_REVISION } from "./catalogRevision";
 import { TOOL_PATH_PREFIX, type ToolDefinition } from "./defineTool";
-import { buildOpenApiDocument } from "./openapi";
+import { catalogDocument, openApiDocument } from "./publishedForms";
 
 /** True when If-None-Match names this revision (quoted or not, weak or strong) or is `*`. */
 export function matchesRevision(ifNoneMatch: string | undefined, revision: string): boolean {
@@ -20,9 +19,11 @@ export function matchesRevision(ifNoneMatch: string | undefined, revision: strin
     .some((tag) => tag === "*" || tag === revision);
 }
 
+/** The revision as an entity tag: quoted, as HTTP spells one, its value the revision itself. */
+const CATALOG_ETAG = `"${CATALOG_REVISION}"`;
+
 function serveCatalog(c: Context<AppEnv>, body: () => object): Response {
-  // The ETag is the revision verbatim, as the spec has it; clients may echo it quoted or not.
-  c.header("ETag", CATALOG_REVISION);
+  c.header("ETag", CATALOG_ETAG);
   c.header("Cache-Control", "no-cache");
   if (matchesRevision(c.req.header("If-None-Match"), CATALOG_REVISION)) return c.body(null, 304);
   return c.json(body());
@@ -36,8 +37,8 @@ function once<T>(build: () => T): () => T {
 
 /** The catalog needs no key and ignores one; it never counts toward quota. */
 export function mountCatalogRoutes(app: Hono<AppEnv>, tools: readonly ToolDefinition[]): void {
-  const catalog = once(() => ({ revision: CATALOG_REVISION, tools: catalogTools(tools) }));
-  const openapi = once(() => buildOpenApiDocument(tools, CATALOG_REVISION));
+  const catalog = once(() => catalogDocument(tools, CATALOG_REVISION));
+  const openapi = once(() => openApiDocument(tools, CATALOG_REVISION));
   const routes: [string, () => object][] = [
     [`${TOOL_PATH_PREFIX}tools`, catalog],
     [`${TOOL_PATH_PREFIX}openapi.json`, openapi],

@@ -68,6 +68,12 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   kind: ToolKind;
   /** Overrides the idempotency that `kind` implies (updates that set absolute values are idempotent). */
   idempotent?: boolean;
+  /**
+   * A write may overwrite or delete what the user has (MCP's destructiveHint, true for every write
+   * and removal unless it says otherwise): a write that only ever adds says false. Left out, a new
+   * write is published as destructive, the safe side for a client that asks before such a call.
+   */
+  destructive?: false;
   input: I;
   output: O;
   planDifferences?: Partial<Record<LowerPlan, PlanDifference>>;
@@ -124,13 +130,16 @@ export function pageLimitOfTool(tool: Pick<ToolDefinition, "name" | "paging">): 
   return pageLimit;
 }
 
+/** Writes and removals honour REST's Idempotency-Key; reads ignore it. */
+export const takesIdempotencyKey = (tool: Pick<ToolDefinition, "kind">) => tool.kind !== "read";
+
 export const methodsOf = (tool: Pick<ToolDefinition, "kind">): ("GET" | "POST")[] => (tool.kind === "read" ? ["GET", "POST"] : ["POST"]);
 
 export function annotationsOf(tool: ToolDefinition) {
   return {
     title: tool.title,
     readOnlyHint: tool.kind === "read",
-    destructiveHint: tool.kind === "delete",
+    destructiveHint: tool.kind !== "read" && tool.destructive !== false,
     idempotentHint: tool.idempotent ?? tool.kind !== "write",
     openWorldHint: false,
   };

@@ -1,11 +1,12 @@
 import { zodToOpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
-import { ERROR_STATUS } from "../platform/errors";
+import { ERROR_STATUS, type ErrorCode } from "../platform/errors";
+import { IDEMPOTENCY_HEADER } from "../platform/idempotency";
 import { pageEnvelopeFields } from "../platform/paging";
 import { valueKind } from "../platform/queryCoercion";
 import { fullDescription, publishedPlanDifferences } from "./catalog";
-import { annotationsOf, methodsOf, TOOL_PATH_PREFIX, type ToolDefinition } from "./defineTool";
+import { annotationsOf, methodsOf, TOOL_PATH_PREFIX, type ToolDefinition, takesIdempotencyKey } from "./defineTool";
 
 export const errorBodySchema = z
   .object({
@@ -26,19 +27,56 @@ export const errorBodySchema = z
 
 type Header = [type: "string" | "integer", description: string];
 
+interface ErrorAnswer {
+  status: string;
+  /** Its name under components/responses. */
+  name: string;
+  description: string;
+  headers?: Record<string, Header>;
+  /** Only requests with a body can answer it. */
+  bodyOnly?: true;
+}
+
 /** The error answers every tool can give, published once under components/responses. */
-const ERROR_RESPONSES: [status: string, name: string, description: string, headers?: Record<string, Header>][] = [
-  ["400", "BadRequest", "Invalid input (the field is named)."],
-  ["401", "Unauthorized", "Missing, malformed, unknown or revoked API key.", { "WWW-Authenticate": ["string", "`Bearer`."] }],
-  ["403", "Forbidden", "insufficient_scope, plan_required or access_suspended."],
-  ["404", "NotFound", "Target or tool not found."],
-  ["405", "MethodNotAllowed", "HTTP method not allowed on this path.", { Allow: ["string", "The methods the path takes."] }],
-  ["429", "TooManyRequests", "Burst limit or daily quota reached; see Retry-After.", { "Retry-After": ["integer", "Seconds to wait."] }],
-  ["500", "InternalError", "Unexpected error; quote requestId."],
-  ["503", "ServiceUnavailable", "Maintenance or temporary failure; see Retry-After.", { "Retry-After": ["integer", "Seconds to wait."] }],
+const ERROR_RESPONSES: ErrorAnswer[] = [
+  { status: "400", name: "BadRequest", description: "Invalid input (the field is named)." },
+  {
+    status: "401",
+    name: "Unauthorized",
+    description: "Missing, malformed, unknown or revoked API key.",
+    headers: { "WWW-Authenticate": ["string", "`Bearer`."] },
+  },
+  { status: "403", name: "Forbidden", description: "insufficient_scope, plan_required or access_suspended." },
+  { status: "404", name: "NotFound", description: "Target or tool not found." },
+  {
+    status: "405",
+    name: "MethodNotAllowed",
+    description: "HTTP method not allowed on this path.",
+    headers: { Allow: ["string", "The methods the path takes."] },
+  },
+  { status: "413", name: "PayloadTooLarge", description: "payload_too_large: the body is over 1 MiB.", bodyOnly: true },
+  {
+    status: "414",
+    name: "UriTooLong",
+    description: "uri_too_long: the path and query are over 8 KiB; send long arguments in a POST body.",
+  },
+  {
+    status: "429",
+    name: "TooManyRequests",
+    description: "Burst limit or daily quota reached; see Retry-After.",
+    headers: { "Retry-After": ["integer", "Seconds to wait."] },
+  },
+  { status: "500", name: "InternalError", description: "Unexpected error; quote requestId." },
+  {
+    status: "503",
+    name: "ServiceUnavailable",
+    description: "Maintenance or temporary failure; see Retry-After.",
+    headers: { "Retry-After": ["integer", "Seconds to wait."] },
+  },
 ];
 
-const errorContent = { "application/json": { schema: { $ref: "#/components/schemas/Error" } } };
+const ERROR_SCHEMA_REF = { $ref: "#/components/schemas/Error" };
+const errorContent = { "application/json": { schema: ERROR_SCHEMA_REF } };
 
 /** One line per tool family (a tool's `family` is its OpenAPI tag), in the order docs list them. */
 const FAMILY_DESCRIPTIONS: Record<string, string> = {
@@ -104,22 +142,58 @@ function queryInput(tool: ToolDefinition) {
   return z.object(shape);
 }
 
-function responsesOf(tool: ToolDefinition, errorBody: z.ZodType) {
+/** The Idempotency-Key header a write takes (REST), as readIdempotencyKey reads it. */
+const idempotencyHeaders = z.object({
+  [IDEMPOTENCY_HEADER]: z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .describe(
+      "1 to 255 printable ASCII characters, no spaces. A retry with the same key, tool and arguments within 24 hours gets the first answer again (Idempotent-Replayed: true) and writes nothing.",
+    ),
+});
+
+const replayedHeader = {
+  "Idempotent-Replayed": {
+    description: "`true` when this is the stored answer of an earlier request with the same Idempotency-Key.",
+    schema: { type: "string" },
+  },
+};
+
+/** The 409 codes a tool can answer: its own conflicts, and idempotency_conflict wherever an Idempotency-Key is honoured. */
+const conflictCodesOf = (tool: ToolDefinition): ErrorCode[] => [
+  ...(tool.conflicts ?? []),
+  ...(takesIdempotencyKey(tool) ? (["idempotency_conflict"] as const) : []),
+];
+
+function responsesOf(tool: ToolDefinition, method: "GET" | "POST") {
   const responses: Record<string, unknown> = {
-    "200": { description: "The tool's result.", content: { "application/json": { schema: tool.output } } },
+    "200": {
+      description: "The tool's result.",
+      content: { "application/json": { schema: tool.output } },
+      ...(takesIdempotencyKey(tool) ? { headers: replayedHeader } : {}),
+    },
   };
-  for (const [status, name] of ERROR_RESPONSES) responses[status] = { $ref: `#/components/responses/${name}` };
-  if (tool.conflicts?.length) {
+  for (const { status, name, bodyOnly } of ERROR_RESPONSES) {
+    if (!bodyOnly || method === "POST") responses[status] = { $ref: `#/components/responses/${name}` };
+  }
+  const conflicts = conflictCodesOf(tool);
+  if (conflicts.length > 0) {
     responses["409"] = {
-      description: `Conflict: ${tool.conflicts.join(" or ")}.`,
-      content: { "application/json": { schema: errorBody } },
+      description: `Conflict: ${conflicts.join(" or ")}.`,
+      content: {
+        "application/json": {
+          schema: { allOf: [ERROR_SCHEMA_REF, { type: "object", properties: { code: { type: "string", enum: conflicts } } }] },
+        },
+      },
     };
   }
   return responses;
 }
 
 function registerErrorResponses(registry: OpenAPIHono["openAPIRegistry"]): void {
-  for (const [, name, description, headers] of ERROR_RESPONSES) {
+  for (const { name, description, headers } of ERROR_RESPONSES) {
     registry.registerComponent("responses", name, {
       description,
       content: errorContent,
@@ -159,7 +233,8 @@ function familyTags(tools: readonly ToolDefinition[]) {
   return families.map((name) => ({ name, description: FAMILY_DESCRIPTIONS[name] ?? `The ${name} tools.` }));
 }
 
-export function buildOpenApiDocument(tools: readonly ToolDefinition[], revision: string) {
+/** The OpenAPI form of the catalog, without the revision that names it (publishedForms.ts adds it). */
+export function buildOpenApiDocument(tools: readonly ToolDefinition[]) {
   nameToolOutputs(tools);
   const api = new OpenAPIHono();
   api.openAPIRegistry.registerComponent("securitySchemes", "apiKey", {
@@ -167,7 +242,7 @@ export function buildOpenApiDocument(tools: readonly ToolDefinition[], revision:
     scheme: "bearer",
     description: "An API key issued to the account: `Authorization: Bearer rgc_…`.",
   });
-  const errorBody = api.openAPIRegistry.register("Error", errorBodySchema);
+  api.openAPIRegistry.register("Error", errorBodySchema);
   registerErrorResponses(api.openAPIRegistry);
   for (const tool of tools) {
     for (const method of methodsOf(tool)) {
@@ -182,8 +257,11 @@ export function buildOpenApiDocument(tools: readonly ToolDefinition[], revision:
         request:
           method === "GET"
             ? { query: queryInput(tool) }
-            : { body: { required: true, content: { "application/json": { schema: tool.input } } } },
-        responses: responsesOf(tool, errorBody) as never,
+            : {
+                body: { required: true, content: { "application/json": { schema: tool.input } } },
+                ...(takesIdempotencyKey(tool) ? { headers: idempotencyHeaders } : {}),
+              },
+        responses: responsesOf(tool, method) as never,
       });
     }
   }
@@ -212,5 +290,5 @@ export function buildOpenApiDocument(tools: readonly ToolDefinition[], revision:
       if (planDifferences) operation["x-svc-plan-differences"] = planDifferences;
     }
   }
-  return { ...document, "x-svc-revision": revision };
+  return document;
 }
