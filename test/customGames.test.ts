@@ -156,6 +156,47 @@ describe("updateCustomGame", () => {
     expect((await account.call("getGamesBatch", { gameIds: [item.gameId] })).body.items[0].title).toBe("ヴェルダ改");
   });
 
+  it("lets one of several racing updates with one revision through; the others are 409 and wrote nothing (issue 21, item 1)", async () => {
+    const account = await newAccount();
+    const { item, revision } = (await add(account, { title: "ヴェルダ競争" })).body;
+    const titles = ["ヴェルダ甲", "ヴェルダ乙", "ヴェルダ丙"];
+    const replies = await Promise.all(titles.map((title) => account.call("updateCustomGame", { gameId: item.gameId, title, revision })));
+    expect(replies.map((r) => r.status).sort(), JSON.stringify(replies.map((r) => r.body))).toEqual([200, 409, 409]);
+    const winner = titles[replies.findIndex((r) => r.status === 200)];
+    expect((await account.call("getGamesBatch", { gameIds: [item.gameId] })).body.items[0].title).toBe(winner);
+  });
+
+  it("never lets a patch without revision undo a concurrent patch of another field (issue 21, item 1)", async () => {
+    const account = await newAccount();
+    const { item } = (await add(account, { title: "ヴェルダ並行" })).body;
+    for (let round = 1; round <= 8; round++) {
+      const [priced, dated] = await Promise.all([
+        account.call("updateCustomGame", { gameId: item.gameId, price: round * 100 }),
+        account.call("updateCustomGame", { gameId: item.gameId, releaseDate: `199${round}-01-01` }),
+      ]);
+      const { specs, releaseDate } = (await account.call("getGamesBatch", { gameIds: [item.gameId] })).body.items[0];
+      // Each patch answered 200 is kept; a 409 wrote nothing.
+      if (priced.status === 200) expect(specs.price, `round ${round}`).toBe(round * 100);
+      else expect(priced.body.code, JSON.stringify(priced.body)).toBe("revision_conflict");
+      if (dated.status === 200) expect(releaseDate, `round ${round}`).toBe(`199${round}-01-01`);
+      else expect(dated.body.code, JSON.stringify(dated.body)).toBe("revision_conflict");
+    }
+  });
+
+  it("still takes updates once a custom publisher's removal changed the game behind its revision", async () => {
+    const account = await newAccount();
+    const { companyId } = (await account.call("addCustomPublisher", { name: "ヴェルダ同人" })).body.item;
+    const { item, revision } = (await add(account, { title: "ヴェルダ同人作", publisherId: companyId })).body;
+    const { confirmToken } = (await account.call("removeCustomPublisher", { companyId })).body;
+    expect((await account.call("removeCustomPublisher", { companyId, confirmToken })).status).toBe(200);
+    expect((await account.call("updateCustomGame", { gameId: item.gameId, title: "ヴェルダ改題", revision })).body.code).toBe(
+      "revision_conflict",
+    );
+    const reply = await account.call("updateCustomGame", { gameId: item.gameId, title: "ヴェルダ改題" });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    expect(reply.body.item).toMatchObject({ title: "ヴェルダ改題", publisher: null });
+  });
+
   it("treats another user's game and official games as not found", async () => {
     const [owner, other] = await Promise.all([newAccount(), newAccount()]);
     const { item } = (await add(owner, { title: "ヴェルダ私物" })).body;

@@ -241,7 +241,7 @@ describe("removeCustomPlatform (two-step)", () => {
 
     const preview = await account.call("removeCustomPlatform", { platformId });
     expect(preview.body).toMatchObject({ confirmRequired: true, targetChanged: false });
-    expect(preview.body.summary).toBe("Removes your custom platform 'オルビナ消去機'. 1 console stops listing it.");
+    expect(preview.body.summary).toBe("Removes your custom platform 'オルビナ消去機'. 1 console stops listing it: 'オルビナ本体'.");
     expect((await listed(account, "listPlatforms")).some((p) => p.platformId === platformId)).toBe(true);
     const done = await account.call("removeCustomPlatform", { platformId, confirmToken: preview.body.confirmToken });
     expect(done.body).toEqual({ platformId, removed: true });
@@ -288,6 +288,20 @@ describe("removeCustomPlatform (two-step)", () => {
     expect(reply.body).toMatchObject({ confirmRequired: true, targetChanged: true });
     expect(reply.body.summary).toContain("オルビナ変化後");
     expect((await listed(account, "listPlatforms")).some((p) => p.platformId === platformId)).toBe(true);
+  });
+
+  it("asks again when another console lists the platform instead since the preview, though as many do (issue 21)", async () => {
+    const account = await newAccount();
+    const platformId = await newPlatform(account, "オルビナ入替機");
+    const listing = async (name: string) =>
+      (await account.call("addConsole", { name, platformPriorities: [{ platformId, priority: 3 }] })).body.item.consoleId as string;
+    const first = await listing("オルビナ旧本体");
+    const preview = await account.call("removeCustomPlatform", { platformId });
+    expect((await removeConfirmed(account, "removeConsole", { consoleId: first })).status).toBe(200);
+    await listing("オルビナ新本体");
+    const reply = await account.call("removeCustomPlatform", { platformId, confirmToken: preview.body.confirmToken });
+    expect(reply.body).toMatchObject({ confirmRequired: true, targetChanged: true });
+    expect(reply.body.summary).toContain("1 console stops listing it: 'オルビナ新本体'.");
   });
 
   it("never leaves a custom game on a removed platform when the add and the removal race", async () => {
@@ -407,7 +421,7 @@ describe("custom publishers", () => {
     );
     const preview = await account.call("removeCustomPublisher", { companyId });
     expect(preview.body.summary).toBe(
-      "Removes your custom publisher 'オルビナ解散社'. 2 of your custom games keep existing without a publisher.",
+      "Removes your custom publisher 'オルビナ解散社'. 2 of your custom games keep existing without a publisher: 'オルビナ解散作1' and 'オルビナ解散作2'.",
     );
     expect((await account.call("getGamesBatch", { gameIds: games })).body.items.map((g: { publisher: unknown }) => g.publisher)).toEqual([
       { companyId, name: "オルビナ解散社" },

@@ -727,6 +727,66 @@ describe("under concurrency (issue 13)", () => {
     expect(statuses).not.toContain(500);
   }, 60_000);
 
+  it("never keeps an entry of a custom game removed while addToLibrary adds it (issue 21)", async () => {
+    const p = await player({ plan: "PREMIUM" }, 5);
+    for (let round = 0; round < 24; round++) {
+      const added = await p.call("addCustomGame", { title: `ルミナ 競う自作${round}`, platformId: PA });
+      expect(added.status, JSON.stringify(added.body)).toBe(200);
+      const gameId = added.body.item.gameId as number;
+      const { confirmToken } = (await p.call("removeCustomGame", { gameId })).body;
+      const [removed, entry] = await race(
+        () => p.call("removeCustomGame", { gameId, confirmToken }),
+        () => p.call("addToLibrary", { gameId }),
+        headStartOf(round),
+      );
+      expect([200, 404], JSON.stringify(entry.body)).toContain(entry.status);
+      if (removed.body.removed !== true) {
+        // The add won: the removal saw the new entry and previewed again, now naming it.
+        expect(removed.body).toMatchObject({ confirmRequired: true, targetChanged: true });
+        expect((await p.call("removeCustomGame", { gameId, confirmToken: removed.body.confirmToken })).body.removed).toBe(true);
+      }
+      const orphans = await env.DB.prepare(
+        "SELECT COUNT(*) AS n FROM library_entries l WHERE l.user_id = ? AND NOT EXISTS (SELECT 1 FROM games g WHERE g.id = l.game_id)",
+      )
+        .bind(p.account.userId)
+        .first<number>("n");
+      expect(orphans, `round ${round}: ${JSON.stringify(entry.body)}`).toBe(0);
+    }
+    expect((await p.call("getAccount")).body.registered.library.count).toBe(0);
+  }, 60_000);
+
+  it("never stores an own attribute removed while addToLibrary or updateLibraryEntry names it (issue 21)", async () => {
+    const p = await player({ plan: "PREMIUM" }, 5);
+    const dangling = () =>
+      env.DB.prepare(
+        `SELECT COUNT(*) AS n FROM library_entries l, json_each(l.attribute_ids) a WHERE l.user_id = ?1
+           AND a.value LIKE 'attr_%' AND NOT EXISTS (SELECT 1 FROM attributes t WHERE t.id = a.value)`,
+      )
+        .bind(p.account.userId)
+        .first<number>("n");
+    expect((await p.call("addToLibrary", { gameId: IZUMI })).status).toBe(200);
+    for (let round = 0; round < 24; round++) {
+      const label = `競争ラベル${round}`;
+      expect((await p.call("addAttribute", { label })).status).toBe(200);
+      const { confirmToken } = (await p.call("removeAttribute", { attribute: label })).body;
+      const write: () => Promise<Reply> =
+        round % 2 === 0
+          ? () => p.call("addToLibrary", { gameId: KASUMI, attributes: [label] })
+          : () => p.call("updateLibraryEntry", { gameId: IZUMI, attributes: [label] });
+      const [removed, written] = await race(() => p.call("removeAttribute", { attribute: label, confirmToken }), write, headStartOf(round));
+      expect([200, 400], JSON.stringify(written.body)).toContain(written.status);
+      if (removed.body.removed !== true) {
+        expect(removed.body).toMatchObject({ confirmRequired: true, targetChanged: true });
+        expect((await p.call("removeAttribute", { attribute: label, confirmToken: removed.body.confirmToken })).body.removed).toBe(true);
+      }
+      expect(await dangling(), `round ${round}: ${JSON.stringify(written.body)}`).toBe(0);
+      if (round % 2 === 0 && written.status === 200) {
+        const { confirmToken: again } = (await p.call("removeFromLibrary", { gameId: KASUMI })).body;
+        expect((await p.call("removeFromLibrary", { gameId: KASUMI, confirmToken: again })).body.removed).toBe(true);
+      }
+    }
+  }, 60_000);
+
   it("keeps the revision and updatedAt of an update that changes nothing", async () => {
     const account = await newAccount();
     const { revision } = (await add(account, { gameId: KASUMI, ...FULL })).body;

@@ -204,6 +204,23 @@ describe("getPlayLogs", () => {
 });
 
 describe("updatePlayLog", () => {
+  it("keeps both of concurrent patches to different fields (issue 21, item 1: omitted fields are never written back)", async () => {
+    const p = await player({}, 2);
+    const playId = await recordOf(p);
+    for (let round = 1; round <= 16; round++) {
+      const log = await addLog(p, playId, 10, { memo: "前" });
+      const [timed, noted] = await race(
+        () => p.call("updatePlayLog", { playLogId: log.playLogId, playTime: 10 + round }),
+        () => p.call("updatePlayLog", { playLogId: log.playLogId, memo: `後${round}` }),
+        headStartOf(round),
+      );
+      ok(timed);
+      ok(noted);
+      const stored = ok(await logs(p, { playId, limit: 200 })).items.find((l: { playLogId: string }) => l.playLogId === log.playLogId);
+      expect(stored, `round ${round}`).toMatchObject({ playTime: 10 + round, memo: `後${round}` });
+    }
+  });
+
   it("changes only the keys sent", async () => {
     const p = await player({}, 2);
     const playId = await recordOf(p);

@@ -1182,3 +1182,37 @@ describe("under concurrency (issue 13)", () => {
     }
   }, 60_000);
 });
+
+describe("records complete (issue 21, item 13)", () => {
+  it("getGamePlayHistory items carry game, like getPlayRecords' and the write results' items", async () => {
+    const p = await player({}, 1);
+    await started(p, A);
+    ok(await p.call("addPlayRecord", { gameId: A, replay: true }));
+    const items = ok(await history(p, A)).items;
+    expect(items).toHaveLength(2);
+    for (const item of items) {
+      expect(item.game).toMatchObject({ gameId: A, title: "オリオンの冒険", platform: { platformId: P1 }, releaseDate: "1990-01-01" });
+    }
+    const listed = ok(await records(p, { fields: ["game"] })).items[0];
+    expect(items[0].game).toEqual(listed.game);
+  });
+
+  it("reads the title filter like a search term: symbols and spaces drop, a title of symbols alone is a 400", async () => {
+    const p = await player({}, 1);
+    await started(p, A);
+    await started(p, B);
+    expect(ok(await records(p, { title: "オリオン・の冒険！" })).items.map((item: { gameId: number }) => item.gameId)).toEqual([A]);
+    expectError(await records(p, { title: "・！？" }), 400, "invalid_input", "title");
+    expectError(await records(p, { title: " " }, "GET"), 400, "invalid_input", "title");
+  });
+
+  it("updatePlayRecord answers { item }, the whole record, as updateConsole and updateTag answer theirs", async () => {
+    const p = await player({}, 1);
+    const { playId } = await started(p, A);
+    const body = ok(await p.call("updatePlayRecord", { playId, memo: "二周目" }));
+    expect(Object.keys(body)).toEqual(["item"]);
+    const [latest] = ok(await history(p, A)).items;
+    expect(body.item).toEqual(latest);
+    expect(body.item).toMatchObject({ playId, memo: "二周目", game: { gameId: A } });
+  });
+});

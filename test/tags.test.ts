@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { type Account, callWith, newAccount, player } from "./support/harness";
 import { fictionalGame, importFixture, toNdjson } from "./support/master";
 import { headStartOf, race } from "./support/race";
-import { ok, okPreview } from "./support/replies";
+import { ok, okDone, okPreview } from "./support/replies";
 
 const GAMES = [800101, 800102, 800103];
 beforeAll(async () => {
@@ -195,5 +195,122 @@ describe("under concurrency and no-op writes (issue 13)", () => {
     const changed = ok(await account.call("updateTag", { tagId: item.tagId, color: "#445566", revision: item.revision })).item;
     expect(changed.revision).not.toBe(item.revision);
     expect(changed.updatedAt).not.toBe(item.updatedAt);
+  });
+});
+
+describe("removals and the records they touch (issue 21)", () => {
+  const countOf = (query: string, ...values: unknown[]) =>
+    env.DB.prepare(query)
+      .bind(...values)
+      .first<number>("n");
+
+  it("never writes a tag_games row for a tag removed while updateTagGames adds to it (404 or 200)", async () => {
+    const p = await player({ plan: "PREMIUM" }, 5);
+    for (const gameId of GAMES) ok(await p.call("addToLibrary", { gameId }));
+    for (let round = 0; round < 24; round++) {
+      const { tagId } = ok(await p.call("addTag", { name: `競争${round}` })).item;
+      const { confirmToken } = okPreview(await p.call("removeTag", { tagId }));
+      const [removed, tagged] = await race(
+        () => p.call("removeTag", { tagId, confirmToken }),
+        () => p.call("updateTagGames", { tagId, mode: "add", gameIds: GAMES }),
+        headStartOf(round),
+      );
+      expect([200, 404], JSON.stringify(tagged.body)).toContain(tagged.status);
+      if (removed.body.removed !== true) {
+        // The add won: the removal saw the tag's new revision and previewed again.
+        expect(removed.body).toMatchObject({ confirmRequired: true, targetChanged: true });
+        okDone(await p.call("removeTag", { tagId, confirmToken: removed.body.confirmToken }));
+      }
+      expect(
+        await countOf("SELECT COUNT(*) AS n FROM tag_games WHERE tag_id = ?", tagId),
+        `round ${round}: ${JSON.stringify(tagged.body)}`,
+      ).toBe(0);
+    }
+  }, 60_000);
+
+  it("answers updateTag racing removeTag with its result or 404, never a 409 for a tag that is gone", async () => {
+    const p = await player({ plan: "PREMIUM" }, 3);
+    for (let round = 0; round < 16; round++) {
+      const { tagId } = ok(await p.call("addTag", { name: `改名${round}` })).item;
+      const { confirmToken } = okPreview(await p.call("removeTag", { tagId }));
+      const [removed, renamed] = await race(
+        () => p.call("removeTag", { tagId, confirmToken }),
+        () => p.call("updateTag", { tagId, name: `改名後${round}` }),
+        headStartOf(round),
+      );
+      expect([200, 404], JSON.stringify(renamed.body)).toContain(renamed.status);
+      if (removed.body.removed !== true) okDone(await p.call("removeTag", { tagId, confirmToken: removed.body.confirmToken }));
+    }
+  }, 60_000);
+
+  it("removes the TAG collections built on the tag, which the preview names; a new one asks again", async () => {
+    const account = await collector("PREMIUM");
+    const { tagId } = ok(await account.call("addTag", { name: "目標" })).item;
+    ok(await account.call("updateTagGames", { tagId, mode: "add", gameIds: [GAMES[0]] }));
+    const first = ok(await account.call("addCollection", { name: "目標達成", type: "TAG", tagId })).item;
+    const other = ok(await account.call("addCollection", { name: "別物", type: "INDIVIDUAL", gameIds: [GAMES[0]] })).item;
+    const preview = okPreview(await account.call("removeTag", { tagId }));
+    expect(preview.summary).toBe(
+      "Removes your tag '目標' from 1 game; the games stay in your library. Also removes the TAG collection built on it: '目標達成'.",
+    );
+    const second = ok(await account.call("addCollection", { name: "目標その2", type: "TAG", tagId, excludeGameIds: [GAMES[1]] })).item;
+    const again = okPreview(await account.call("removeTag", { tagId, confirmToken: preview.confirmToken }));
+    expect(again).toMatchObject({ targetChanged: true });
+    expect(again.summary).toContain("Also removes the TAG collections built on it: '目標達成' and '目標その2'.");
+    expect(okDone(await account.call("removeTag", { tagId, confirmToken: again.confirmToken }))).toEqual({ tagId, removed: true });
+    const left = ok(await account.call("getCollections")).items.map((c) => c.collectionId);
+    expect(left).toEqual([other.collectionId]);
+    for (const { collectionId } of [first, second]) {
+      expect(await countOf("SELECT COUNT(*) AS n FROM collection_games WHERE collection_id = ?", collectionId)).toBe(0);
+    }
+  });
+
+  it("never leaves a TAG collection on a tag removed while addCollection names it", async () => {
+    const p = await player({ plan: "PREMIUM" }, 5);
+    for (let round = 0; round < 24; round++) {
+      const { tagId } = ok(await p.call("addTag", { name: `土台${round}` })).item;
+      const { confirmToken } = okPreview(await p.call("removeTag", { tagId }));
+      const [removed, added] = await race(
+        () => p.call("removeTag", { tagId, confirmToken }),
+        () => p.call("addCollection", { name: `土台${round}`, type: "TAG", tagId }),
+        headStartOf(round),
+      );
+      expect([200, 404], JSON.stringify(added.body)).toContain(added.status);
+      if (removed.body.removed !== true) okDone(await p.call("removeTag", { tagId, confirmToken: removed.body.confirmToken }));
+      const orphans = await countOf(
+        "SELECT COUNT(*) AS n FROM collections c WHERE c.user_id = ? AND c.type = 'TAG' AND NOT EXISTS (SELECT 1 FROM tags t WHERE t.id = c.tag_id)",
+        p.account.userId,
+      );
+      expect(orphans, `round ${round}: ${JSON.stringify(added.body)}`).toBe(0);
+    }
+  }, 60_000);
+
+  it("moves a tag's revision and updatedAt when a member leaves through removeFromLibrary", async () => {
+    const account = await collector();
+    const { tagId } = ok(await account.call("addTag", { name: "去る" })).item;
+    ok(await account.call("updateTagGames", { tagId, mode: "add", gameIds: GAMES }));
+    const before = await tagOf(account, tagId);
+    const preview = okPreview(await account.call("removeFromLibrary", { gameId: GAMES[0] }));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    okDone(await account.call("removeFromLibrary", { gameId: GAMES[0], confirmToken: preview.confirmToken }));
+    const after = await tagOf(account, tagId);
+    expect(after.gameCount).toBe(2);
+    expect(after.revision).not.toBe(before.revision);
+    expect(after.updatedAt > before.updatedAt).toBe(true);
+    // The revision held before the member left is stale now.
+    const stale = await account.call("updateTagGames", { tagId, mode: "replace", gameIds: [], revision: before.revision });
+    expect(stale.body.code).toBe("revision_conflict");
+  });
+
+  it("names in removeFromLibrary's preview the tags the game leaves, and asks again when they changed since", async () => {
+    const account = await collector();
+    const preview = okPreview(await account.call("removeFromLibrary", { gameId: GAMES[0] }));
+    expect(preview.summary).not.toContain("tag");
+    const { tagId } = ok(await account.call("addTag", { name: "後から" })).item;
+    ok(await account.call("updateTagGames", { tagId, mode: "add", gameIds: [GAMES[0]] }));
+    const again = okPreview(await account.call("removeFromLibrary", { gameId: GAMES[0], confirmToken: preview.confirmToken }));
+    expect(again).toMatchObject({ targetChanged: true });
+    expect(again.summary).toContain("It leaves the tag '後から'.");
+    expect((await tagOf(account, tagId)).gameCount).toBe(1);
   });
 });

@@ -104,10 +104,11 @@ export const placeContains = (keyColumn: ColumnRef, place: string) => sql`instr(
 
 /**
  * A statement that breaks its D1 batch (rolling every statement of it back) when `stillHolds` is
- * false at that point of the batch: it inserts into write_guards, whose CHECK refuses any row.
+ * false at that point of the batch (or unknown: a NULL, such as a comparison with a row that is
+ * gone, breaks it too): it inserts into write_guards, whose CHECK refuses any row.
  */
 // raw SQL: an INSERT … SELECT with no table under a caller's condition (the builder's insert-select needs a FROM).
-export const guardStatement = (stillHolds: SQL) => sql`INSERT INTO write_guards (broken) SELECT 1 WHERE NOT (${stillHolds})`;
+export const guardStatement = (stillHolds: SQL) => sql`INSERT INTO write_guards (broken) SELECT 1 WHERE NOT coalesce((${stillHolds}), 0)`;
 
 /** Runs the statements as one atomic batch; a broken guard becomes `onBroken()`'s error. */
 export async function runGuarded(db: Db, statements: (SQL | D1PreparedStatement)[], onBroken: () => Error): Promise<void> {

@@ -15,6 +15,7 @@ export const addAttribute = defineTool({
   scopes: ["library:write"],
   plans: ALL_PLANS,
   kind: "write",
+  destructive: false,
   input: z.strictObject({ label: nameText(30).describe("1 to 30 characters, unique among system and your labels.") }),
   output: z.object({ item: attributeSchema }),
   conflicts: ["already_exists"],

@@ -1,11 +1,12 @@
-import { and, asc, count, eq, or, type SQL, sql } from "drizzle-orm";
-import { attributes, libraryEntries, physicalCopies } from "../../db/schema";
-import { jsonArrayHolds } from "../../platform/columns";
+import { and, asc, count, eq, inArray, or, type SQL, sql } from "drizzle-orm";
+import { attributes, libraryEntries, physicalCopies, playRecords } from "../../db/schema";
+import { inJsonArray, jsonArrayHolds } from "../../platform/columns";
 import { type Db, isUniqueViolation, queryBatch, statements } from "../../platform/db";
 import { ApiError, invalidInput } from "../../platform/errors";
-import { newId } from "../../platform/ids";
-import { addWithinLimit, type LimitContext, planCounter } from "../../platform/registeredLimits";
+import { newId, newRevision } from "../../platform/ids";
+import { addWithinLimit, type LimitContext, planCounter, type WriteCondition } from "../../platform/registeredLimits";
 import { nowIso } from "../../platform/time";
+import { fingerprintsOf, keyOf } from "../shared/fingerprints";
 import { type Attribute, attributeLabelsFrom, type OwnAttributeRow, toOwnAttribute } from "./items";
 import { SYSTEM_ATTRIBUTES } from "./systemAttributes";
 
@@ -52,11 +53,14 @@ export async function insertOwnAttribute(db: Db, limit: LimitContext, label: str
   }
 }
 
-/** Deletes the attribute and takes it off every library entry and copy, in one batch (with removeAttribute's confirm marker). */
-export async function deleteOwnAttribute(db: Db, userId: string, id: string, marker: SQL) {
+/**
+ * Deletes the attribute and takes it off every record that carries it, in one batch (with
+ * removeAttribute's confirm marker).
+ */
+export async function deleteOwnAttribute(db: Db, userId: string, id: string, now: string, marker: SQL) {
   await queryBatch(db, [
     marker,
-    ...stripAttributeSql(userId, id),
+    ...stripAttributeSql(userId, id, now),
     statements
       .delete(attributes)
       .where(and(ownedBy(userId), eq(attributes.id, id)))
@@ -88,30 +92,90 @@ export async function resolveAttributeIds(db: Db, userId: string, refs: readonly
   return [...new Set(ids)];
 }
 
-/** The records that carry attributes: library entries and physical copies. */
-const CARRIERS = [libraryEntries, physicalCopies] as const;
-
-const carrying = (table: (typeof CARRIERS)[number], userId: string, attributeId: string) =>
-  and(eq(table.userId, userId), jsonArrayHolds(table.attributeIds, attributeId));
-
-/** Library entries and physical copies that carry the attribute. */
-export async function countCarriers(db: Db, userId: string, attributeId: string) {
-  const countOf = (table: (typeof CARRIERS)[number]) =>
-    db
-      .select({ n: count() })
-      .from(table)
-      .where(carrying(table, userId, attributeId));
-  const [[entries], [copies]] = await db.batch([countOf(libraryEntries), countOf(physicalCopies)]);
-  return { entries: entries?.n ?? 0, copies: copies?.n ?? 0 };
+/**
+ * The user's own attributes among these ids must still exist when the batch that writes them runs
+ * (system ones are never removed): a write racing removeAttribute answers the 400 it would get a
+ * moment later, and never stores an id whose attribute is gone.
+ */
+export function attributesKept(userId: string, attributeIds: readonly string[], field: string): WriteCondition[] {
+  const own = attributeIds.filter((id) => !systemAttribute(id));
+  if (own.length === 0) return [];
+  const stored = statements
+    .select({ n: count() })
+    .from(attributes)
+    .where(and(ownedBy(userId), inJsonArray(attributes.id, own)));
+  return [
+    {
+      holds: sql`${stored} = ${own.length}`,
+      error: () => invalidInput(field, `${field}: an attribute you named was removed meanwhile; see listAttributes.`),
+    },
+  ];
 }
 
-/** Takes an attribute off every library entry and copy of the user that carries it. */
-export const stripAttributeSql = (userId: string, attributeId: string) =>
-  CARRIERS.map((table) =>
-    statements
-      .update(table)
-      // raw SQL: json_each and json_group_array rewrite the stored JSON array without the id
-      .set({ attributeIds: sql`(SELECT json_group_array(value) FROM json_each(${table.attributeIds}) WHERE value <> ${attributeId})` })
-      .where(carrying(table, userId, attributeId))
-      .getSQL(),
+/** The records that carry attributes (library entries, physical copies, play records of every cycle), each with its id column. */
+const CARRIERS = [
+  [libraryEntries, libraryEntries.gameId],
+  [physicalCopies, physicalCopies.id],
+  [playRecords, playRecords.id],
+] as const;
+
+type Carrier = (typeof CARRIERS)[number][0];
+
+const carrying = (table: Carrier, userId: string, attributeId: string) =>
+  and(eq(table.userId, userId), jsonArrayHolds(table.attributeIds, attributeId));
+
+/**
+ * The records that carry the attribute, per kind: how many, and a fingerprint of which (removing
+ * the attribute changes exactly these, whatever else changes in them).
+ */
+export async function carriersOf(db: Db, userId: string, attributeId: string) {
+  const [entries, copies, plays] = await fingerprintsOf(
+    db,
+    CARRIERS.map(([table, id]) =>
+      statements
+        .select({ k: keyOf(id) })
+        .from(table)
+        .where(carrying(table, userId, attributeId))
+        .getSQL(),
+    ),
   );
+  return { entries: entries!, copies: copies!, plays: plays! };
+}
+
+/**
+ * Takes an attribute off every record of the user that carries it. That changes their content, so
+ * library entries and play records get a new revision and updatedAt, copies a new updatedAt, and a
+ * game whose copies change gets a new whole-game revision (its library entry's), as any copy write.
+ */
+export function stripAttributeSql(userId: string, attributeId: string, now: string): SQL[] {
+  // raw SQL: json_each and json_group_array rewrite the stored JSON array without the id
+  const stripped = (table: Carrier) =>
+    sql`(SELECT json_group_array(value) FROM json_each(${table.attributeIds}) WHERE value <> ${attributeId})`;
+  const gamesOfCarryingCopies = statements
+    .select({ gameId: physicalCopies.gameId })
+    .from(physicalCopies)
+    .where(carrying(physicalCopies, userId, attributeId));
+  return [
+    // First, while the copies still carry it.
+    statements
+      .update(libraryEntries)
+      .set({ revision: newRevision() })
+      .where(and(eq(libraryEntries.userId, userId), inArray(libraryEntries.gameId, gamesOfCarryingCopies)))
+      .getSQL(),
+    statements
+      .update(libraryEntries)
+      .set({ attributeIds: stripped(libraryEntries), updatedAt: now, revision: newRevision() })
+      .where(carrying(libraryEntries, userId, attributeId))
+      .getSQL(),
+    statements
+      .update(physicalCopies)
+      .set({ attributeIds: stripped(physicalCopies), updatedAt: now })
+      .where(carrying(physicalCopies, userId, attributeId))
+      .getSQL(),
+    statements
+      .update(playRecords)
+      .set({ attributeIds: stripped(playRecords), updatedAt: now, revision: newRevision() })
+      .where(carrying(playRecords, userId, attributeId))
+      .getSQL(),
+  ];
+}

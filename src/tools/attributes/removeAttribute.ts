@@ -4,16 +4,15 @@ import { invalidInput, notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
 import { text } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
-import { countCarriers, deleteOwnAttribute, findOwnAttribute, systemAttribute } from "./queries";
-
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+import { counted, listed } from "../shared/previewText";
+import { carriersOf, deleteOwnAttribute, findOwnAttribute, systemAttribute } from "./queries";
 
 export const removeAttribute = defineTool({
   name: "removeAttribute",
   family: "attributes",
   title: "属性削除",
   description:
-    "Removes one of your own attribute labels, in two steps: the first call only previews what goes; call again with the same arguments plus its confirmToken to remove it. System labels cannot be removed.",
+    "Removes one of your own attribute labels, in two steps: the first call only previews what goes; call again with the same arguments plus its confirmToken to remove it. It is taken off every library entry, physical copy and play record that carries it. System labels cannot be removed.",
   restNote: 'In REST, POST /rest/v1/removeAttribute with {"attribute": id or label}, then again with confirmToken.',
   scopes: ["library:delete"],
   plans: ALL_PLANS,
@@ -29,18 +28,17 @@ export const removeAttribute = defineTool({
     if (systemAttribute(args.attribute)) throw invalidInput("attribute", "attribute: system labels cannot be removed.");
     const own = await findOwnAttribute(db, auth.userId, args.attribute);
     if (!own) throw notFound(`Your attribute '${args.attribute}'`);
-    const { entries, copies } = await countCarriers(db, auth.userId, own.id);
-    const carriers = [
-      entries && plural(entries, "library entry", "library entries"),
-      copies && plural(copies, "physical copy", "physical copies"),
-    ]
-      .filter(Boolean)
-      .join(" and ");
+    const { entries, copies, plays } = await carriersOf(db, auth.userId, own.id);
+    const carriers = listed([
+      entries.count && counted(entries.count, "library entry", "library entries"),
+      copies.count && counted(copies.count, "physical copy", "physical copies"),
+      plays.count && counted(plays.count, "play record"),
+    ]);
     return confirmTwoStep(ctx, args, {
-      targetRevision: `${own.id}:${own.label}:${entries}:${copies}`,
+      targetRevision: [own.id, own.label, entries.fingerprint, copies.fingerprint, plays.fingerprint].join(":"),
       summary: `Removes your attribute '${own.label}'${carriers ? ` and takes it off ${carriers}` : ""}.`,
       async execute(marker) {
-        await deleteOwnAttribute(db, auth.userId, own.id, marker);
+        await deleteOwnAttribute(db, auth.userId, own.id, ctx.now.toISOString(), marker);
         return { id: own.id, removed: true as const };
       },
     });

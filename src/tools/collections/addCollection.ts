@@ -4,8 +4,8 @@ import { PREMIUM_ONLY } from "../../platform/plans";
 import { isoDate, orderedRanges, positiveId } from "../../platform/schemas";
 import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
-import { COLLECTION_TYPES, collectionFieldArgs, collectionSchema, PURPOSES, toCollection } from "./items";
-import { checkCollectionShape, findCollection, insertCollection } from "./queries";
+import { COLLECTION_TYPES, collectionFieldArgs, collectionSchema, PURPOSES, toCollectionItem } from "./items";
+import { checkCollectionShape, findCollectionItem, insertCollection } from "./queries";
 
 export const addCollection = defineTool({
   name: "addCollection",
@@ -17,6 +17,7 @@ export const addCollection = defineTool({
   scopes: ["library:write"],
   plans: PREMIUM_ONLY,
   kind: "write",
+  destructive: false,
   input: z
     .strictObject({
       ...collectionFieldArgs,
@@ -51,6 +52,6 @@ export const addCollection = defineTool({
     };
     await checkCollectionShape(db, auth.userId, collection);
     const id = await insertCollection(db, { ...auth, upgradeUrl }, collection, now.toISOString());
-    return { item: toCollection(readBack(await findCollection(db, auth.userId, id), () => notFound(`Your collection ${id}`))) };
+    return { item: toCollectionItem(readBack(await findCollectionItem(db, auth.userId, id), () => notFound(`Your collection ${id}`))) };
   },
 });

@@ -3,7 +3,7 @@ import { type Paging, pageArgs, pagedEnvelope, pageOf, pageOffset } from "../../
 import { PREMIUM_ONLY } from "../../platform/plans";
 import { text } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
-import { COLLECTION_TYPES, collectionSchema, PURPOSES, toCollection } from "./items";
+import { COLLECTION_TYPES, collectionSchema, PURPOSES, toCollectionItem } from "./items";
 import { collectionPage } from "./queries";
 
 const PAGING: Paging = { cap: 100, defaultLimit: 50 };
@@ -13,7 +13,7 @@ export const getCollections = defineTool({
   family: "collections",
   title: "コレクション一覧",
   description:
-    "Lists your collections, oldest first, with their definitions and the revision updateCollection needs. Achievement: getCollectionGames.",
+    "Lists your collections, oldest first, with their definitions, their achievement (summary, as getCollectionGames') and the revision updateCollection needs. Each game's achievement: getCollectionGames.",
   restNote: "In REST, call GET /rest/v1/getCollections.",
   scopes: ["library:read"],
   plans: PREMIUM_ONLY,
@@ -26,12 +26,13 @@ export const getCollections = defineTool({
     ...pageArgs(PAGING),
   }),
   output: pagedEnvelope(collectionSchema),
+  notes: ["Each summary covers the whole collection and is computed on each call, in one query for the page."],
   async handler({ db, auth, pageLimit }, args) {
     const limit = pageLimit(args.limit);
     const { rows, totalCount } = await collectionPage(db, auth.userId, args, {
       limit: limit.effectiveLimit,
       offset: pageOffset(args.page, limit),
     });
-    return pageOf(rows.map(toCollection), args.page, totalCount, limit);
+    return pageOf(rows.map(toCollectionItem), args.page, totalCount, limit);
   },
 });

@@ -17,6 +17,13 @@ export const collectionFieldArgs = {
   excludeGameIds: gameIdList.describe("TAG and PLATFORM: games left out, up to 1,000."),
 };
 
+export const collectionSummarySchema = z.object({
+  totalGames: z.number().int(),
+  achievedGames: z.number().int(),
+  achievementRate: z.number().describe("achievedGames / totalGames, 0 for an empty collection."),
+  isCompleted: z.boolean().describe("Every game achieved (false for an empty collection)."),
+});
+
 export const collectionSchema = z
   .object({
     collectionId: z.string(),
@@ -36,6 +43,7 @@ export const collectionSchema = z
     revision: z.string(),
     createdAt: z.string(),
     updatedAt: z.string(),
+    summary: collectionSummarySchema.describe("The achievement, computed on each call as getCollectionGames' summary."),
   })
   .meta({ id: "Collection" });
 
@@ -58,6 +66,16 @@ export const COLLECTION_KEYS = ["id", ...COLLECTION_FIELDS, "revision", "created
 /** One collection row as the collection queries read it, with its games and exclusions as JSON arrays. */
 export type CollectionRow = RowOf<typeof collections, (typeof COLLECTION_KEYS)[number]> & { members: string; excluded: string };
 
+/** A collection's achievement counts, as the collection queries read them. */
+export interface SummaryCounts {
+  total_games: number;
+  achieved_games: number;
+}
+
+/** A collection row with its achievement counts (getCollections, and what add and update answer). */
+export type CollectionItemRow = CollectionRow & SummaryCounts;
+
+/** A collection's definition, without its achievement (the collections export). */
 export const toCollection = (row: CollectionRow) => ({
   collectionId: row.id,
   name: row.name,
@@ -76,6 +94,9 @@ export const toCollection = (row: CollectionRow) => ({
   updatedAt: row.updated_at,
 });
 
+/** A collection as the tools answer it: its definition and its achievement. */
+export const toCollectionItem = (row: CollectionItemRow) => ({ ...toCollection(row), summary: collectionSummary(row) });
+
 /** A collection as it is written: its definition, games and exclusions (addCollection, updateCollection's checks, imports). */
 export type NewCollection = Pick<
   typeof collections.$inferSelect,
@@ -89,25 +110,17 @@ export const collectionGameSchema = z.object({
   game: gameSchema.or(z.object({ gameId: z.number().int() })).describe("{gameId} only when the game can no longer be resolved."),
 });
 
-export const collectionSummarySchema = z.object({
-  totalGames: z.number().int(),
-  achievedGames: z.number().int(),
-  achievementRate: z.number().describe("achievedGames / totalGames, 0 for an empty collection."),
-  isCompleted: z.boolean().describe("Every game achieved (false for an empty collection)."),
-});
-
 /**
  * One row of getCollectionGames' page statement: the counts of the whole collection, and one game of
  * the page with its achievement (no game on the one row of an empty page).
  */
-export type CollectionGameRow = Partial<GameRecord> & {
-  game_id: number | null;
-  achieved: number;
-  achieved_at: string | null;
-  matched_count: number | null;
-  total_games: number;
-  achieved_games: number;
-};
+export type CollectionGameRow = Partial<GameRecord> &
+  SummaryCounts & {
+    game_id: number | null;
+    achieved: number;
+    achieved_at: string | null;
+    matched_count: number | null;
+  };
 
 /** The page's games; an empty page's one row brings only the counts. */
 export const toCollectionGames = (rows: CollectionGameRow[]) =>
@@ -124,7 +137,7 @@ export const toCollectionGames = (rows: CollectionGameRow[]) =>
         ],
   );
 
-export function collectionSummary(counts: CollectionGameRow | undefined) {
+export function collectionSummary(counts: SummaryCounts | undefined) {
   const total = counts?.total_games ?? 0;
   const achieved = counts?.achieved_games ?? 0;
   return {

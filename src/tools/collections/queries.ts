@@ -1,26 +1,34 @@
-import { and, eq, inArray, notInArray, type SQL, sql } from "drizzle-orm";
+import { and, eq, exists, inArray, type SQL, sql } from "drizzle-orm";
 import { alias, type SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { collectionGames, collections, games, tagGames } from "../../db/schema";
+import { collectionGames, collections, games, genres, libraryEntries, platforms, playRecords, tagGames } from "../../db/schema";
 import { columnList, type Db, orderNullsLast, placeContains, queryBatch, statements } from "../../platform/db";
 import { ApiError, invalidInput, notFound } from "../../platform/errors";
 import { newId, newRevision } from "../../platform/ids";
 import { orderOf, type SortKey } from "../../platform/keyset";
 import { normalizePlace } from "../../platform/normalize";
-import { addWithinLimit, type LimitContext, planCounter } from "../../platform/registeredLimits";
+import { addWithinLimit, type LimitContext, planCounter, runConditional, type WriteCondition } from "../../platform/registeredLimits";
 import { differs, touchedIfChanged } from "../../platform/writes";
 import {
   allOf,
   GAME_CORE_SELECT,
   GAME_LEFT_JOINS,
   type GameFilters,
-  gameFilterConditions,
   listGameConditions,
   loadGameRecords,
   usableIds,
   visibleTo,
 } from "../games/queries";
-import { findTag } from "../tags/queries";
-import { COLLECTION_KEYS, type COLLECTION_TYPES, type CollectionRow, type NewCollection, type PURPOSES } from "./items";
+import { gamesVisibleSql } from "../library/queries";
+import { stillUsable } from "../shared/usableReferences";
+import { findTag, tagStillThereSql } from "../tags/queries";
+import {
+  COLLECTION_KEYS,
+  type COLLECTION_TYPES,
+  type CollectionItemRow,
+  type CollectionRow,
+  type NewCollection,
+  type PURPOSES,
+} from "./items";
 
 /** The plan limit on collections: counted here, where its rows are written. */
 export const COLLECTIONS_COUNTER = planCounter("collections", collections, collections.userId);
@@ -79,14 +87,37 @@ export const COLLECTION_ORDER: SortKey[] = [
   { column: c.id, direction: "asc" },
 ];
 
+/**
+ * Collections with their achievement counts, as one statement (rows: CollectionItemRow): the
+ * chosen collections (`where`, in order, one page) are read first, then all their games at once
+ * through collectionGamesCtes, never one query per collection.
+ */
+function collectionItemsQuery(userId: string, where: SQL, page: { limit: number; offset: number }): SQL {
+  const order = orderOf(COLLECTION_ORDER);
+  // raw SQL: CTEs over the page of collections, and COLLECTION_SELECT's select list.
+  return sql`WITH listed AS MATERIALIZED (SELECT ${c}.* FROM ${COLLECTIONS_C} WHERE ${where} ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset}),
+      ${collectionGamesCtes(userId)},
+      counts AS (SELECT h.collection_id, ${SUMMARY_COUNTS} FROM h GROUP BY h.collection_id)
+    SELECT ${COLLECTION_SELECT}, COALESCE(s.total_games, 0) AS total_games, COALESCE(s.achieved_games, 0) AS achieved_games
+    FROM listed ${c} LEFT JOIN counts s ON s.collection_id = ${c.id} ORDER BY ${order}`;
+}
+
 export async function collectionPage(db: Db, userId: string, filters: CollectionFilters, page: { limit: number; offset: number }) {
   const where = allOf(collectionConditions(userId, filters));
-  // raw SQL: COLLECTION_SELECT's page, with its count in the same round trip.
-  const [rows, total] = await queryBatch<[CollectionRow[], { n: number }[]]>(db, [
-    sql`SELECT ${COLLECTION_SELECT} FROM ${COLLECTIONS_C} WHERE ${where} ORDER BY ${orderOf(COLLECTION_ORDER)} LIMIT ${page.limit} OFFSET ${page.offset}`,
+  // raw SQL: the page's count in the same round trip.
+  const [rows, total] = await queryBatch<[CollectionItemRow[], { n: number }[]]>(db, [
+    collectionItemsQuery(userId, where, page),
     sql`SELECT COUNT(*) AS n FROM ${COLLECTIONS_C} WHERE ${where}`,
   ]);
   return { rows, totalCount: total[0]?.n ?? 0 };
+}
+
+/** The caller's collection with its achievement counts, as getCollections lists it (add and update answer it). */
+export async function findCollectionItem(db: Db, userId: string, collectionId: string): Promise<CollectionItemRow | undefined> {
+  const [row] = await db.all<CollectionItemRow>(
+    collectionItemsQuery(userId, and(eq(c.id, collectionId), eq(c.userId, userId))!, { limit: 1, offset: 0 }),
+  );
+  return row;
 }
 
 /** Game ids must be games the user can see (official or their own custom games). */
@@ -110,14 +141,51 @@ export function checkCollectionFields(c: NewCollection) {
   if (c.type === "PLATFORM" && c.platformId === null) throw refuse("platformId", "a PLATFORM collection needs platformId.");
 }
 
+const GAME_LISTS = ["gameIds", "excludeGameIds"] as const;
+
+/** The game lists a write gives: addCollection both, updateCollection those it replaces. */
+type GameLists = Partial<Pick<NewCollection, (typeof GAME_LISTS)[number]>>;
+
+/** Each given list must hold only games the user can see (404 naming the first that is not). */
+export async function checkListedGames(db: Db, userId: string, lists: GameLists) {
+  for (const field of GAME_LISTS) {
+    const ids = lists[field];
+    if (ids) await checkVisibleGames(db, userId, ids, field);
+  }
+}
+
 /** What each type needs, and what it must not be given; the tag, platform and games it names must be the caller's to use. */
 export async function checkCollectionShape(db: Db, userId: string, c: NewCollection) {
   checkCollectionFields(c);
   if (c.type === "TAG" && !(await findTag(db, userId, c.tagId!))) throw notFound(`Your tag ${c.tagId}`);
   if (c.type === "PLATFORM" && !(await usableIds(db, "platforms", userId, [c.platformId!])).size)
     throw notFound(`Platform ${c.platformId}`);
-  await checkVisibleGames(db, userId, c.gameIds, "gameIds");
-  await checkVisibleGames(db, userId, c.excludeGameIds, "excludeGameIds");
+  await checkListedGames(db, userId, c);
+}
+
+const one = sql`1`;
+
+/**
+ * What a collection write names must still be there when its batch runs (a tag, a custom platform
+ * or custom games removed meanwhile): the checks above, repeated as conditions of the batch, each
+ * answering the 404 its check would have.
+ */
+function referencesStillThere(userId: string, c: Partial<NewCollection>): WriteCondition[] {
+  const conditions: WriteCondition[] = [];
+  const { tagId, platformId } = c;
+  if (c.type === "TAG" && tagId != null) {
+    conditions.push({ holds: tagStillThereSql(userId, tagId), error: () => notFound(`Your tag ${tagId}`) });
+  }
+  if (c.type === "PLATFORM" && platformId != null) {
+    conditions.push({ holds: stillUsable(platforms, userId, platformId), error: () => notFound(`Platform ${platformId}`) });
+  }
+  for (const field of GAME_LISTS) {
+    const ids = c[field];
+    if (!ids?.length) continue;
+    const gone = () => new ApiError("not_found", `${field}: one of the games was removed meanwhile.`, { field });
+    conditions.push({ holds: gamesVisibleSql(userId, ids), error: gone });
+  }
+  return conditions;
 }
 
 const replaceGamesSql = (collectionId: string, kind: GameKind, ids: readonly number[]): SQL[] => [
@@ -146,9 +214,16 @@ export const insertCollectionSql = (
   ...replaceGamesSql(id, "excluded", excludeGameIds),
 ];
 
+/** Stores a new collection (its games must be distinct), in a batch that checks the plan's limit and what it names. */
 export async function insertCollection(db: Db, limit: LimitContext, c: NewCollection, now: string): Promise<string> {
   const id = newId("col");
-  await addWithinLimit(db, limit, COLLECTIONS_COUNTER, insertCollectionSql(id, limit.userId, c, now));
+  await addWithinLimit(
+    db,
+    limit,
+    COLLECTIONS_COUNTER,
+    insertCollectionSql(id, limit.userId, c, now),
+    referencesStillThere(limit.userId, c),
+  );
   return id;
 }
 
@@ -159,13 +234,22 @@ export interface CollectionChanges {
   excludeGameIds?: number[];
 }
 
+export const revisionConflict = () =>
+  new ApiError("revision_conflict", "The collection changed since that revision; read getCollections again and rebuild the request.", {
+    field: "revision",
+  });
+
 /** The stored set of one kind of a collection's games differs from `ids` (in SQL, before the batch replaces it). */
 const gamesDiffer = (collectionId: string, kind: GameKind, ids: readonly number[]) =>
   sql`${gameIdsJson(collectionId, kind)} IS NOT ${JSON.stringify([...new Set(ids)].sort((a, b) => a - b))}`;
 
+const ownCollection = (userId: string, collectionId: string) => and(eq(collections.id, collectionId), eq(collections.userId, userId));
+
 /**
- * Patches the collection in one batch; with `expected`, only while its revision still is that.
- * A patch that changes nothing keeps the revision and updatedAt.
+ * Patches the collection (replaced lists must hold distinct games) in one batch that runs only
+ * while the collection is there, with revision `expected` when given, and its new games are still
+ * visible: otherwise nothing is written (404, 409 revision_conflict, 404 naming the list). A patch
+ * that changes nothing keeps the revision and updatedAt.
  */
 export async function patchCollection(
   db: Db,
@@ -195,58 +279,155 @@ export async function patchCollection(
     ],
     sql` OR `,
   );
-  const update = statements
-    .update(t)
-    .set({ ...sets, ...touchedIfChanged(t, sql`(${changed})`, now, newRevision()) })
-    .where(and(eq(t.id, collectionId), eq(t.userId, userId), expected === undefined ? undefined : eq(t.revision, expected)))
-    .returning({ id: t.id });
-  const [updated] = await queryBatch<[unknown[]]>(db, [
-    update.getSQL(),
+  const own = ownCollection(userId, collectionId);
+  const stillThere = (also?: SQL) => exists(statements.select({ one }).from(t).where(and(own, also)));
+  const conditions: WriteCondition[] = [
+    { holds: stillThere(), error: () => notFound(`Your collection ${collectionId}`) },
+    ...(expected === undefined ? [] : [{ holds: stillThere(eq(t.revision, expected)), error: revisionConflict }]),
+    ...referencesStillThere(userId, changes),
+  ];
+  await runConditional(db, conditions, [
+    statements
+      .update(t)
+      .set({ ...sets, ...touchedIfChanged(t, sql`(${changed})`, now, newRevision()) })
+      .where(own)
+      .getSQL(),
     ...(changes.gameIds !== undefined ? replaceGamesSql(collectionId, "member", changes.gameIds) : []),
     ...(changes.excludeGameIds !== undefined ? replaceGamesSql(collectionId, "excluded", changes.excludeGameIds) : []),
   ]);
-  return updated.length > 0;
 }
+
+/** The ids of the user's collections (that meet `which`, when given). */
+const userCollectionIds = (userId: string, which?: SQL) =>
+  statements
+    .select({ id: collections.id })
+    .from(collections)
+    .where(and(eq(collections.userId, userId), which));
+
+/** Removes the user's collections that meet `which`, with their games and exclusions. */
+const deleteCollectionsSql = (userId: string, which: SQL | undefined): SQL[] => [
+  statements
+    .delete(collectionGames)
+    .where(inArray(collectionGames.collectionId, userCollectionIds(userId, which)))
+    .getSQL(),
+  statements
+    .delete(collections)
+    .where(and(eq(collections.userId, userId), which))
+    .getSQL(),
+];
 
 /** Removes the collection with its games and exclusions, in the batch of the confirm marker. */
 export async function deleteCollection(db: Db, userId: string, collectionId: string, marker: SQL) {
-  const usersCollections = statements.select({ id: collections.id }).from(collections).where(eq(collections.userId, userId));
-  await queryBatch(db, [
-    marker,
-    statements
-      .delete(collectionGames)
-      .where(and(eq(collectionGames.collectionId, collectionId), inArray(collectionGames.collectionId, usersCollections)))
-      .getSQL(),
-    statements
-      .delete(collections)
-      .where(and(eq(collections.id, collectionId), eq(collections.userId, userId)))
-      .getSQL(),
-  ]);
+  await queryBatch(db, [marker, ...deleteCollectionsSql(userId, eq(collections.id, collectionId))]);
 }
 
-/** The collection's games, one game id a row: explicit members, a tag's games, or a platform's games, less exclusions. */
-async function membersQuery(db: Db, userId: string, collection: CollectionRow): Promise<SQL> {
-  const excluded = gameIdsOfKind(collection.id, "excluded");
-  if (collection.type === "INDIVIDUAL") return gameIdsOfKind(collection.id, "member").getSQL();
-  if (collection.type === "TAG") {
-    return statements
-      .select({ gameId: tagGames.gameId })
-      .from(tagGames)
-      .where(and(eq(tagGames.tagId, collection.tag_id!), notInArray(tagGames.gameId, excluded)))
-      .getSQL();
-  }
-  const narrowing = await gameFilterConditions(db, {
-    platformIds: [collection.platform_id!],
-    genreId: collection.genre_id ?? undefined,
-    releaseDateFrom: collection.release_date_from ?? undefined,
-    releaseDateTo: collection.release_date_to ?? undefined,
-  });
-  return statements
-    .select({ gameId: g.id })
-    .from(g)
-    .where(and(visibleTo(userId), ...narrowing, notInArray(g.id, excluded)))
-    .getSQL();
-}
+const onTag = (tagId: number) => and(TAG_COLLECTIONS, eq(collections.tagId, tagId));
+const oldestFirst = [collections.createdAt, collections.id] as const;
+
+/** The user's TAG collections built on the tag, oldest first: removing the tag removes them too. */
+export const collectionsOnTag = (db: Db, userId: string, tagId: number) =>
+  db
+    .select({ id: collections.id, name: collections.name, revision: collections.revision })
+    .from(collections)
+    .where(and(eq(collections.userId, userId), onTag(tagId)))
+    .orderBy(...oldestFirst);
+
+/** Removes the user's TAG collections built on the tag (removeTag's batch). */
+export const deleteCollectionsOnTagSql = (userId: string, tagId: number) => deleteCollectionsSql(userId, onTag(tagId));
+
+/** Every TAG collection of the user: what goes when all their tags go (a replace import of tags). */
+export const TAG_COLLECTIONS = eq(collections.type, "TAG");
+
+/** Removes the user's TAG collections (a replace import of tags removes every tag). */
+export const deleteTagCollectionsSql = (userId: string) => deleteCollectionsSql(userId, TAG_COLLECTIONS);
+
+const listing = (userId: string, gameId: number) =>
+  and(
+    eq(collections.userId, userId),
+    inArray(
+      collections.id,
+      statements.select({ id: collectionGames.collectionId }).from(collectionGames).where(eq(collectionGames.gameId, gameId)),
+    ),
+  );
+
+/** The user's collections that list the game as a game or an exclusion, oldest first: what removing the game changes. */
+export const collectionsListingGame = (db: Db, userId: string, gameId: number) =>
+  db
+    .select({ id: collections.id, name: collections.name })
+    .from(collections)
+    .where(listing(userId, gameId))
+    .orderBy(...oldestFirst);
+
+/**
+ * A game removed altogether (removeCustomGame) leaves the collections that list it, as a game or an
+ * exclusion. That changes their content (gameIds, excludeGameIds), so their revision and updatedAt
+ * move first.
+ */
+export const gameLeavesCollectionsSql = (userId: string, gameId: number, now: string): SQL[] => [
+  statements.update(collections).set({ revision: newRevision(), updatedAt: now }).where(listing(userId, gameId)).getSQL(),
+  statements
+    .delete(collectionGames)
+    .where(and(eq(collectionGames.gameId, gameId), inArray(collectionGames.collectionId, userCollectionIds(userId))))
+    .getSQL(),
+];
+
+const member = alias(collectionGames, "cg");
+const excluded = alias(collectionGames, "x");
+const tagged = alias(tagGames, "tg");
+const chosenGenre = alias(genres, "q");
+const gameGenre = alias(genres, "gg");
+const entry = alias(libraryEntries, "a");
+const cycle = alias(playRecords, "pr");
+
+/** The game is not one the collection c excludes. */
+const notExcludedBy = (gameId: SQLiteColumn) =>
+  sql`NOT EXISTS (SELECT 1 FROM ${collectionGames} ${excluded} WHERE ${excluded.collectionId} = ${c.id} AND ${excluded.kind} = 'excluded' AND ${excluded.gameId} = ${gameId})`;
+
+/**
+ * Game g is within the genre of collection c, by the genre filter's rule (games/queries'
+ * genreCondition), read in SQL so that one statement serves collections of different genres: a
+ * root genre matches the game's main or support genre; another genre matches it or any genre
+ * beneath it (taxonomy key prefix).
+ */
+const inCollectionGenre = sql`(${c.genreId} IS NULL OR EXISTS (SELECT 1 FROM ${genres} ${chosenGenre}, ${genres} ${gameGenre}
+  WHERE ${chosenGenre.id} = ${c.genreId} AND ${gameGenre.id} IN (${g.genreId}, ${g.genreSubId})
+    AND (${gameGenre.id} = ${chosenGenre.id} OR (${chosenGenre.parentId} IS NOT NULL
+      AND substr(${gameGenre.taxonomyKey}, 1, length(${chosenGenre.taxonomyKey}) + 1) = ${chosenGenre.taxonomyKey} || '.'))))`;
+
+/**
+ * When the user achieved game m.game_id for a collection of purpose m.purpose (null: not yet):
+ * LIBRARY, its library registration; PLAY, once its latest play record is COMPLETED, the play end
+ * date, else that record's update time.
+ */
+const achievedAtOf = (userId: string) => sql`CASE m.purpose WHEN 'LIBRARY'
+  THEN (SELECT ${entry.createdAt} FROM ${libraryEntries} ${entry} WHERE ${entry.userId} = ${userId} AND ${entry.gameId} = m.game_id)
+  ELSE (SELECT COALESCE(${cycle.playEndDate}, ${cycle.updatedAt}) FROM ${playRecords} ${cycle}
+    WHERE ${cycle.userId} = ${userId} AND ${cycle.gameId} = m.game_id AND ${cycle.isLatest} = 1 AND ${cycle.status} = 'COMPLETED') END`;
+
+/**
+ * The CTEs m and h over the collections of a CTE named `listed`: m, each collection's games
+ * (collection_id, purpose, game_id): an INDIVIDUAL collection's members, the games carrying a TAG
+ * collection's tag, the games of a PLATFORM collection's platform the user can see within its genre
+ * and release dates, TAG and PLATFORM less their exclusions; h, each with its achievement, worked
+ * out once (materialized). The one definition of a collection's games: getCollectionGames reads one
+ * collection's, getCollections a page's.
+ */
+// raw SQL: a UNION ALL of correlated arms, one per type, and the achievement's scalar subqueries.
+const collectionGamesCtes = (userId: string) => sql`m AS (
+    SELECT ${c.id} AS collection_id, ${c.purpose} AS purpose, ${member.gameId} AS game_id FROM listed ${c}
+      JOIN ${collectionGames} ${member} ON ${member.collectionId} = ${c.id} AND ${member.kind} = 'member'
+      WHERE ${c.type} = 'INDIVIDUAL'
+    UNION ALL SELECT ${c.id}, ${c.purpose}, ${tagged.gameId} FROM listed ${c} JOIN ${tagGames} ${tagged} ON ${tagged.tagId} = ${c.tagId}
+      WHERE ${c.type} = 'TAG' AND ${notExcludedBy(tagged.gameId)}
+    UNION ALL SELECT ${c.id}, ${c.purpose}, ${g.id} FROM listed ${c} JOIN ${games} ${g} ON ${g.platformId} = ${c.platformId}
+      WHERE ${c.type} = 'PLATFORM' AND ${visibleTo(userId)} AND ${inCollectionGenre}
+        AND (${c.releaseDateFrom} IS NULL OR ${g.releaseDate} >= ${c.releaseDateFrom})
+        AND (${c.releaseDateTo} IS NULL OR ${g.releaseDate} <= ${c.releaseDateTo}) AND ${notExcludedBy(g.id)}),
+  achieved AS MATERIALIZED (SELECT m.collection_id, m.game_id, ${achievedAtOf(userId)} AS achieved_at FROM m),
+  h AS (SELECT collection_id, game_id, achieved_at IS NOT NULL AS achieved, achieved_at FROM achieved)`;
+
+/** A collection's summary counts over h (collectionSummary makes the summary of them). */
+const SUMMARY_COUNTS = sql`COUNT(*) AS total_games, COALESCE(SUM(h.achieved), 0) AS achieved_games`;
 
 export const COLLECTION_GAME_SORTS = { title: g.sortKey, releaseDate: g.releaseDate, achievedAt: "h.achieved_at" } as const;
 
@@ -271,12 +452,6 @@ export async function collectionGamesQuery(
   filters: CollectionGamesFilters,
   page: { limit: number; offset: number },
 ): Promise<SQL> {
-  const library = collection.purpose === "LIBRARY";
-  const achievements = library
-    ? sql`LEFT JOIN library_entries a ON a.user_id = ${userId} AND a.game_id = m.game_id`
-    : sql`LEFT JOIN play_records a ON a.user_id = ${userId} AND a.game_id = m.game_id AND a.is_latest = 1 AND a.status = 'COMPLETED'`;
-  const achievedAt = library ? sql`a.created_at` : sql`COALESCE(a.play_end_date, a.updated_at)`;
-  const members = await membersQuery(db, userId, collection);
   const conditions = await listGameConditions(db, filters);
   // Only game filters read the games; counting without them reads the collection's rows alone.
   const countGames = conditions.length > 0 ? sql`LEFT JOIN games g ON g.id = h.game_id` : sql``;
@@ -284,11 +459,9 @@ export async function collectionGamesQuery(
   const where = allOf(conditions);
   const order = orderNullsLast(COLLECTION_GAME_SORTS[filters.sortBy], filters.sortOrder, "h.game_id");
   // raw SQL: CTEs, a window function and the game columns' select list.
-  return sql`WITH m(game_id) AS (${members}),
-      h AS MATERIALIZED (SELECT DISTINCT m.game_id, a.game_id IS NOT NULL AS achieved,
-        CASE WHEN a.game_id IS NOT NULL THEN ${achievedAt} END AS achieved_at FROM m ${achievements}),
-      counts AS (SELECT SUM(CASE WHEN ${where} THEN 1 ELSE 0 END) AS matched_count, COUNT(*) AS total_games,
-        COALESCE(SUM(h.achieved), 0) AS achieved_games FROM h ${countGames}),
+  return sql`WITH listed AS (SELECT * FROM ${collections} WHERE ${eq(collections.id, collection.id)}),
+      ${collectionGamesCtes(userId)},
+      counts AS (SELECT SUM(CASE WHEN ${where} THEN 1 ELSE 0 END) AS matched_count, ${SUMMARY_COUNTS} FROM h ${countGames}),
       page AS (SELECT h.game_id, h.achieved, h.achieved_at, ROW_NUMBER() OVER (ORDER BY ${order}) AS position
         FROM h LEFT JOIN games g ON g.id = h.game_id WHERE ${where} ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset})
       SELECT c.matched_count, c.total_games, c.achieved_games, p.* FROM counts c LEFT JOIN (

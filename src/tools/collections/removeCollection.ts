@@ -3,7 +3,15 @@ import { confirmTokenArg, confirmTwoStep, removalResult, TWO_STEP_NOTE } from ".
 import { notFound } from "../../platform/errors";
 import { PREMIUM_ONLY } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
+import { counted } from "../shared/previewText";
+import { toCollection } from "./items";
 import { deleteCollection, findCollection } from "./queries";
+
+/** What goes with the collection: its list of games (INDIVIDUAL) or of exclusions (TAG, PLATFORM). */
+function listsOf({ gameIds, excludeGameIds }: { gameIds: number[]; excludeGameIds: number[] }) {
+  if (gameIds.length) return ` with its list of ${counted(gameIds.length, "game")}`;
+  return excludeGameIds.length ? ` with its ${counted(excludeGameIds.length, "game")} excluded` : "";
+}
 
 export const removeCollection = defineTool({
   name: "removeCollection",
@@ -24,7 +32,7 @@ export const removeCollection = defineTool({
     if (!collection) throw notFound(`Your collection ${args.collectionId}`);
     return confirmTwoStep(ctx, args, {
       targetRevision: collection.revision,
-      summary: `Removes your ${collection.type} collection '${collection.name}'; its games stay where they are.`,
+      summary: `Removes your ${collection.type} collection '${collection.name}'${listsOf(toCollection(collection))}; its games stay where they are.`,
       async execute(marker) {
         await deleteCollection(db, auth.userId, args.collectionId, marker);
         return { collectionId: args.collectionId, removed: true as const };

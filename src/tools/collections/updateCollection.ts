@@ -1,15 +1,10 @@
 import { z } from "zod";
-import { ApiError, invalidInput, notFound } from "../../platform/errors";
+import { invalidInput, notFound } from "../../platform/errors";
 import { PREMIUM_ONLY } from "../../platform/plans";
 import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
-import { collectionFieldArgs, collectionSchema, toCollection } from "./items";
-import { checkCollectionShape, findCollection, patchCollection } from "./queries";
-
-const conflict = () =>
-  new ApiError("revision_conflict", "The collection changed since that revision; read getCollections again and rebuild the request.", {
-    field: "revision",
-  });
+import { collectionFieldArgs, collectionSchema, toCollection, toCollectionItem } from "./items";
+import { checkCollectionFields, checkListedGames, findCollection, findCollectionItem, patchCollection, revisionConflict } from "./queries";
 
 export const updateCollection = defineTool({
   name: "updateCollection",
@@ -28,28 +23,28 @@ export const updateCollection = defineTool({
     .required({ collectionId: true }),
   output: z.object({ item: collectionSchema }),
   conflicts: ["revision_conflict"],
+  notes: ["A stale revision is 409 revision_conflict and nothing changes."],
   async handler({ db, auth, now }, { collectionId, revision, ...changes }) {
     const current = await findCollection(db, auth.userId, collectionId);
     if (!current) throw notFound(`Your collection ${collectionId}`);
     if ((changes.gameIds ?? changes.excludeGameIds) !== undefined && revision === undefined) {
       throw invalidInput("revision", "revision: replacing games needs the revision from getCollections.");
     }
-    if (revision !== undefined && revision !== current.revision) throw conflict();
-    const item = toCollection(current);
-    await checkCollectionShape(db, auth.userId, {
-      ...item,
-      gameIds: changes.gameIds ?? item.gameIds,
-      excludeGameIds: changes.excludeGameIds ?? item.excludeGameIds,
-    });
+    if (revision !== undefined && revision !== current.revision) throw revisionConflict();
     const next = {
       ...changes,
       ...(changes.gameIds ? { gameIds: [...new Set(changes.gameIds)] } : {}),
       ...(changes.excludeGameIds ? { excludeGameIds: [...new Set(changes.excludeGameIds)] } : {}),
     };
-    const gone = () => notFound(`Your collection ${collectionId}`);
-    if (!(await patchCollection(db, auth.userId, collectionId, next, revision, now.toISOString()))) {
-      throw (await findCollection(db, auth.userId, collectionId)) ? conflict() : gone();
-    }
-    return { item: toCollection(readBack(await findCollection(db, auth.userId, collectionId), gone)) };
+    const item = toCollection(current);
+    checkCollectionFields({ ...item, gameIds: next.gameIds ?? item.gameIds, excludeGameIds: next.excludeGameIds ?? item.excludeGameIds });
+    // Only the lists being replaced are checked: the stored ones are the collection's, whatever became of their games.
+    await checkListedGames(db, auth.userId, next);
+    await patchCollection(db, auth.userId, collectionId, next, revision, now.toISOString());
+    return {
+      item: toCollectionItem(
+        readBack(await findCollectionItem(db, auth.userId, collectionId), () => notFound(`Your collection ${collectionId}`)),
+      ),
+    };
   },
 });

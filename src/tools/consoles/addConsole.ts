@@ -13,6 +13,7 @@ export const addConsole = defineTool({
   scopes: ["play:write"],
   plans: LIGHT_AND_ABOVE,
   kind: "write",
+  destructive: false,
   input: z.strictObject(consoleFieldArgs).partial().required({ name: true }),
   output: z.object({ item: consoleSchema }),
   notes: ["platformPriorities names official platforms or your custom ones.", "How many consoles you may keep depends on the plan."],

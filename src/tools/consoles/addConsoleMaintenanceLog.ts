@@ -15,6 +15,7 @@ export const addConsoleMaintenanceLog = defineTool({
   scopes: ["play:write"],
   plans: LIGHT_AND_ABOVE,
   kind: "write",
+  destructive: false,
   input: z
     .strictObject({ consoleId: z.string().min(1).max(40), ...maintenanceFieldArgs })
     .partial()

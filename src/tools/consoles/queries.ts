@@ -9,12 +9,14 @@ import { rating } from "../../platform/filters";
 import { newId } from "../../platform/ids";
 import { nullsLastSort, orderOf } from "../../platform/keyset";
 import { normalizePlace } from "../../platform/normalize";
-import { addWithinLimit, type LimitContext, planCounter, runConditional } from "../../platform/registeredLimits";
+import { addWithinLimit, type LimitContext, planCounter, runConditional, type WriteCondition } from "../../platform/registeredLimits";
 import { isoDate, text } from "../../platform/schemas";
 import { utcDay } from "../../platform/time";
 import { readBack } from "../../platform/writes";
 import { usableIds } from "../games/queries";
 import { detachConsoleSql } from "../shared/dependentRecords";
+import { keyOf } from "../shared/fingerprints";
+import { stillUsable } from "../shared/usableReferences";
 import {
   type ConsoleFieldGroup,
   type ConsolePlatform,
@@ -63,11 +65,20 @@ export async function checkPlatformPriorities(db: Db, userId: string, priorities
     priorities.map((p) => p.platformId),
   );
   const index = priorities.findIndex((p) => !usable.has(p.platformId));
-  if (index >= 0) {
-    const field = `platformPriorities[${index}].platformId`;
-    throw new ApiError("not_found", `${field}: ${priorities[index]!.platformId} is not a platform you can use.`, { field });
-  }
+  if (index >= 0) throw platformNotUsable(priorities, index);
 }
+
+const platformNotUsable = (priorities: ConsoleValues["platformPriorities"], index: number) => {
+  const field = `platformPriorities[${index}].platformId`;
+  return new ApiError("not_found", `${field}: ${priorities[index]!.platformId} is not a platform you can use.`, { field });
+};
+
+/** checkPlatformPriorities again inside the writing batch: a custom platform removed meanwhile is never listed. */
+const platformsKept = (userId: string, priorities: ConsoleValues["platformPriorities"]): WriteCondition[] =>
+  priorities.map(({ platformId }, index) => ({
+    holds: stillUsable(platforms, userId, platformId),
+    error: () => platformNotUsable(priorities, index),
+  }));
 
 /** The columns the fields are stored in: name and maker also keep a searchable key each. */
 function columnsOf<V extends Partial<ConsoleValues>>({ platformPriorities: _, ...fields }: V) {
@@ -202,42 +213,58 @@ export const insertConsoleSql = (
 /** Inserts the console within the plan's limit (counted in the same batch). */
 export async function insertConsole(db: Db, limit: LimitContext, values: ConsoleValues, now: string) {
   const id = newId("con");
-  await addWithinLimit(db, limit, CONSOLES_COUNTER, insertConsoleSql(id, limit.userId, values, now));
+  await addWithinLimit(
+    db,
+    limit,
+    CONSOLES_COUNTER,
+    insertConsoleSql(id, limit.userId, values, now),
+    platformsKept(limit.userId, values.platformPriorities),
+  );
   return id;
 }
 
+/** The console must still be the user's when the batch that refers to it runs (`error` when removeConsole took it meanwhile). */
+export const consoleKept = (userId: string, consoleId: string, error = () => notFound(`Your console ${consoleId}`)): WriteCondition => ({
+  holds: exists(statements.select({ one: sql`1` }).from(consoles).where(ownConsole(userId, consoleId))),
+  error,
+});
+
 /** Runs the writes as one batch while the console still exists: a removal racing them leaves no orphan rows. */
-const whileConsoleKept = (db: Db, userId: string, consoleId: string, writes: SQL[]) =>
-  runConditional(
-    db,
-    [
-      {
-        holds: exists(statements.select({ one: sql`1` }).from(consoles).where(ownConsole(userId, consoleId))),
-        error: () => notFound(`Your console ${consoleId}`),
-      },
-    ],
-    writes,
-  );
+const whileConsoleKept = (db: Db, userId: string, consoleId: string, writes: SQL[], conditions: WriteCondition[] = []) =>
+  runConditional(db, [consoleKept(userId, consoleId), ...conditions], writes);
 
 /** Writes only the fields sent, so two patches of different fields never undo each other. */
 export async function patchConsole(db: Db, userId: string, consoleId: string, changes: Partial<ConsoleValues>, now: string) {
-  await whileConsoleKept(db, userId, consoleId, [
-    statements
-      .update(consoles)
-      .set({ ...columnsOf(changes), updatedAt: now })
-      .where(ownConsole(userId, consoleId))
-      .getSQL(),
-    ...(changes.platformPriorities !== undefined ? replacePlatformsSql(consoleId, changes.platformPriorities) : []),
-  ]);
+  const { platformPriorities } = changes;
+  await whileConsoleKept(
+    db,
+    userId,
+    consoleId,
+    [
+      statements
+        .update(consoles)
+        .set({ ...columnsOf(changes), updatedAt: now })
+        .where(ownConsole(userId, consoleId))
+        .getSQL(),
+      ...(platformPriorities !== undefined ? replacePlatformsSql(consoleId, platformPriorities) : []),
+    ],
+    platformsKept(userId, platformPriorities ?? []),
+  );
 }
 
-export const countLogs = (db: Db, consoleId: string) => db.$count(maintenanceLogs, eq(maintenanceLogs.consoleId, consoleId));
+/** The console's maintenance logs as keys to fingerprint (removing the console deletes exactly these). */
+export const maintenanceLogKeys = (consoleId: string) =>
+  statements
+    .select({ k: keyOf(maintenanceLogs.id, maintenanceLogs.updatedAt) })
+    .from(maintenanceLogs)
+    .where(eq(maintenanceLogs.consoleId, consoleId))
+    .getSQL();
 
 /** The console, its platform list and its maintenance logs go together; play records lose it. `marker`: removeConsole's token use. */
-export async function deleteConsole(db: Db, userId: string, consoleId: string, marker: SQL) {
+export async function deleteConsole(db: Db, userId: string, consoleId: string, now: string, marker: SQL) {
   await queryBatch(db, [
     marker,
-    detachConsoleSql(userId, consoleId),
+    detachConsoleSql(userId, consoleId, now),
     statements
       .delete(maintenanceLogs)
       .where(and(eq(maintenanceLogs.consoleId, consoleId), eq(maintenanceLogs.userId, userId)))

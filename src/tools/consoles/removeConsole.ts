@@ -3,15 +3,17 @@ import { confirmTokenArg, confirmTwoStep, removalResult, TWO_STEP_NOTE } from ".
 import { notFound } from "../../platform/errors";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
-import { playsOnConsole } from "../shared/dependentRecords";
-import { countLogs, deleteConsole, findConsole } from "./queries";
+import { playsOnConsole, playsOnConsoleKeys } from "../shared/dependentRecords";
+import { fingerprintsOf } from "../shared/fingerprints";
+import { counted, quotedNames } from "../shared/previewText";
+import { deleteConsole, findConsole, maintenanceLogKeys } from "./queries";
 
 export const removeConsole = defineTool({
   name: "removeConsole",
   family: "consoles",
   title: "所有ハード削除",
   description:
-    "Removes one of your consoles with its maintenance logs, in two steps: the first call only previews what goes; call again with the same arguments plus its confirmToken.",
+    "Removes one of your consoles with its platform list and maintenance logs, in two steps: the first call only previews what goes; call again with the same arguments plus its confirmToken. Play records that name it keep their game and lose the console.",
   restNote: 'In REST, POST /rest/v1/removeConsole with {"consoleId": ...}, then again with confirmToken.',
   scopes: ["play:delete"],
   plans: LIGHT_AND_ABOVE,
@@ -23,13 +25,17 @@ export const removeConsole = defineTool({
     const { db, auth } = ctx;
     const owned = await findConsole(db, auth.userId, args.consoleId);
     if (!owned) throw notFound(`Your console ${args.consoleId}`);
-    const [logs, plays] = await Promise.all([countLogs(db, args.consoleId), playsOnConsole(db, auth.userId, args.consoleId)]);
-    const detached = plays.length ? ` The play records of ${plays.map((p) => `'${p.title}'`).join(", ")} lose their console.` : "";
+    const [[logs, detached], plays] = await Promise.all([
+      fingerprintsOf(db, [maintenanceLogKeys(args.consoleId), playsOnConsoleKeys(auth.userId, args.consoleId)]),
+      playsOnConsole(db, auth.userId, args.consoleId),
+    ]);
+    const withLogs = logs!.count ? ` and its ${counted(logs!.count, "maintenance log")}` : "";
+    const losing = plays.length ? ` The play records of ${quotedNames(plays.map((p) => p.title))} lose their console.` : "";
     return confirmTwoStep(ctx, args, {
-      targetRevision: `${owned.updatedAt}:${logs}:${plays.length}`,
-      summary: `Removes your console '${owned.name}'${logs ? ` and its ${logs} maintenance ${logs === 1 ? "log" : "logs"}` : ""}.${detached}`,
+      targetRevision: [owned.updatedAt, logs!.fingerprint, detached!.fingerprint].join(":"),
+      summary: `Removes your console '${owned.name}' with its platform list${withLogs}.${losing}`,
       async execute(marker) {
-        await deleteConsole(db, auth.userId, args.consoleId, marker);
+        await deleteConsole(db, auth.userId, args.consoleId, ctx.now.toISOString(), marker);
         return { consoleId: args.consoleId, removed: true as const };
       },
     });

@@ -14,6 +14,7 @@ export const addCustomGame = defineTool({
   scopes: ["library:write"],
   plans: PREMIUM_ONLY,
   kind: "write",
+  destructive: false,
   input: z.strictObject(customGameFields).partial().required({ title: true, platformId: true }),
   output: customGameResult,
   notes: ["Custom gameIds are 1,000,000,000 and above.", "dbSlug is always null for custom games."],

@@ -1,16 +1,19 @@
-import { and, eq, exists, type SQL, sql } from "drizzle-orm";
+import { and, eq, exists, not, type SQL, sql } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { companies, games, genres, platforms } from "../../db/schema";
-import { visibleToUser } from "../../platform/columns";
 import { insertWithCustomId } from "../../platform/customIds";
 import { type Db, queryBatch, statements } from "../../platform/db";
 import { ApiError, notFound } from "../../platform/errors";
 import { addWithinLimit, type LimitContext, planCounter, runConditional, type WriteCondition } from "../../platform/registeredLimits";
+import { differs } from "../../platform/writes";
+import { gameLeavesCollectionsSql } from "../collections/queries";
 import { GAME_FIELD_GROUPS, toGame } from "../games/gameObject";
 import { gameWriteStatements, type StoredGameRow } from "../games/gameWrites";
 import { loadGameRecords, usableIds } from "../games/queries";
 import { deleteEntrySql } from "../library/queries";
 import { deleteCopiesSql, deleteGamePlaysSql } from "../shared/dependentRecords";
-import { untagGameSql } from "../tags/queries";
+import { stillUsable } from "../shared/usableReferences";
+import { gameLeavesTagsSql } from "../tags/queries";
 import { deleteWishSql } from "../wishlist/queries";
 import { type CustomGameFields, customRevision } from "./items";
 
@@ -19,26 +22,47 @@ export const CUSTOM_GAMES_COUNTER = planCounter("customGames", games, games.owne
 
 const ownGame = (userId: string, gameId: number) => and(eq(games.id, gameId), eq(games.ownerUserId, userId));
 
+/** The games columns of a custom game's fields (customGameFields). */
+const FIELD_COLUMNS = {
+  title: games.title,
+  titleReading: games.titleReading,
+  titleEn: games.titleEn,
+  aliases: games.aliases,
+  platformId: games.platformId,
+  publisherId: games.publisherId,
+  genreId: games.genreId,
+  genreSubId: games.genreSubId,
+  releaseDate: games.releaseDate,
+  janCode: games.janCode,
+  modelNumber: games.modelNumber,
+  price: games.price,
+} satisfies Record<keyof CustomGameFields, SQLiteColumn>;
+
 /** The caller's custom game as stored fields; another user's is simply not found. */
 export const findCustomGame = (db: Db, userId: string, gameId: number): Promise<CustomGameFields | undefined> =>
-  db
-    .select({
-      title: games.title,
-      titleReading: games.titleReading,
-      titleEn: games.titleEn,
-      aliases: games.aliases,
-      platformId: games.platformId,
-      publisherId: games.publisherId,
-      genreId: games.genreId,
-      genreSubId: games.genreSubId,
-      releaseDate: games.releaseDate,
-      janCode: games.janCode,
-      modelNumber: games.modelNumber,
-      price: games.price,
-    })
-    .from(games)
-    .where(ownGame(userId, gameId))
-    .get();
+  db.select(FIELD_COLUMNS).from(games).where(ownGame(userId, gameId)).get();
+
+export const customGameConflict = () =>
+  new ApiError("revision_conflict", "The custom game changed since that revision; read it again and resend.", { field: "revision" });
+
+/**
+ * True (in SQL) while the game still holds the fields read (its revision is their hash): an
+ * update writes the whole row from what it read, so it only commits while nothing changed since.
+ */
+const stillHolds = (userId: string, gameId: number, read: CustomGameFields) => {
+  const asRead = (Object.keys(FIELD_COLUMNS) as (keyof CustomGameFields)[]).map((key) => {
+    const value = read[key];
+    // raw SQL: json() has no builder form. JSON columns hold the text json() makes of the array
+    // (bulkWrite), so the value is put the same way.
+    return [FIELD_COLUMNS[key], Array.isArray(value) ? sql`json(${JSON.stringify(value)})` : value] as const;
+  });
+  return exists(
+    statements
+      .select({ one: sql`1` })
+      .from(games)
+      .where(and(ownGame(userId, gameId), not(differs(asRead)))),
+  );
+};
 
 /** The stored game as a Game object with every field group, for tool results. */
 export async function renderCustomGame(db: Db, userId: string, gameId: number) {
@@ -89,21 +113,14 @@ const storedRow = (gameId: number, userId: string, fields: CustomGameFields, con
  * removed since checkCustomGameReferences read it answers the same 404.
  */
 export function referencesStillUsable(userId: string, fields: Partial<CustomGameFields>): WriteCondition[] {
-  const usable = (table: typeof platforms | typeof companies, id: number) =>
-    exists(
-      statements
-        .select({ one: sql`1` })
-        .from(table)
-        .where(and(eq(table.id, id), visibleToUser(table.ownerUserId, userId))),
-    );
   const conditions: WriteCondition[] = [];
   if (fields.platformId !== undefined) {
     const id = fields.platformId;
-    conditions.push({ holds: usable(platforms, id), error: () => notFoundField("platformId", id) });
+    conditions.push({ holds: stillUsable(platforms, userId, id), error: () => notFoundField("platformId", id) });
   }
   if (fields.publisherId != null) {
     const id = fields.publisherId;
-    conditions.push({ holds: usable(companies, id), error: () => notFoundField("publisherId", id) });
+    conditions.push({ holds: stillUsable(companies, userId, id), error: () => notFoundField("publisherId", id) });
   }
   return conditions;
 }
@@ -132,14 +149,18 @@ export async function insertCustomGame(db: Db, limit: LimitContext, fields: Cust
   );
 }
 
-/** Stores the game's new fields; `changes` are the references to re-check inside the batch. */
+/**
+ * Stores the game's fields as read with `changes` applied, while it still holds what was read
+ * (409 otherwise, 404 once removed); the references `changes` name are checked again in the batch.
+ */
 export async function updateCustomGame(
   db: Db,
   userId: string,
   gameId: number,
-  fields: CustomGameFields,
-  changes: Partial<CustomGameFields> = fields,
+  read: CustomGameFields,
+  changes: Partial<CustomGameFields>,
 ): Promise<string> {
+  const fields = { ...read, ...changes };
   const revision = await customRevision(fields);
   // The upsert must not bring back a game removed since it was read.
   const stillThere = {
@@ -148,19 +169,24 @@ export async function updateCustomGame(
   };
   await runConditional(
     db,
-    [stillThere, ...referencesStillUsable(userId, changes)],
+    [stillThere, { holds: stillHolds(userId, gameId, read), error: customGameConflict }, ...referencesStillUsable(userId, changes)],
     gameWriteStatements(db.$client, [storedRow(gameId, userId, fields, revision)]),
   );
   return revision;
 }
 
-/** Deletes the game and the owner's copies, play records, library and wishlist entries of it, in one batch. */
-export async function deleteCustomGame(db: Db, userId: string, gameId: number, marker: SQL) {
+/**
+ * Deletes the game and everything of the owner's that names it, in one batch: its copies, play
+ * records and logs, library and wishlist entries, and its places in tags and collections (which
+ * get a new revision and updatedAt, their content having changed).
+ */
+export async function deleteCustomGame(db: Db, userId: string, gameId: number, now: string, marker: SQL) {
   await queryBatch(db, [
     marker,
     deleteCopiesSql(userId, gameId),
     ...deleteGamePlaysSql(userId, gameId),
-    untagGameSql(userId, gameId),
+    ...gameLeavesTagsSql(userId, gameId, now),
+    ...gameLeavesCollectionsSql(userId, gameId, now),
     deleteEntrySql(userId, gameId),
     deleteWishSql(userId, gameId),
     statements.delete(games).where(ownGame(userId, gameId)).getSQL(),

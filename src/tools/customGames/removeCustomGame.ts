@@ -2,17 +2,25 @@ import { confirmTwoStep, gameRemoval } from "../../platform/confirm";
 import { notFound } from "../../platform/errors";
 import { PREMIUM_ONLY } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
+import { collectionsListingGame } from "../collections/queries";
 import { findEntry } from "../library/queries";
+import { countCopies, gamePlaysOf } from "../shared/dependentRecords";
+import { counted, listed, quotedNames } from "../shared/previewText";
+import { tagsHoldingGame } from "../tags/queries";
 import { findWish } from "../wishlist/queries";
 import { customRevision } from "./items";
 import { deleteCustomGame, findCustomGame } from "./queries";
+
+/** "the tag 'a'", "the collections 'a' and 'b'": the named records a removal changes. */
+const named = (one: string, records: readonly { name: string }[]) =>
+  records.length > 0 && `the ${records.length === 1 ? one : `${one}s`} ${quotedNames(records.map((r) => r.name))}`;
 
 export const removeCustomGame = defineTool({
   name: "removeCustomGame",
   family: "customGames",
   title: "カスタムゲーム削除",
   description:
-    "Removes one of your custom games, in two steps: the first call only previews what goes; call again with the same arguments plus its confirmToken to remove it.",
+    "Removes one of your custom games, in two steps: the first call only previews what goes; call again with the same arguments plus its confirmToken to remove it. Everything of yours that names the game goes with it (library entry, copies, play records and logs, wishlist entry) or leaves it (tags, collections).",
   restNote: 'In REST, POST /rest/v1/removeCustomGame with {"gameId": ...}, then again with confirmToken.',
   scopes: ["library:delete"],
   plans: PREMIUM_ONLY,
@@ -21,13 +29,34 @@ export const removeCustomGame = defineTool({
     const { db, auth } = ctx;
     const game = await findCustomGame(db, auth.userId, args.gameId);
     if (!game) throw notFound(`Your custom game ${args.gameId}`);
-    const [entry, wish] = await Promise.all([findEntry(db, auth.userId, args.gameId), findWish(db, auth.userId, args.gameId)]);
-    const alsoGoes = [entry && "its library entry", wish && "its wishlist entry"].filter(Boolean).join(" and ");
+    const [entry, wish, copies, plays, tags, collections] = await Promise.all([
+      findEntry(db, auth.userId, args.gameId),
+      findWish(db, auth.userId, args.gameId),
+      countCopies(db, auth.userId, args.gameId),
+      gamePlaysOf(db, auth.userId, args.gameId),
+      tagsHoldingGame(db, auth.userId, args.gameId),
+      collectionsListingGame(db, auth.userId, args.gameId),
+    ]);
+    const alsoGoes = listed([
+      entry && "its library entry",
+      copies && counted(copies, "physical copy", "physical copies"),
+      plays.count && `${counted(plays.count, "play record")} with their logs`,
+      wish && "its wishlist entry",
+    ]);
+    const leaves = listed([named("tag", tags), named("collection", collections)]);
     return confirmTwoStep(ctx, args, {
-      targetRevision: `${await customRevision(game)}:${entry?.revision ?? "-"}:${wish?.revision ?? "-"}`,
-      summary: `Removes your custom game '${game.title}'${alsoGoes ? ` with ${alsoGoes}` : ""}.`,
+      // The entry's revision moves with every copy write; the rest is named by id.
+      targetRevision: [
+        await customRevision(game),
+        entry?.revision ?? "-",
+        wish?.revision ?? "-",
+        plays.fingerprint,
+        tags.map((t) => t.id).join(","),
+        collections.map((c) => c.id).join(","),
+      ].join(":"),
+      summary: `Removes your custom game '${game.title}'${alsoGoes ? ` with ${alsoGoes}` : ""}.${leaves ? ` It leaves ${leaves}.` : ""}`,
       async execute(marker) {
-        await deleteCustomGame(db, auth.userId, args.gameId, marker);
+        await deleteCustomGame(db, auth.userId, args.gameId, ctx.now.toISOString(), marker);
         return { gameId: args.gameId, removed: true as const };
       },
     });

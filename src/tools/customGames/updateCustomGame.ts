@@ -1,10 +1,16 @@
-import { ApiError, notFound } from "../../platform/errors";
+import { notFound } from "../../platform/errors";
 import { PREMIUM_ONLY } from "../../platform/plans";
 import { positiveId } from "../../platform/schemas";
 import { givenFields, patchInput } from "../../platform/updates";
 import { defineTool } from "../../registry/defineTool";
 import { customGameFields, customGameResult, customRevision } from "./items";
-import { checkCustomGameReferences, findCustomGame, renderCustomGame, updateCustomGame as storeUpdate } from "./queries";
+import {
+  checkCustomGameReferences,
+  customGameConflict,
+  findCustomGame,
+  renderCustomGame,
+  updateCustomGame as storeUpdate,
+} from "./queries";
 
 export const updateCustomGame = defineTool({
   name: "updateCustomGame",
@@ -23,14 +29,10 @@ export const updateCustomGame = defineTool({
   async handler({ db, auth }, { gameId, revision, ...changes }) {
     const current = await findCustomGame(db, auth.userId, gameId);
     if (!current) throw notFound(`Your custom game ${gameId}`);
-    if (revision !== undefined && revision !== (await customRevision(current))) {
-      throw new ApiError("revision_conflict", "The custom game changed since that revision; read it again and resend.", {
-        field: "revision",
-      });
-    }
+    if (revision !== undefined && revision !== (await customRevision(current))) throw customGameConflict();
     const defined = givenFields(changes);
     await checkCustomGameReferences(db, auth.userId, defined);
-    const next = await storeUpdate(db, auth.userId, gameId, { ...current, ...defined }, defined);
+    const next = await storeUpdate(db, auth.userId, gameId, current, defined);
     return { item: await renderCustomGame(db, auth.userId, gameId), revision: next };
   },
 });

@@ -5,6 +5,7 @@ import type { Db } from "../../platform/db";
 import { PREMIUM_ONLY, REGISTERED_LIMITS, type Scope } from "../../platform/plans";
 import { givenFields, patchInput } from "../../platform/updates";
 import { defineTool, type ToolKind } from "../../registry/defineTool";
+import { counted, quotedNames } from "../shared/previewText";
 import {
   companyIdArg,
   customItemOf,
@@ -16,6 +17,7 @@ import {
   platformIdArg,
 } from "./items";
 import {
+  type Affected,
   deleteCustomPlatform,
   deleteCustomPublisher,
   findCustom,
@@ -26,7 +28,7 @@ import {
   PUBLISHER,
   platformInUse,
   platformUsage,
-  publisherGameCount,
+  publisherGames,
   updateCustom,
 } from "./queries";
 
@@ -35,8 +37,8 @@ const CUSTOM_ID_NOTE =
 
 /** What removing a record does besides, as its preview tells it. */
 interface RemovalPreview {
-  /** How many other records it touches: part of the confirm token's target revision. */
-  affected: number;
+  /** The other records it changes: their ids are part of the confirm token's target revision. */
+  affected: Affected[];
   /** The summary's sentence about them ("" when none). */
   effect: string;
 }
@@ -72,8 +74,6 @@ interface CustomRecordKind {
   };
 }
 
-const countOf = (n: number, one: string, many: string) => (n === 1 ? `1 ${one}` : `${n} ${many}`);
-
 export const CUSTOM_PLATFORM: CustomRecordKind = {
   store: PLATFORM,
   name: "Platform",
@@ -93,8 +93,11 @@ export const CUSTOM_PLATFORM: CustomRecordKind = {
     async preview(db, userId, platformId, name) {
       const usage = await platformUsage(db, userId, platformId);
       if (usage.games || usage.collections) throw platformInUse(name, platformId, usage);
-      const effect = usage.consoles ? ` ${countOf(usage.consoles, "console stops", "consoles stop")} listing it.` : "";
-      return { affected: usage.consoles, effect };
+      const { consoles } = usage;
+      const effect = consoles.length
+        ? ` ${counted(consoles.length, "console stops", "consoles stop")} listing it: ${quotedNames(consoles.map((c) => c.name))}.`
+        : "";
+      return { affected: consoles, effect };
     },
     execute: ({ db, userId, id, name, now, marker }) => deleteCustomPlatform(db, userId, id, name, now.toISOString(), marker),
   },
@@ -117,9 +120,9 @@ export const CUSTOM_PUBLISHER: CustomRecordKind = {
       "Removes one of your custom publishers, in two steps: the first call only previews what goes (and how many of your custom games lose it as publisher); call again with the same arguments plus its confirmToken to remove it.",
     note: "Custom games that name it keep existing with publisherId null.",
     async preview(db, userId, companyId) {
-      const games = await publisherGameCount(db, userId, companyId);
-      const effect = games
-        ? ` ${countOf(games, "of your custom games keeps", "of your custom games keep")} existing without a publisher.`
+      const games = await publisherGames(db, userId, companyId);
+      const effect = games.length
+        ? ` ${counted(games.length, "of your custom games keeps", "of your custom games keep")} existing without a publisher: ${quotedNames(games.map((g) => g.name))}.`
         : "";
       return { affected: games, effect };
     },
@@ -145,6 +148,7 @@ export function customRecordAddTool(kind: CustomRecordKind) {
   const basics = toolBasics(kind, "add");
   return defineTool({
     ...basics,
+    destructive: false,
     description: kind.add.description,
     restNote: `In REST, POST /rest/v1/${basics.name}; ${kind.add.restNote}`,
     input: z.strictObject(kind.fields).partial().required({ name: true }),
@@ -201,7 +205,7 @@ export function customRecordRemoveTool(kind: CustomRecordKind) {
       const { name } = record.fields;
       const { affected, effect } = await kind.remove.preview(db, auth.userId, id, name);
       return confirmTwoStep(ctx, args, {
-        targetRevision: `${record.revision}:${affected}`,
+        targetRevision: [record.revision, ...affected.map((a) => a.id)].join(":"),
         summary: `Removes your custom ${noun} '${name}'.${effect}`,
         async execute(marker) {
           await kind.remove.execute({ db, userId: auth.userId, id, name, now, marker });

@@ -14,6 +14,7 @@ import {
 } from "../../platform/registeredLimits";
 import { customRevision } from "../customGames/items";
 import { companySearchText } from "../games/masterRows";
+import { counted } from "../shared/previewText";
 import type { Named, PlatformFields, PublisherFields, Stored } from "./items";
 
 /**
@@ -158,11 +159,18 @@ export async function updateCustom<F extends Named>(
   }
 }
 
+/** A record a removal changes, as its preview names it. */
+export interface Affected {
+  id: string | number;
+  name: string;
+}
+
 /** What refers to a custom platform: the owner's custom games, PLATFORM collections and consoles. */
 export interface PlatformUsage {
   games: number;
   collections: number;
-  consoles: number;
+  /** The consoles that list it, oldest first. */
+  consoles: Affected[];
 }
 
 const countOf = (db: Db, table: SQLiteTable, where: SQL | undefined) => db.select({ n: count() }).from(table).where(where);
@@ -176,16 +184,27 @@ const consolesOfPlatform = (userId: string, platformId: number) =>
     inArray(consolePlatforms.consoleId, statements.select({ id: consoles.id }).from(consoles).where(eq(consoles.userId, userId))),
   );
 
+const consolesListing = (userId: string, platformId: number) =>
+  and(
+    eq(consoles.userId, userId),
+    inArray(
+      consoles.id,
+      statements.select({ id: consolePlatforms.consoleId }).from(consolePlatforms).where(consolesOfPlatform(userId, platformId)),
+    ),
+  );
+
 export async function platformUsage(db: Db, userId: string, platformId: number): Promise<PlatformUsage> {
-  const [[gameCount], [collectionCount], [consoleCount]] = await db.batch([
+  const [[gameCount], [collectionCount], consoleRows] = await db.batch([
     countOf(db, games, gamesOnPlatform(userId, platformId)),
     countOf(db, collections, collectionsOfPlatform(userId, platformId)),
-    countOf(db, consolePlatforms, consolesOfPlatform(userId, platformId)),
+    db
+      .select({ id: consoles.id, name: consoles.name })
+      .from(consoles)
+      .where(consolesListing(userId, platformId))
+      .orderBy(consoles.createdAt, consoles.id),
   ]);
-  return { games: gameCount!.n, collections: collectionCount!.n, consoles: consoleCount!.n };
+  return { games: gameCount!.n, collections: collectionCount!.n, consoles: consoleRows };
 }
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /**
  * A platform that custom games or PLATFORM collections still use cannot go: a game needs a
@@ -193,7 +212,7 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
  */
 export function platformInUse(name: string, _platformId: number, usage: Pick<PlatformUsage, "games" | "collections">) {
   const users =
-    [usage.games && `${usage.games} of your custom games`, usage.collections && plural(usage.collections, "collection")]
+    [usage.games && `${usage.games} of your custom games`, usage.collections && counted(usage.collections, "collection")]
       .filter(Boolean)
       .join(" and ") || "your custom games or collections";
   return new ApiError(
@@ -214,17 +233,9 @@ export async function deleteCustomPlatform(db: Db, userId: string, platformId: n
       AND ${countOf(statements, collections, collectionsOfPlatform(userId, platformId))} = 0`,
     error: () => platformInUse(name, platformId, { games: 0, collections: 0 }),
   };
-  const consolesListingIt = statements
-    .select({ id: consolePlatforms.consoleId })
-    .from(consolePlatforms)
-    .where(consolesOfPlatform(userId, platformId));
   const removal: SQL[] = [
     marker,
-    statements
-      .update(consoles)
-      .set({ updatedAt: now })
-      .where(and(eq(consoles.userId, userId), inArray(consoles.id, consolesListingIt)))
-      .getSQL(),
+    statements.update(consoles).set({ updatedAt: now }).where(consolesListing(userId, platformId)).getSQL(),
     statements.delete(consolePlatforms).where(consolesOfPlatform(userId, platformId)).getSQL(),
     statements
       .delete(platforms)
@@ -243,10 +254,9 @@ export async function deleteCustomPlatform(db: Db, userId: string, platformId: n
 
 const gamesOfPublisher = (userId: string, companyId: number) => and(eq(games.publisherId, companyId), eq(games.ownerUserId, userId));
 
-export async function publisherGameCount(db: Db, userId: string, companyId: number): Promise<number> {
-  const [row] = await countOf(db, games, gamesOfPublisher(userId, companyId));
-  return row?.n ?? 0;
-}
+/** The owner's custom games that name the publisher, in title order. */
+export const publisherGames = (db: Db, userId: string, companyId: number): Promise<Affected[]> =>
+  db.select({ id: games.id, name: games.title }).from(games).where(gamesOfPublisher(userId, companyId)).orderBy(games.sortKey, games.id);
 
 /** Removes a custom publisher and, in the same batch, clears it from the owner's custom games. */
 export async function deleteCustomPublisher(db: Db, userId: string, companyId: number, marker: SQL) {

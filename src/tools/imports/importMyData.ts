@@ -25,7 +25,7 @@ export const importMyData = defineTool({
   family: "imports",
   title: "マイデータのインポート",
   description:
-    "Starts an import: a restore of an exportMyData JSON file (any dataset; to restore a whole account, one job per file in this order: " +
+    "Starts an import: a restore of an exportMyData JSON or CSV file (any dataset; to restore a whole account, one job per file in this order: " +
     "customGames, consoles, library, wishlist, playRecords, playLogs, tags, collections, so later files find the ids earlier ones re-issued), or a CSV from another tracker " +
     "(generic, grouvee, yamtrack) into your library, play records and wishlist. It answers a job and a signed upload URL; PUT the file there " +
     "(at most 10 MiB), then call getImportStatus until finished. mode merge keeps what you have and adds what is missing; mode replace " +
@@ -40,7 +40,7 @@ export const importMyData = defineTool({
     source: z
       .enum(IMPORT_SOURCES)
       .optional()
-      .describe("export (default): an exportMyData JSON file; generic, grouvee, yamtrack: a tracker CSV."),
+      .describe("export (default): an exportMyData JSON or CSV file; generic, grouvee, yamtrack: a tracker CSV."),
     mode: z.enum(IMPORT_MODES).optional().describe("merge (default) or replace (export files only; two-step)."),
     jobId: z.string().min(1).max(40).optional().describe("A replace job whose file is uploaded: asks for (or confirms) the removal."),
     confirmToken: confirmTokenArg,
@@ -76,7 +76,7 @@ export const importMyData = defineTool({
         `jobId: job ${job.id} is ${job.mode === "replace" ? `${job.state.replace("_", " ")}` : "a merge job"}; only a replace job whose file is uploaded awaits confirmation.`,
       );
     }
-    const removal = removalOf(auth.userId, job.dataset!);
+    const removal = removalOf(auth.userId, job.dataset!, now.toISOString());
     const preview = await removalPreview(db, removal);
     return confirmTwoStep(ctx, args, {
       targetRevision: `${preview.revision}|${job.id}|${job.totalRows}`,

@@ -19,6 +19,8 @@ import {
 } from "../../db/schema";
 import { type Db, statements } from "../../platform/db";
 import { newRevision } from "../../platform/ids";
+import { deleteTagCollectionsSql, TAG_COLLECTIONS } from "../collections/queries";
+import { counted } from "../shared/previewText";
 
 /**
  * What `replace` removes before the file's rows are added, per dataset: everything the matching
@@ -65,9 +67,7 @@ const idsOf = (table: typeof tags | typeof collections | typeof consoles, userId
 const forgetIds = (userId: string, kinds: string[]) =>
   deleteWhere(importIdMap, and(eq(importIdMap.userId, userId), inArray(importIdMap.kind, kinds)));
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-
-export function removalOf(userId: string, dataset: string): Removal {
+export function removalOf(userId: string, dataset: string, now: string): Removal {
   switch (dataset) {
     case "library":
       return {
@@ -90,28 +90,28 @@ export function removalOf(userId: string, dataset: string): Removal {
           forgetIds(userId, ["play", "log"]),
         ],
         describe: (c) =>
-          `${plural(c.entries ?? 0, "library entry", "library entries")} with their ${plural(c.plays ?? 0, "play record")}, ${plural(c.logs ?? 0, "play log")}, ${plural(c.copies ?? 0, "physical copy", "physical copies")} and tag memberships`,
+          `${counted(c.entries ?? 0, "library entry", "library entries")} with their ${counted(c.plays ?? 0, "play record")}, ${counted(c.logs ?? 0, "play log")}, ${counted(c.copies ?? 0, "physical copy", "physical copies")} and tag memberships`,
       };
     case "wishlist":
       return {
         counts: { entries: countOfUser(wishlistEntries, userId) },
         revision: lastChange(wishlistEntries, userId),
         statements: [deleteOfUser(wishlistEntries, userId)],
-        describe: (c) => plural(c.entries ?? 0, "wishlist entry", "wishlist entries"),
+        describe: (c) => counted(c.entries ?? 0, "wishlist entry", "wishlist entries"),
       };
     case "playRecords":
       return {
         counts: { plays: countOfUser(playRecords, userId), logs: countOfUser(playLogs, userId) },
         revision: lastChange(playRecords, userId),
         statements: [deleteOfUser(playLogs, userId), deleteOfUser(playRecords, userId), forgetIds(userId, ["play", "log"])],
-        describe: (c) => `${plural(c.plays ?? 0, "play record")} (every cycle) with their ${plural(c.logs ?? 0, "play log")}`,
+        describe: (c) => `${counted(c.plays ?? 0, "play record")} (every cycle) with their ${counted(c.logs ?? 0, "play log")}`,
       };
     case "playLogs":
       return {
         counts: { logs: countOfUser(playLogs, userId) },
         revision: lastChange(playLogs, userId),
         statements: [deleteOfUser(playLogs, userId), forgetIds(userId, ["log"])],
-        describe: (c) => plural(c.logs ?? 0, "play log"),
+        describe: (c) => counted(c.logs ?? 0, "play log"),
       };
     case "customGames": {
       // What removeCustomGame takes with each game, for every custom game of the account.
@@ -151,7 +151,7 @@ export function removalOf(userId: string, dataset: string): Removal {
           forgetIds(userId, ["game"]),
         ],
         describe: (c) =>
-          `${plural(c.games ?? 0, "custom game")} with their ${plural(c.entries ?? 0, "library entry", "library entries")}, ${plural(c.wishes ?? 0, "wishlist entry", "wishlist entries")}, ${plural(c.plays ?? 0, "play record")} (and their logs, physical copies and tag memberships)`,
+          `${counted(c.games ?? 0, "custom game")} with their ${counted(c.entries ?? 0, "library entry", "library entries")}, ${counted(c.wishes ?? 0, "wishlist entry", "wishlist entries")}, ${counted(c.plays ?? 0, "play record")} (and their logs, physical copies and tag memberships)`,
       };
     }
     case "consoles": {
@@ -167,7 +167,7 @@ export function removalOf(userId: string, dataset: string): Removal {
         statements: [
           statements
             .update(playRecords)
-            .set({ consoleId: null, revision: newRevision() })
+            .set({ consoleId: null, updatedAt: now, revision: newRevision() })
             .where(and(ofUser(playRecords, userId), withConsole))
             .getSQL(),
           deleteOfUser(maintenanceLogs, userId),
@@ -176,20 +176,26 @@ export function removalOf(userId: string, dataset: string): Removal {
           forgetIds(userId, ["console"]),
         ],
         describe: (c) =>
-          `${plural(c.consoles ?? 0, "console")} with their ${plural(c.logs ?? 0, "maintenance log")} (not in exports: they cannot be restored); ${plural(c.plays ?? 0, "play record")} lose their console`,
+          `${counted(c.consoles ?? 0, "console")} with their ${counted(c.logs ?? 0, "maintenance log")} (not in exports: they cannot be restored); ${counted(c.plays ?? 0, "play record")} lose their console`,
       };
     }
     case "tags":
+      // What removeTag takes with each tag: its memberships and the TAG collections built on it.
       return {
-        counts: { tags: countOfUser(tags, userId), memberships: countOf(tagGames, inArray(tagGames.tagId, idsOf(tags, userId))) },
-        revision: lastChange(tags, userId),
+        counts: {
+          tags: countOfUser(tags, userId),
+          memberships: countOf(tagGames, inArray(tagGames.tagId, idsOf(tags, userId))),
+          collections: countOfUser(collections, userId, TAG_COLLECTIONS),
+        },
+        revision: sql`${lastChange(tags, userId)} || ':' || ${lastChange(collections, userId)}`,
         statements: [
+          ...deleteTagCollectionsSql(userId),
           deleteWhere(tagGames, inArray(tagGames.tagId, idsOf(tags, userId))),
           deleteOfUser(tags, userId),
           forgetIds(userId, ["tag"]),
         ],
         describe: (c) =>
-          `${plural(c.tags ?? 0, "tag")} with their ${plural(c.memberships ?? 0, "game membership")} (the games stay in your library)`,
+          `${counted(c.tags ?? 0, "tag")} with their ${counted(c.memberships ?? 0, "game membership")} (the games stay in your library) and the ${counted(c.collections ?? 0, "TAG collection")} built on them`,
       };
     case "collections":
       return {
@@ -200,7 +206,7 @@ export function removalOf(userId: string, dataset: string): Removal {
           deleteOfUser(collections, userId),
           forgetIds(userId, ["collection"]),
         ],
-        describe: (c) => plural(c.collections ?? 0, "collection"),
+        describe: (c) => counted(c.collections ?? 0, "collection"),
       };
     default:
       throw new Error(`replace is not defined for ${dataset}`);

@@ -1,16 +1,16 @@
-import { and, eq, exists, type SQL, sql } from "drizzle-orm";
+import { and, count, eq, exists, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import { libraryEntries } from "../../db/schema";
-import { jsonArrayHolds } from "../../platform/columns";
+import { games, libraryEntries } from "../../db/schema";
+import { inJsonArray, jsonArrayHolds, visibleToUser } from "../../platform/columns";
 import { columnList, type Db, isUniqueViolation, placeContains, rangeConditions, statements } from "../../platform/db";
-import { ApiError } from "../../platform/errors";
+import { ApiError, notFound } from "../../platform/errors";
 import type { SharedFilters } from "../../platform/filters";
 import { newRevision } from "../../platform/ids";
 import { nullsLastSort, orderOf } from "../../platform/keyset";
 import { placeKey } from "../../platform/normalize";
-import { addWithinLimit, type LimitContext, listSizeCounter } from "../../platform/registeredLimits";
+import { addWithinLimit, type LimitContext, listSizeCounter, runConditional, type WriteCondition } from "../../platform/registeredLimits";
 import { differs, touchedIfChanged } from "../../platform/writes";
-import { resolveAttributeIds } from "../attributes/queries";
+import { attributesKept, resolveAttributeIds } from "../attributes/queries";
 import { listGameConditions, listGameConditionsNow } from "../games/queries";
 import { joinedConditions, type ListFilter, type UserList, userListRow } from "../games/userLists";
 import { ENTRY_KEYS, type EntryRow } from "./items";
@@ -114,19 +114,40 @@ export const insertEntrySql = (
     .values({ userId, gameId, ...values, buyPlaceKey: placeKey(values.buyPlace), ...times, revision: newRevision() })
     .getSQL();
 
+/**
+ * True (in SQL) while every one of these distinct games exists and the user can see it: a write
+ * that names games checks it in its own batch, since a custom game can be removed meanwhile.
+ */
+export const gamesVisibleSql = (userId: string, gameIds: readonly number[]) =>
+  sql`${statements
+    .select({ n: count() })
+    .from(games)
+    .where(and(inJsonArray(games.id, gameIds), visibleToUser(games.ownerUserId, userId)))} = ${gameIds.length}`;
+
+/**
+ * Adds the entry in a batch that checks the plan's limit, that the game is still there for the user
+ * (404) and that the own attributes it names still exist (400 naming attributes).
+ */
 export async function insertEntry(db: Db, limit: LimitContext, gameId: number, values: EntryValues, now: string) {
   const { userId } = limit;
+  const gameThere = { holds: gamesVisibleSql(userId, [gameId]), error: () => notFound(`Game ${gameId}`) };
+  const conditions = [gameThere, ...attributesKept(userId, values.attributeIds, "attributes")];
   try {
-    await addWithinLimit(db, limit, LIBRARY_COUNTER, [insertEntrySql(userId, gameId, values, now)]);
+    await addWithinLimit(db, limit, LIBRARY_COUNTER, [insertEntrySql(userId, gameId, values, now)], conditions);
   } catch (error) {
     if (isUniqueViolation(error)) throw alreadyInLibrary(gameId);
     throw error;
   }
 }
 
+export const revisionConflict = () =>
+  new ApiError("revision_conflict", "The library entry changed since that revision; read it again and resend.", { field: "revision" });
+
 /**
- * Writes the entry only if its revision is still `expected`; false when someone changed or removed
- * it first. Values equal to the stored ones keep its revision and updatedAt.
+ * Writes the entry in a batch that runs only while it is still there with revision `expected` and
+ * the own attributes it names still exist: otherwise nothing is written (404, 409
+ * revision_conflict, 400 naming attributes). Values equal to the stored ones keep its revision and
+ * updatedAt.
  */
 export async function updateEntry(db: Db, userId: string, gameId: number, values: EntryValues, expected: string, now: string) {
   const t = libraryEntries;
@@ -139,16 +160,31 @@ export async function updateEntry(db: Db, userId: string, gameId: number, values
     [t.userLinks, JSON.stringify(values.userLinks)],
     [t.attributeIds, JSON.stringify(values.attributeIds)],
   ]);
-  const result = await db
-    .update(t)
-    .set({ ...values, buyPlaceKey: placeKey(values.buyPlace), ...touchedIfChanged(t, changed, now, newRevision()) })
-    .where(and(byUserAndGame(userId, gameId), eq(t.revision, expected)));
-  return result.meta.changes > 0;
+  const conditions: WriteCondition[] = [
+    { holds: ownedSql(userId, gameId), error: () => notFound(`Game ${gameId} in your library`) },
+    { holds: ownedSql(userId, gameId, expected), error: revisionConflict },
+    ...attributesKept(userId, values.attributeIds, "attributes"),
+  ];
+  await runConditional(db, conditions, [
+    statements
+      .update(t)
+      .set({ ...values, buyPlaceKey: placeKey(values.buyPlace), ...touchedIfChanged(t, changed, now, newRevision()) })
+      .where(byUserAndGame(userId, gameId))
+      .getSQL(),
+  ]);
 }
 
-/** True (in SQL) while the game is in the user's library: writes that need the entry check it in their own batch. */
-export const ownedSql = (userId: string, gameId: number) =>
-  exists(statements.select({ one: sql`1` }).from(libraryEntries).where(byUserAndGame(userId, gameId)));
+/**
+ * True (in SQL) while the game is in the user's library (with this revision, when given): writes
+ * that need the entry check it in their own batch.
+ */
+export const ownedSql = (userId: string, gameId: number, revision?: string) =>
+  exists(
+    statements
+      .select({ one: sql`1` })
+      .from(libraryEntries)
+      .where(and(byUserAndGame(userId, gameId), revision === undefined ? undefined : eq(libraryEntries.revision, revision))),
+  );
 
 export const deleteEntrySql = (userId: string, gameId: number) =>
   statements.delete(libraryEntries).where(byUserAndGame(userId, gameId)).getSQL();

@@ -4,7 +4,8 @@ import { notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
 import { countCopies, deleteCopiesSql, deleteGamePlaysSql, gamePlaysOf } from "../shared/dependentRecords";
-import { untagGameSql } from "../tags/queries";
+import { counted, listed, quotedNames } from "../shared/previewText";
+import { gameLeavesTagsSql, tagsHoldingGame } from "../tags/queries";
 import { deleteEntrySql, findEntry } from "./queries";
 
 export const removeFromLibrary = defineTool({
@@ -18,25 +19,28 @@ export const removeFromLibrary = defineTool({
   plans: ALL_PLANS,
   ...gameRemoval(),
   async handler(ctx, args) {
-    const { db, auth } = ctx;
+    const { db, auth, now } = ctx;
     const entry = await findEntry(db, auth.userId, args.gameId);
     if (!entry) throw notFound(`Game ${args.gameId} in your library`);
-    const [copies, plays] = await Promise.all([countCopies(db, auth.userId, args.gameId), gamePlaysOf(db, auth.userId, args.gameId)]);
-    const alsoGoes = [
-      copies && `${copies} physical ${copies === 1 ? "copy" : "copies"}`,
-      plays.count && `${plays.count} play ${plays.count === 1 ? "record" : "records"} with their logs`,
-    ]
-      .filter(Boolean)
-      .join(" and ");
+    const [copies, plays, tags] = await Promise.all([
+      countCopies(db, auth.userId, args.gameId),
+      gamePlaysOf(db, auth.userId, args.gameId),
+      tagsHoldingGame(db, auth.userId, args.gameId),
+    ]);
+    const alsoGoes = listed([
+      copies && counted(copies, "physical copy", "physical copies"),
+      plays.count && `${counted(plays.count, "play record")} with their logs`,
+    ]);
+    const untagged = tags.length ? ` It leaves ${tags.length === 1 ? "the tag" : "the tags"} ${quotedNames(tags.map((t) => t.name))}.` : "";
     return confirmTwoStep(ctx, args, {
-      targetRevision: `${entry.revision}:${plays.fingerprint}`,
-      summary: `Removes '${entry.title}' from your library, with its purchase data, memo, links and attributes${alsoGoes ? `, and ${alsoGoes}` : ""}.`,
+      targetRevision: `${entry.revision}:${copies}:${plays.fingerprint}:${tags.map((t) => t.id).join(",")}`,
+      summary: `Removes '${entry.title}' from your library, with its purchase data, memo, links and attributes${alsoGoes ? `, and ${alsoGoes}` : ""}.${untagged}`,
       async execute(marker) {
         await queryBatch(db, [
           marker,
           deleteCopiesSql(auth.userId, args.gameId),
           ...deleteGamePlaysSql(auth.userId, args.gameId),
-          untagGameSql(auth.userId, args.gameId),
+          ...gameLeavesTagsSql(auth.userId, args.gameId, now.toISOString()),
           deleteEntrySql(auth.userId, args.gameId),
         ]);
         return { gameId: args.gameId, removed: true as const };

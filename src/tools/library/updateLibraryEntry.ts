@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ApiError, notFound } from "../../platform/errors";
+import { notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
 import { positiveId } from "../../platform/schemas";
 import { readBack } from "../../platform/writes";
@@ -7,10 +7,7 @@ import { defineTool } from "../../registry/defineTool";
 import { attributeLabels, resolveAttributeIds } from "../attributes/queries";
 import { libraryWriteResult } from "./addToLibrary";
 import { entryFieldArgs, toLibraryItem, WRITE_RESULT_FIELDS } from "./items";
-import { entryValuesOf, findEntry, updateEntry } from "./queries";
-
-const conflict = () =>
-  new ApiError("revision_conflict", "The library entry changed since that revision; read it again and resend.", { field: "revision" });
+import { entryValuesOf, findEntry, revisionConflict, updateEntry } from "./queries";
 
 export const updateLibraryEntry = defineTool({
   name: "updateLibraryEntry",
@@ -32,7 +29,7 @@ export const updateLibraryEntry = defineTool({
   async handler({ db, auth, now }, { gameId, revision, attributes, ...changes }) {
     const current = await findEntry(db, auth.userId, gameId);
     if (!current) throw notFound(`Game ${gameId} in your library`);
-    if (revision !== undefined && revision !== current.revision) throw conflict();
+    if (revision !== undefined && revision !== current.revision) throw revisionConflict();
     const values = {
       ...entryValuesOf(current),
       ...Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)),
@@ -40,11 +37,8 @@ export const updateLibraryEntry = defineTool({
     };
     // The write itself re-checks the revision, so two updates racing cannot both win; an entry
     // removed meanwhile is a 404, as it would have been a moment later.
-    const gone = () => notFound(`Game ${gameId} in your library`);
-    if (!(await updateEntry(db, auth.userId, gameId, values, current.revision, now.toISOString()))) {
-      throw (await findEntry(db, auth.userId, gameId)) ? conflict() : gone();
-    }
-    const row = readBack(await findEntry(db, auth.userId, gameId), gone);
+    await updateEntry(db, auth.userId, gameId, values, current.revision, now.toISOString());
+    const row = readBack(await findEntry(db, auth.userId, gameId), () => notFound(`Game ${gameId} in your library`));
     return { item: toLibraryItem(row, new Set(WRITE_RESULT_FIELDS), await attributeLabels(db, auth.userId)), revision: row.revision };
   },
 });

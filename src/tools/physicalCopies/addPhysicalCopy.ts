@@ -5,7 +5,7 @@ import { positiveId } from "../../platform/schemas";
 import { givenFields } from "../../platform/updates";
 import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
-import { attributeLabels, resolveAttributeIds } from "../attributes/queries";
+import { attributeLabels, attributesKept, resolveAttributeIds } from "../attributes/queries";
 import { entryValuesOf, findEntry } from "../library/queries";
 import { type CopyValues, copyFieldArgs, copyWriteResult, type NewCopy, newCopy, toPhysicalCopy } from "./items";
 import { findCopy, insertCopySql, listCopies, notInLibrary, revisionConflict, setActiveSql, writeCopies } from "./queries";
@@ -47,10 +47,8 @@ export const addPhysicalCopy = defineTool({
       });
     }
     const { userLinks: _links, ...inherited } = entryValuesOf(entry);
-    const chosen: Partial<CopyValues> = {
-      ...givenFields(given),
-      ...(attributes !== undefined ? { attributeIds: await resolveAttributeIds(db, auth.userId, attributes, "attributes") } : {}),
-    };
+    const attributeIds = attributes === undefined ? undefined : await resolveAttributeIds(db, auth.userId, attributes, "attributes");
+    const chosen: Partial<CopyValues> = { ...givenFields(given), ...(attributeIds ? { attributeIds } : {}) };
     const created: NewCopy[] = [];
     // A materialized copy is representative: values sent that differ from the entry's go into it too.
     let materializedSync = false;
@@ -69,10 +67,13 @@ export const addPhysicalCopy = defineTool({
     const nowIso = now.toISOString();
     const statements = created.map((c) => insertCopySql(auth.userId, gameId, c, nowIso));
     if (makeActive && existing.length > 0) statements.push(setActiveSql(auth.userId, gameId, copy.id));
-    const next = await writeCopies(db, { userId: auth.userId, gameId, expectedRevision: revision }, statements, {
-      now: nowIso,
-      sync: makeActive || materializedSync ? copy : undefined,
-    });
+    const next = await writeCopies(
+      db,
+      { userId: auth.userId, gameId, expectedRevision: revision },
+      statements,
+      { now: nowIso, sync: makeActive || materializedSync ? copy : undefined },
+      attributesKept(auth.userId, attributeIds ?? [], "attributes"),
+    );
     const activePhysicalId = makeActive ? copy.id : (existing.find((c) => c.isActive)?.id ?? created.find((c) => c.isActive)?.id ?? null);
     return {
       item: toPhysicalCopy(

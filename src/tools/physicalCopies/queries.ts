@@ -1,9 +1,10 @@
 import { and, asc, eq, exists, type SQL, sql } from "drizzle-orm";
 import { libraryEntries, physicalCopies } from "../../db/schema";
-import { type Db, guardStatement, runGuarded, statements } from "../../platform/db";
+import { type Db, statements } from "../../platform/db";
 import { ApiError, notFound } from "../../platform/errors";
 import { newRevision } from "../../platform/ids";
 import { placeKey } from "../../platform/normalize";
+import { runConditional, type WriteCondition } from "../../platform/registeredLimits";
 import type { CopyRow, CopyValues, NewCopy } from "./items";
 
 const copiesOf = (userId: string, gameId: number) => and(eq(physicalCopies.userId, userId), eq(physicalCopies.gameId, gameId));
@@ -67,37 +68,34 @@ export const revisionConflict = () =>
 
 /**
  * Runs a copy write as one batch that only commits while the library entry still has the
- * revision the caller read; returns the entry's new revision. A broken batch is 409, or 404 when
- * the game left the library meanwhile.
+ * revision the caller read and every other condition holds (the attributes the call names); returns
+ * the entry's new revision. A broken batch is 404 when the game left the library meanwhile, 409 when
+ * the game's copies changed, else the condition's error.
  */
 export async function writeCopies(
   db: Db,
   target: { userId: string; gameId: number; expectedRevision: string },
   writes: SQL[],
   touch: { now: string; sync?: CopyValues },
+  conditions: WriteCondition[] = [],
 ): Promise<string> {
   const revision = newRevision();
   const { userId, gameId, expectedRevision } = target;
-  const entry = entryOf(userId, gameId);
-  const broken = new Error("copy write guard");
-  await runGuarded(
+  const entry = (also?: SQL) =>
+    exists(
+      statements
+        .select({ one: sql`1` })
+        .from(libraryEntries)
+        .where(and(entryOf(userId, gameId), also)),
+    );
+  await runConditional(
     db,
     [
-      guardStatement(
-        exists(
-          statements
-            .select({ one: sql`1` })
-            .from(libraryEntries)
-            .where(and(entry, eq(libraryEntries.revision, expectedRevision))),
-        ),
-      ),
-      ...writes,
-      touchLibrarySql(userId, gameId, revision, touch.now, touch.sync),
+      { holds: entry(), error: () => notInLibrary(gameId) },
+      { holds: entry(eq(libraryEntries.revision, expectedRevision)), error: revisionConflict },
+      ...conditions,
     ],
-    () => broken,
-  ).catch(async (error: unknown) => {
-    if (error !== broken) throw error;
-    throw (await db.select({ one: sql`1` }).from(libraryEntries).where(entry).get()) ? revisionConflict() : notInLibrary(gameId);
-  });
+    [...writes, touchLibrarySql(userId, gameId, revision, touch.now, touch.sync)],
+  );
   return revision;
 }

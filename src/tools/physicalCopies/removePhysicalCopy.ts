@@ -41,7 +41,7 @@ export const removePhysicalCopy = defineTool({
       targetRevision: entry.revision,
       summary:
         `Removes one copy of '${entry.title}' (${remaining.length} left; the library entry stays)` +
-        (copy.isActive && heir ? "; the oldest remaining copy becomes representative." : "."),
+        (copy.isActive && heir ? "; the oldest remaining copy becomes representative (the library entry keeps its data)." : "."),
       async execute(marker) {
         const statements = [
           marker,

@@ -4,7 +4,7 @@ import { PREMIUM_ONLY } from "../../platform/plans";
 import { givenFields } from "../../platform/updates";
 import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
-import { attributeLabels, resolveAttributeIds } from "../attributes/queries";
+import { attributeLabels, attributesKept, resolveAttributeIds } from "../attributes/queries";
 import { findEntry } from "../library/queries";
 import { copyFieldArgs, copyValuesOf, copyWriteResult, toPhysicalCopy } from "./items";
 import { findCopy, listCopies, revisionConflict, setActiveSql, updateCopySql, writeCopies } from "./queries";
@@ -36,19 +36,19 @@ export const updatePhysicalCopy = defineTool({
     const gone = () => notFound(`Your copy ${physicalId}`);
     const entry = readBack(await findEntry(db, auth.userId, copy.gameId), gone);
     if (revision !== entry.revision) throw revisionConflict();
-    const values = {
-      ...copyValuesOf(copy),
-      ...givenFields(given),
-      ...(attributes !== undefined ? { attributeIds: await resolveAttributeIds(db, auth.userId, attributes, "attributes") } : {}),
-    };
+    const attributeIds = attributes === undefined ? undefined : await resolveAttributeIds(db, auth.userId, attributes, "attributes");
+    const values = { ...copyValuesOf(copy), ...givenFields(given), ...(attributeIds ? { attributeIds } : {}) };
     const active = makeActive === true || copy.isActive;
     const nowIso = now.toISOString();
     const statements = [updateCopySql(auth.userId, physicalId, values, nowIso)];
     if (makeActive) statements.push(setActiveSql(auth.userId, copy.gameId, physicalId));
-    const next = await writeCopies(db, { userId: auth.userId, gameId: copy.gameId, expectedRevision: revision }, statements, {
-      now: nowIso,
-      sync: active ? values : undefined,
-    });
+    const next = await writeCopies(
+      db,
+      { userId: auth.userId, gameId: copy.gameId, expectedRevision: revision },
+      statements,
+      { now: nowIso, sync: active ? values : undefined },
+      attributesKept(auth.userId, attributeIds ?? [], "attributes"),
+    );
     const copies = await listCopies(db, auth.userId, copy.gameId);
     const labels = await attributeLabels(db, auth.userId);
     return {

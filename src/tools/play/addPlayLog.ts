@@ -18,6 +18,7 @@ export const addPlayLog = defineTool({
   scopes: ["play:write"],
   plans: ALL_PLANS,
   kind: "write",
+  destructive: false,
   input: z.strictObject({
     playId: z.string().min(1).max(40),
     playDate: isoDate.optional().describe("Default today (UTC)."),

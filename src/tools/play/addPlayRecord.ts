@@ -6,13 +6,15 @@ import { ALL_PLANS } from "../../platform/plans";
 import { runConditional, type WriteCondition } from "../../platform/registeredLimits";
 import { positiveId, text } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
-import { findConsole } from "../consoles/queries";
+import { consoleKept, findConsole } from "../consoles/queries";
 import { findEntry, ownedSql } from "../library/queries";
+import { counted } from "../shared/previewText";
 import { PLAY_STATUSES, playRecordSchema } from "./items";
 import {
   consoleNotFound,
   deletePlaySql,
   endLatestSql,
+  forgetRemovedConsoleSql,
   insertPlaySql,
   latestCycle,
   latestPlay,
@@ -69,7 +71,13 @@ export const addPlayRecord = defineTool({
     if (!(await findEntry(db, auth.userId, args.gameId))) throw notOwned();
     // Checked again in the batch that writes, so a record never outlives its library entry.
     const owned: WriteCondition = { holds: ownedSql(auth.userId, args.gameId), error: notOwned };
-    if (args.consoleId !== undefined && !(await findConsole(db, auth.userId, args.consoleId))) throw consoleNotFound(args.consoleId);
+    const sentConsole = args.consoleId;
+    if (sentConsole !== undefined && !(await findConsole(db, auth.userId, sentConsole))) throw consoleNotFound(sentConsole);
+    // So is the console sent: a console removed meanwhile is never written on the record.
+    const conditions = [
+      owned,
+      ...(sentConsole === undefined ? [] : [consoleKept(auth.userId, sentConsole, () => consoleNotFound(sentConsole))]),
+    ];
     const latest = await latestPlay(db, auth.userId, args.gameId);
     const nowIso = now.toISOString();
     const create = (status: NonNullable<typeof args.status>, consoleId: string | null) =>
@@ -103,17 +111,20 @@ export const addPlayRecord = defineTool({
       };
       await runConditional(
         db,
-        [owned, stillNone],
-        [insertPlaySql(auth.userId, args.gameId, playId, create(args.status ?? "PLANNED", args.consoleId ?? null), nowIso)],
+        [...conditions, stillNone],
+        [insertPlaySql(auth.userId, args.gameId, playId, create(args.status ?? "PLANNED", sentConsole ?? null), nowIso)],
       );
       return result(playId, false);
     }
     if (args.status !== undefined && args.status !== "PLAYING") throw invalidInput("status", "status: a replay always starts as PLAYING.");
     if (!latest) throw notFound(`A play record of game ${args.gameId} to replay`);
     const playId = newPlayId();
-    const fresh = insertPlaySql(auth.userId, args.gameId, playId, create("PLAYING", args.consoleId ?? latest.console_id), nowIso);
+    const fresh = [
+      insertPlaySql(auth.userId, args.gameId, playId, create("PLAYING", sentConsole ?? latest.console_id), nowIso),
+      ...(sentConsole === undefined && latest.console_id !== null ? [forgetRemovedConsoleSql(auth.userId, playId)] : []),
+    ];
     if (auth.plan === "PREMIUM") {
-      await runConditional(db, [owned], [endLatestSql(auth.userId, args.gameId), fresh]);
+      await runConditional(db, conditions, [endLatestSql(auth.userId, args.gameId), ...fresh]);
       return result(playId, true);
     }
     if (!auth.scopes.has("play:delete")) {
@@ -126,13 +137,14 @@ export const addPlayRecord = defineTool({
       targetRevision: `${latest.revision}:${logs.fingerprint}`,
       summary:
         `Replaces the play record of '${latest.title}' (${latest.status}, ${latest.total_play_time} minutes) with a new PLAYING one; ` +
-        `the old record and its ${logs.count} play ${logs.count === 1 ? "log is" : "logs are"} deleted.`,
+        `the old record (its dates, rating, memo, links and attributes) and its ${counted(logs.count, "play log")} are deleted.`,
       async execute(marker) {
-        await runConditional(
-          db,
-          [owned],
-          [marker, ...deletePlaySql(auth.userId, args.gameId, latest.play_id), endLatestSql(auth.userId, args.gameId), fresh],
-        );
+        await runConditional(db, conditions, [
+          marker,
+          ...deletePlaySql(auth.userId, args.gameId, latest.play_id),
+          endLatestSql(auth.userId, args.gameId),
+          ...fresh,
+        ]);
         return result(playId, true);
       },
     });

@@ -6,7 +6,7 @@ import { positiveId } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
 import { attributeLabels } from "../attributes/queries";
 import { findEntry } from "../library/queries";
-import { PLAY_FIELD_GROUPS, playRecordSchema, toPlayRecord } from "./items";
+import { EVERY_PLAY_GROUP, playRecordSchema, toPlayRecord } from "./items";
 import { historyPage } from "./queries";
 
 const PAGING: Paging = { cap: 100, defaultLimit: 50 };
@@ -15,7 +15,8 @@ export const getGamePlayHistory = defineTool({
   name: "getGamePlayHistory",
   family: "play",
   title: "プレイ履歴",
-  description: "Lists every play cycle of one game in your library, newest first: the latest one and the earlier ones a replay kept.",
+  description:
+    "Lists every play cycle of one game in your library, newest first: the latest one and the earlier ones a replay kept, each with every field group (game included).",
   restNote: "In REST, GET /rest/v1/getGamePlayHistory?gameId=...",
   scopes: ["play:read"],
   plans: PREMIUM_ONLY,
@@ -30,9 +31,8 @@ export const getGamePlayHistory = defineTool({
       historyPage(db, auth.userId, args.gameId, { limit: limit.effectiveLimit, offset: pageOffset(args.page, limit) }),
       attributeLabels(db, auth.userId),
     ]);
-    const groups = new Set(PLAY_FIELD_GROUPS.filter((group) => group !== "game"));
     return pageOf(
-      rows.map((row) => toPlayRecord(row, groups, labels)),
+      rows.map((row) => toPlayRecord(row, EVERY_PLAY_GROUP, labels)),
       args.page,
       totalCount,
       limit,

@@ -14,6 +14,8 @@ export const UNFINISHED: readonly PlayStatus[] = ["PLANNED", "PLAYING", "PAUSED"
 
 export const PLAY_FIELD_GROUPS = ["game", "console", "goal", "attributes", "userLinks", "memo", "timestamps"] as const;
 export type PlayFieldGroup = (typeof PLAY_FIELD_GROUPS)[number];
+/** Every field group, game included: how write results and getGamePlayHistory show a record. */
+export const EVERY_PLAY_GROUP: ReadonlySet<PlayFieldGroup> = new Set(PLAY_FIELD_GROUPS);
 
 /** Fields a user sets on a play record (updatePlayRecord). */
 export const playFieldArgs = {

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, exists, getTableColumns, notExists, type SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, exists, getTableColumns, ne, notExists, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import { consoles, games, playLogs, playRecords } from "../../db/schema";
 import { inJsonArray, jsonArrayHolds } from "../../platform/columns";
@@ -16,7 +16,8 @@ import type { GameRecord } from "../games/gameObject";
 import { GAME_JOINS, GAME_SELECT, type GameFilters, listGameConditions, listGameConditionsNow } from "../games/queries";
 import { joinedConditions, type ListFilter, listPageOf, listPageQueries, type UserList, userListFrom } from "../games/userLists";
 import { hasHistory, playCycle } from "../shared/dependentRecords";
-import { type LogRow, PLAY_FIELD_GROUPS, PLAY_KEYS, PLAY_STATUSES, type PlayRow, type PlayStatus, toPlayRecord, UNFINISHED } from "./items";
+import { type Fingerprint, fingerprintsOf, keyOf } from "../shared/fingerprints";
+import { EVERY_PLAY_GROUP, type LogRow, PLAY_KEYS, PLAY_STATUSES, type PlayRow, type PlayStatus, toPlayRecord, UNFINISHED } from "./items";
 
 const r = playCycle;
 
@@ -187,10 +188,10 @@ export const latestPlay = (db: Db, userId: string, gameId: number) =>
 /** A stored play record as a write result: every field group; `gone()` when a removal took it meanwhile. */
 export async function renderPlay(db: Db, userId: string, playId: string, gone = () => notFound(`Your play record ${playId}`)) {
   const [row, labels] = await Promise.all([findPlay(db, userId, playId), attributeLabels(db, userId)]);
-  return toPlayRecord(readBack(row, gone), new Set(PLAY_FIELD_GROUPS), labels);
+  return toPlayRecord(readBack(row, gone), EVERY_PLAY_GROUP, labels);
 }
 
-/** Every cycle of one game, newest first. */
+/** Every cycle of one game with its game, newest first. */
 export async function historyPage(db: Db, userId: string, gameId: number, page: { limit: number; offset: number }) {
   const newestFirst: SortKey[] = [
     { column: r.createdAt, direction: "desc" },
@@ -198,7 +199,7 @@ export async function historyPage(db: Db, userId: string, gameId: number, page: 
   ];
   const filter = { own: [eq(r.userId, userId), eq(r.gameId, gameId)], games: [], narrowed: true };
   return listPageOf<PlayRow>(
-    await queryBatch(db, listPageQueries({ list: PLAY_RECORDS, userId, filter, sort: newestFirst, page, withGame: false })),
+    await queryBatch(db, listPageQueries({ list: PLAY_RECORDS, userId, filter, sort: newestFirst, page, withGame: true })),
   );
 }
 
@@ -255,21 +256,91 @@ export const insertPlaySql = (
 
 export const newPlayId = () => newId("play");
 
-export async function updatePlay(db: Db, userId: string, playId: string, values: PlayValues, expected: string, now: string) {
-  const result = await db
-    .update(playRecords)
-    .set({ ...values, updatedAt: now, revision: newRevision() })
-    .where(and(byUserAndId(userId, playId), eq(playRecords.revision, expected)));
-  return result.meta.changes > 0;
+export const playRevisionConflict = () =>
+  new ApiError("revision_conflict", "The play record changed since that revision; read it again and resend.", { field: "revision" });
+
+/** The record must still exist when the batch that refers to it runs (a removal racing the write leaves nothing behind). */
+const recordKept = (userId: string, playId: string): WriteCondition => ({
+  holds: exists(statements.select({ one: sql`1` }).from(playRecords).where(byUserAndId(userId, playId))),
+  error: () => notFound(`Your play record ${playId}`),
+});
+
+/**
+ * Writes the record while it still has revision `expected` and every condition (the console and
+ * attributes it names) holds, all checked in the batch that writes: 404 when it was removed
+ * meanwhile, 409 when it changed, the condition's error otherwise.
+ */
+export async function updatePlay(
+  db: Db,
+  target: { userId: string; playId: string; expected: string },
+  values: PlayValues,
+  now: string,
+  conditions: WriteCondition[],
+) {
+  const { userId, playId, expected } = target;
+  const unchanged: WriteCondition = {
+    holds: exists(
+      statements
+        .select({ one: sql`1` })
+        .from(playRecords)
+        .where(and(byUserAndId(userId, playId), eq(playRecords.revision, expected))),
+    ),
+    error: playRevisionConflict,
+  };
+  await runConditional(
+    db,
+    [recordKept(userId, playId), unchanged, ...conditions],
+    [
+      statements
+        .update(playRecords)
+        .set({ ...values, updatedAt: now, revision: newRevision() })
+        .where(byUserAndId(userId, playId))
+        .getSQL(),
+    ],
+  );
 }
+
+/**
+ * A replay inherits the previous cycle's console; if removeConsole took it meanwhile, the new cycle
+ * has none, as removeConsole would have left it (run after the insert, in its batch).
+ */
+export const forgetRemovedConsoleSql = (userId: string, playId: string) =>
+  statements
+    .update(playRecords)
+    .set({ consoleId: null })
+    .where(
+      and(
+        byUserAndId(userId, playId),
+        notExists(
+          statements
+            .select({ one: sql`1` })
+            .from(consoles)
+            .where(and(eq(consoles.id, playRecords.consoleId), eq(consoles.userId, userId))),
+        ),
+      ),
+    )
+    .getSQL();
+
+/** The game's other cycles, newest first: the first is the one that becomes latest when the latest goes. */
+const otherCycles = (userId: string, gameId: number, except: string) => and(byUserAndGame(userId, gameId), ne(playRecords.id, except));
+const NEWEST_FIRST = [desc(playRecords.createdAt), desc(sql`rowid`)];
+
+/** The cycle that becomes latest when this latest one is removed (removePlayRecord's preview names it). */
+export const heirOf = (db: Db, userId: string, gameId: number, playId: string) =>
+  db
+    .select({ id: playRecords.id, playStartDate: playRecords.playStartDate, createdAt: playRecords.createdAt })
+    .from(playRecords)
+    .where(otherCycles(userId, gameId, playId))
+    .orderBy(...NEWEST_FIRST)
+    .get();
 
 /** Deletes one cycle with its logs; if it was the latest, the newest remaining cycle becomes latest. */
 export const deletePlaySql = (userId: string, gameId: number, playId: string): SQL[] => {
   const newest = statements
     .select({ id: playRecords.id })
     .from(playRecords)
-    .where(byUserAndGame(userId, gameId))
-    .orderBy(desc(playRecords.createdAt), desc(sql`rowid`))
+    .where(otherCycles(userId, gameId, playId))
+    .orderBy(...NEWEST_FIRST)
     .limit(1);
   return [
     statements
@@ -300,11 +371,15 @@ export const endLatestSql = (userId: string, gameId: number) =>
     .getSQL();
 
 /** How many logs a cycle has, and a fingerprint that changes whenever any of them does. */
-export async function logsOf(db: Db, playId: string): Promise<{ count: number; fingerprint: string }> {
-  // raw SQL: group_concat over an ordered subquery.
-  const [row] = await db.all<{ n: number; f: string | null }>(sql`
-    SELECT COUNT(*) AS n, group_concat(id || '@' || updated_at) AS f FROM (SELECT id, updated_at FROM play_logs WHERE play_id = ${playId} ORDER BY id)`);
-  return { count: row?.n ?? 0, fingerprint: row?.f ?? "" };
+export async function logsOf(db: Db, playId: string): Promise<Fingerprint> {
+  const [logs] = await fingerprintsOf(db, [
+    statements
+      .select({ k: keyOf(playLogs.id, playLogs.updatedAt) })
+      .from(playLogs)
+      .where(eq(playLogs.playId, playId))
+      .getSQL(),
+  ]);
+  return logs!;
 }
 
 export const consoleNotFound = (consoleId: string) =>
@@ -330,11 +405,7 @@ export async function insertPlayLog(
   now: string,
 ) {
   const id = newId("plog");
-  const recordKept: WriteCondition = {
-    holds: exists(statements.select({ one: sql`1` }).from(playRecords).where(byUserAndId(userId, playId))),
-    error: () => notFound(`Your play record ${playId}`),
-  };
-  await runConditional(db, [recordKept], [insertPlayLogSql(userId, playId, id, values, now)]);
+  await runConditional(db, [recordKept(userId, playId)], [insertPlayLogSql(userId, playId, id, values, now)]);
   return id;
 }
 
@@ -352,16 +423,11 @@ export const insertPlayLogSql = (
     .values({ id, userId, playId, ...values, ...times })
     .getSQL();
 
-export async function updatePlayLogRow(
-  db: Db,
-  userId: string,
-  playLogId: string,
-  values: { playTime: number; memo: string | null },
-  now: string,
-) {
+/** Writes only the fields sent, so two patches of different fields never undo each other. */
+export async function patchPlayLog(db: Db, userId: string, playLogId: string, changes: { playTime?: number; memo?: string }, now: string) {
   await db
     .update(playLogs)
-    .set({ ...values, updatedAt: now })
+    .set({ ...changes, updatedAt: now })
     .where(and(eq(playLogs.id, playLogId), eq(playLogs.userId, userId)));
 }
 

@@ -24,7 +24,9 @@ export const removePlayLog = defineTool({
     if (!log) throw notFound(`Your play log ${args.playLogId}`);
     return confirmTwoStep(ctx, args, {
       targetRevision: log.updatedAt,
-      summary: `Removes the ${log.playTime}-minute session of '${log.title}'${log.playDate ? ` on ${log.playDate}` : ""}.`,
+      summary:
+        `Removes the ${log.playTime}-minute session of '${log.title}'${log.playDate ? ` on ${log.playDate}` : ""}; ` +
+        `its play record's totalPlayTime drops by ${log.playTime} minutes.`,
       async execute(marker) {
         await queryBatch(db, [marker, deletePlayLogSql(auth.userId, log.id)]);
         return { playLogId: log.id, removed: true as const };

@@ -4,7 +4,8 @@ import { queryBatch } from "../../platform/db";
 import { notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
-import { deletePlaySql, findPlay, logsOf } from "./queries";
+import { counted } from "../shared/previewText";
+import { deletePlaySql, findPlay, heirOf, logsOf } from "./queries";
 
 export const removePlayRecord = defineTool({
   name: "removePlayRecord",
@@ -23,10 +24,16 @@ export const removePlayRecord = defineTool({
     const { db, auth } = ctx;
     const play = await findPlay(db, auth.userId, args.playId);
     if (!play) throw notFound(`Your play record ${args.playId}`);
-    const logs = await logsOf(db, play.play_id);
+    const [logs, heir] = await Promise.all([
+      logsOf(db, play.play_id),
+      play.is_latest ? heirOf(db, auth.userId, play.game_id, play.play_id) : undefined,
+    ]);
+    const promoted = heir
+      ? `; the cycle ${heir.playStartDate ? `started ${heir.playStartDate}` : `recorded ${heir.createdAt}`} becomes the latest`
+      : "";
     return confirmTwoStep(ctx, args, {
-      targetRevision: `${play.revision}:${logs.fingerprint}`,
-      summary: `Removes the play record of '${play.title}' (${play.status}) and its ${logs.count} play ${logs.count === 1 ? "log" : "logs"}.`,
+      targetRevision: [play.revision, play.is_latest, heir?.id ?? "-", logs.fingerprint].join(":"),
+      summary: `Removes the play record of '${play.title}' (${play.status}) and its ${counted(logs.count, "play log")}${promoted}.`,
       async execute(marker) {
         await queryBatch(db, [marker, ...deletePlaySql(auth.userId, play.game_id, play.play_id)]);
         return { playId: play.play_id, removed: true as const };

@@ -2,10 +2,11 @@ import { z } from "zod";
 import { notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
 import { text } from "../../platform/schemas";
+import { givenFields } from "../../platform/updates";
 import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
 import { playLogSchema, toPlayLog } from "./items";
-import { findPlayLog, updatePlayLogRow } from "./queries";
+import { findPlayLog, patchPlayLog } from "./queries";
 
 export const updatePlayLog = defineTool({
   name: "updatePlayLog",
@@ -26,13 +27,7 @@ export const updatePlayLog = defineTool({
   async handler({ db, auth, now }, args) {
     const log = await findPlayLog(db, auth.userId, args.playLogId);
     if (!log) throw notFound(`Your play log ${args.playLogId}`);
-    await updatePlayLogRow(
-      db,
-      auth.userId,
-      log.id,
-      { playTime: args.playTime ?? log.playTime, memo: args.memo ?? log.memo },
-      now.toISOString(),
-    );
+    await patchPlayLog(db, auth.userId, log.id, givenFields({ playTime: args.playTime, memo: args.memo }), now.toISOString());
     return { item: toPlayLog(readBack(await findPlayLog(db, auth.userId, log.id), () => notFound(`Your play log ${args.playLogId}`))) };
   },
 });

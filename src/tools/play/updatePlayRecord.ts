@@ -1,14 +1,12 @@
 import { z } from "zod";
-import { ApiError, notFound } from "../../platform/errors";
+import { notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
+import { givenFields } from "../../platform/updates";
 import { defineTool } from "../../registry/defineTool";
-import { resolveAttributeIds } from "../attributes/queries";
-import { findConsole } from "../consoles/queries";
+import { attributesKept, resolveAttributeIds } from "../attributes/queries";
+import { consoleKept, findConsole } from "../consoles/queries";
 import { playFieldArgs, playRecordSchema } from "./items";
-import { consoleNotFound, findPlay, playValuesOf, renderPlay, updatePlay, withStatusDates } from "./queries";
-
-const conflict = () =>
-  new ApiError("revision_conflict", "The play record changed since that revision; read it again and resend.", { field: "revision" });
+import { consoleNotFound, findPlay, playRevisionConflict, playValuesOf, renderPlay, updatePlay, withStatusDates } from "./queries";
 
 export const updatePlayRecord = defineTool({
   name: "updatePlayRecord",
@@ -35,21 +33,20 @@ export const updatePlayRecord = defineTool({
   async handler({ db, auth, now }, { playId, revision, attributes, ...changes }) {
     const current = await findPlay(db, auth.userId, playId);
     if (!current) throw notFound(`Your play record ${playId}`);
-    if (revision !== undefined && revision !== current.revision) throw conflict();
-    if (changes.consoleId && !(await findConsole(db, auth.userId, changes.consoleId))) throw consoleNotFound(changes.consoleId);
+    if (revision !== undefined && revision !== current.revision) throw playRevisionConflict();
+    const { consoleId } = changes;
+    if (consoleId && !(await findConsole(db, auth.userId, consoleId))) throw consoleNotFound(consoleId);
+    const attributeIds = attributes === undefined ? undefined : await resolveAttributeIds(db, auth.userId, attributes, "attributes");
     const values = withStatusDates(
-      {
-        ...playValuesOf(current),
-        ...Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)),
-        ...(attributes !== undefined ? { attributeIds: await resolveAttributeIds(db, auth.userId, attributes, "attributes") } : {}),
-      },
+      { ...playValuesOf(current), ...givenFields(changes), ...(attributeIds ? { attributeIds } : {}) },
       current.status,
       now,
     );
-    if (!(await updatePlay(db, auth.userId, playId, values, current.revision, now.toISOString()))) {
-      // Changed meanwhile (409), or removed with its game (404, as a moment later).
-      throw (await findPlay(db, auth.userId, playId)) ? conflict() : notFound(`Your play record ${playId}`);
-    }
+    // What the call names is checked again in the batch that writes: a console or attribute removed meanwhile is never stored.
+    await updatePlay(db, { userId: auth.userId, playId, expected: current.revision }, values, now.toISOString(), [
+      ...(consoleId ? [consoleKept(auth.userId, consoleId, () => consoleNotFound(consoleId))] : []),
+      ...attributesKept(auth.userId, attributeIds ?? [], "attributes"),
+    ]);
     return { item: await renderPlay(db, auth.userId, playId) };
   },
 });

@@ -4,6 +4,7 @@ import { games, physicalCopies, playLogs, playRecords } from "../../db/schema";
 import { inJsonArray } from "../../platform/columns";
 import { type Db, statements } from "../../platform/db";
 import { newRevision } from "../../platform/ids";
+import { type Fingerprint, fingerprintsOf, keyOf } from "./fingerprints";
 
 /*
  * Records that depend on another family's: a game's physical copies and play cycles, which hang off
@@ -57,28 +58,47 @@ export const deleteGamePlaysSql = (userId: string, gameId: number): SQL[] => [
 ];
 
 /** How many play cycles a game has, and a fingerprint that changes whenever any cycle or log does. */
-export async function gamePlaysOf(db: Db, userId: string, gameId: number): Promise<{ count: number; fingerprint: string }> {
-  // raw SQL: group_concat over ordered subqueries.
-  const [row] = await db.all<{ n: number; f: string | null; l: string | null }>(sql`
-    SELECT COUNT(*) AS n, group_concat(r.id || '@' || r.revision) AS f,
-      (SELECT group_concat(pl.id || '@' || pl.updated_at) FROM play_logs pl WHERE pl.user_id = ${userId}
-         AND pl.play_id IN (SELECT id FROM play_records WHERE user_id = ${userId} AND game_id = ${gameId})) AS l
-    FROM (SELECT id, revision FROM play_records WHERE user_id = ${userId} AND game_id = ${gameId} ORDER BY id) r`);
-  return { count: row?.n ?? 0, fingerprint: `${row?.f ?? ""}|${row?.l ?? ""}` };
+export async function gamePlaysOf(db: Db, userId: string, gameId: number): Promise<Fingerprint> {
+  const cycles = statements.select({ id: playRecords.id }).from(playRecords).where(byUserAndGame(userId, gameId));
+  const [records, logs] = await fingerprintsOf(db, [
+    statements
+      .select({ k: keyOf(playRecords.id, playRecords.revision) })
+      .from(playRecords)
+      .where(byUserAndGame(userId, gameId))
+      .getSQL(),
+    statements
+      .select({ k: keyOf(playLogs.id, playLogs.updatedAt) })
+      .from(playLogs)
+      .where(and(eq(playLogs.userId, userId), inArray(playLogs.playId, cycles)))
+      .getSQL(),
+  ]);
+  return { count: records!.count, fingerprint: `${records!.fingerprint}|${logs!.fingerprint}` };
 }
 
+const onConsole = (userId: string, consoleId: string) => and(eq(playRecords.userId, userId), eq(playRecords.consoleId, consoleId));
+
+/** The titles of the games whose play records name the console, for removeConsole's preview. */
 export async function playsOnConsole(db: Db, userId: string, consoleId: string): Promise<{ title: string }[]> {
   return db
     .select({ title: games.title })
     .from(playRecords)
     .innerJoin(games, eq(games.id, playRecords.gameId))
-    .where(and(eq(playRecords.userId, userId), eq(playRecords.consoleId, consoleId)))
+    .where(onConsole(userId, consoleId))
     .orderBy(games.sortKey);
 }
 
-export const detachConsoleSql = (userId: string, consoleId: string) =>
+/** The play records that name the console, as keys to fingerprint (removing the console changes exactly these). */
+export const playsOnConsoleKeys = (userId: string, consoleId: string) =>
+  statements
+    .select({ k: keyOf(playRecords.id) })
+    .from(playRecords)
+    .where(onConsole(userId, consoleId))
+    .getSQL();
+
+/** The console leaves the play records that name it: a change of their content, so their revision and updatedAt move. */
+export const detachConsoleSql = (userId: string, consoleId: string, now: string) =>
   statements
     .update(playRecords)
-    .set({ consoleId: null, revision: newRevision() })
-    .where(and(eq(playRecords.userId, userId), eq(playRecords.consoleId, consoleId)))
+    .set({ consoleId: null, updatedAt: now, revision: newRevision() })
+    .where(onConsole(userId, consoleId))
     .getSQL();

@@ -15,6 +15,7 @@ export const addTag = defineTool({
   scopes: ["library:write"],
   plans: LIGHT_AND_ABOVE,
   kind: "write",
+  destructive: false,
   input: z.strictObject(tagFieldArgs).partial().required({ name: true }),
   output: z.object({ item: tagSchema }),
   conflicts: ["already_exists"],

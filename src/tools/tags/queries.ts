@@ -100,7 +100,8 @@ export async function patchTag(
       .update(tags)
       .set({ ...changes, ...touchedIfChanged(tags, changed, now, newRevision()) })
       .where(and(ownTag(userId, tagId), expected === undefined ? undefined : eq(tags.revision, expected)));
-    if (result.meta.changes === 0) throw revisionConflict();
+    // Changed or removed since the handler read it: a removed tag is a 404, as for every update.
+    if (result.meta.changes === 0) throw (await findTag(db, userId, tagId)) ? revisionConflict() : notFound(`Your tag ${tagId}`);
   } catch (error) {
     if (isUniqueViolation(error)) throw nameTaken(String(changes.name));
     throw error;
@@ -126,9 +127,18 @@ export async function checkOwned(db: Db, userId: string, gameIds: readonly numbe
 export const allOwnedSql = (userId: string, gameIds: readonly number[]) =>
   sql`${statements.select({ n: count() }).from(libraryEntries).where(inLibrary(userId, gameIds))} = ${gameIds.length}`;
 
-/** True (in SQL) while the tag still has this revision (updateTagGames' guard). */
-export const tagRevisionIsSql = (tagId: number, revision: string) =>
-  sql`${statements.select({ revision: tags.revision }).from(tags).where(eq(tags.id, tagId))} = ${revision}`;
+/**
+ * True (in SQL) while the user's tag exists, with this revision when one is given (the guards of
+ * updateTagGames and of a TAG collection's write). Written as EXISTS, never NULL: a comparison with
+ * the revision of a removed tag would be NULL, which a guard reads as "still holds".
+ */
+export const tagStillThereSql = (userId: string, tagId: number, revision?: string) =>
+  exists(
+    statements
+      .select({ one: sql`1` })
+      .from(tags)
+      .where(and(ownTag(userId, tagId), revision === undefined ? undefined : eq(tags.revision, revision))),
+  );
 
 /** True (in SQL) while the tag holds no more games than TAG_GAME_LIMIT (updateTagGames' guard, after its writes). */
 export const tagWithinLimitSql = (tagId: number) => sql`${gameCountOf(tagId)} <= ${TAG_GAME_LIMIT}`;
@@ -169,8 +179,21 @@ export function tagGamesStatements(
   ];
 }
 
-/** A game leaving the library leaves the user's tags too. */
-export const untagGameSql = (userId: string, gameId: number) => deleteTagGamesSql(and(eq(tagGames.gameId, gameId), ofUserTags(userId)));
+const tagsHolding = (gameId: number) => statements.select({ id: tagGames.tagId }).from(tagGames).where(eq(tagGames.gameId, gameId));
+const userTagsHolding = (userId: string, gameId: number) => and(eq(tags.userId, userId), inArray(tags.id, tagsHolding(gameId)));
+
+/** The user's tags that hold the game (what a removal of the game takes it out of), oldest first. */
+export const tagsHoldingGame = (db: Db, userId: string, gameId: number) =>
+  db.select({ id: tags.id, name: tags.name }).from(tags).where(userTagsHolding(userId, gameId)).orderBy(tags.id);
+
+/**
+ * A game leaving the library (or removed altogether) leaves the user's tags too. That changes each
+ * such tag's content (its games and gameCount), so their revision and updatedAt move first.
+ */
+export const gameLeavesTagsSql = (userId: string, gameId: number, now: string): SQL[] => [
+  statements.update(tags).set({ revision: newRevision(), updatedAt: now }).where(userTagsHolding(userId, gameId)).getSQL(),
+  deleteTagGamesSql(and(eq(tagGames.gameId, gameId), ofUserTags(userId))),
+];
 
 export const deleteTagSql = (userId: string, tagId: number): SQL[] => [
   deleteTagGamesSql(and(eq(tagGames.tagId, tagId), ofUserTags(userId))),

@@ -5,6 +5,8 @@ import { notFound } from "../../platform/errors";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
 import { positiveId } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
+import { collectionsOnTag, deleteCollectionsOnTagSql } from "../collections/queries";
+import { counted, quotedNames } from "../shared/previewText";
 import { deleteTagSql, findTag } from "./queries";
 
 export const removeTag = defineTool({
@@ -12,23 +14,27 @@ export const removeTag = defineTool({
   family: "tags",
   title: "タグ削除",
   description:
-    "Removes a tag, in two steps: the first call only previews; call again with the same arguments plus its confirmToken. The games stay in your library.",
+    "Removes a tag, in two steps: the first call only previews what goes; call again with the same arguments plus its confirmToken. The games stay in your library; the TAG collections built on the tag are removed with it (the preview names them).",
   restNote: 'In REST, POST /rest/v1/removeTag with {"tagId": ...}, then again with confirmToken.',
   scopes: ["library:delete"],
   plans: LIGHT_AND_ABOVE,
   kind: "delete",
   input: z.strictObject({ tagId: positiveId, confirmToken: confirmTokenArg }),
   output: removalResult({ tagId: z.number().int() }),
-  notes: [TWO_STEP_NOTE],
+  notes: [TWO_STEP_NOTE, "A TAG collection is defined by its tag: removing the tag removes those collections too."],
   async handler(ctx, args) {
     const { db, auth } = ctx;
     const tag = await findTag(db, auth.userId, args.tagId);
     if (!tag) throw notFound(`Your tag ${args.tagId}`);
+    const collections = await collectionsOnTag(db, auth.userId, args.tagId);
+    const alsoGoes = collections.length
+      ? ` Also removes the TAG ${collections.length === 1 ? "collection" : "collections"} built on it: ${quotedNames(collections.map((c) => c.name))}.`
+      : "";
     return confirmTwoStep(ctx, args, {
-      targetRevision: tag.revision,
-      summary: `Removes your tag '${tag.name}' from ${tag.game_count} ${tag.game_count === 1 ? "game" : "games"}; the games stay in your library.`,
+      targetRevision: [tag.revision, ...collections.map((c) => `${c.id}@${c.revision}`)].join(":"),
+      summary: `Removes your tag '${tag.name}' from ${counted(tag.game_count, "game")}; the games stay in your library.${alsoGoes}`,
       async execute(marker) {
-        await queryBatch(db, [marker, ...deleteTagSql(auth.userId, args.tagId)]);
+        await queryBatch(db, [marker, ...deleteCollectionsOnTagSql(auth.userId, args.tagId), ...deleteTagSql(auth.userId, args.tagId)]);
         return { tagId: args.tagId, removed: true as const };
       },
     });

@@ -13,7 +13,7 @@ import {
   revisionConflict,
   TAG_GAME_LIMIT,
   tagGamesStatements,
-  tagRevisionIsSql,
+  tagStillThereSql,
   tagWithinLimitSql,
 } from "./queries";
 
@@ -59,7 +59,7 @@ export const updateTagGames = defineTool({
       await runGuarded(
         db,
         [
-          guardStatement(tagRevisionIsSql(args.tagId, tag.revision)),
+          guardStatement(tagStillThereSql(auth.userId, args.tagId, tag.revision)),
           // Ownership is checked again in the batch that writes: a game leaving the library meanwhile is not tagged.
           ...(args.mode !== "remove" ? [guardStatement(allOwnedSql(auth.userId, gameIds))] : []),
           ...tagGamesStatements(auth.userId, args.tagId, args.mode, gameIds, now.toISOString()),
@@ -69,6 +69,7 @@ export const updateTagGames = defineTool({
       );
     } catch (error) {
       if (error !== broken) throw error;
+      if (!(await findTag(db, auth.userId, args.tagId))) throw notFound(`Your tag ${args.tagId}`);
       if (args.mode !== "remove") await checkOwned(db, auth.userId, args.gameIds);
       throw new ApiError(
         "revision_conflict",

@@ -20,6 +20,7 @@ export const addToWishlist = defineTool({
   scopes: ["library:write"],
   plans: ALL_PLANS,
   kind: "write",
+  destructive: false,
   input: z
     .strictObject({ gameId: positiveId, ...wishFieldArgs })
     .partial()

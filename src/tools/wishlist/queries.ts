@@ -1,18 +1,19 @@
-import { and, eq, gte, isNull, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, eq, gte, isNull, lt, not, or, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
-import { libraryEntries, wishlistEntries } from "../../db/schema";
+import { wishlistEntries } from "../../db/schema";
 import { columnList, type Db, isUniqueViolation, placeContains, rangeConditions, statements } from "../../platform/db";
-import { ApiError } from "../../platform/errors";
+import { ApiError, notFound } from "../../platform/errors";
 import { rating, sharedFilterArgs } from "../../platform/filters";
 import { newRevision } from "../../platform/ids";
 import { nullsLastSort, orderOf } from "../../platform/keyset";
 import { placeKey } from "../../platform/normalize";
-import { addWithinLimit, type LimitContext, listSizeCounter } from "../../platform/registeredLimits";
+import { addWithinLimit, type LimitContext, listSizeCounter, type WriteCondition } from "../../platform/registeredLimits";
 import { isoDate, text } from "../../platform/schemas";
 import { utcDay } from "../../platform/time";
 import { type GameFilters, listGameConditions, listGameConditionsNow } from "../games/queries";
 import { joinedConditions, type ListFilter, type UserList, userListRow } from "../games/userLists";
+import { gamesVisibleSql, ownedSql } from "../library/queries";
 import { WISH_KEYS, type WishRow } from "./items";
 
 /** The plan limit on wishlist: counted here, where its rows are written. */
@@ -151,18 +152,20 @@ export const insertWishSql = (
     .values({ userId, gameId, ...values, wishPlaceKey: placeKey(values.wishPlace), ...times, revision: newRevision() })
     .getSQL();
 
-/** A game already owned cannot be wished for: the library is where it lives now. */
+/**
+ * A game already owned cannot be wished for: the library is where it lives now. Checked in the
+ * batch that inserts, with the game itself: an addToLibrary or a removeCustomGame racing the add
+ * never leaves a wish beside the entry, or a wish for a game that is gone.
+ */
 export async function insertWish(db: Db, limit: LimitContext, gameId: number, values: WishValues, now: string) {
   const { userId } = limit;
   const exists = (where: string) => new ApiError("already_exists", `Game ${gameId} is already in your ${where}.`, { field: "gameId" });
-  const owned = await db
-    .select({ gameId: libraryEntries.gameId })
-    .from(libraryEntries)
-    .where(and(eq(libraryEntries.userId, userId), eq(libraryEntries.gameId, gameId)))
-    .get();
-  if (owned) throw exists("library");
+  const stillWishable: WriteCondition[] = [
+    { holds: gamesVisibleSql(userId, [gameId]), error: () => notFound(`Game ${gameId}`) },
+    { holds: not(ownedSql(userId, gameId)), error: () => exists("library") },
+  ];
   try {
-    await addWithinLimit(db, limit, WISHLIST_COUNTER, [insertWishSql(userId, gameId, values, now)]);
+    await addWithinLimit(db, limit, WISHLIST_COUNTER, [insertWishSql(userId, gameId, values, now)], stillWishable);
   } catch (error) {
     if (isUniqueViolation(error)) throw exists("wishlist");
     throw error;
