@@ -1,5 +1,5 @@
 // A typed client of the REST face: openapi-fetch over the types `npm run client:types` generates
-// (client/openapi.d.ts). test/openapiClient.test.ts calls the running service through it.
+// (client/openapi.d.ts). test/faces/openapiClient.test.ts calls the running service through it.
 import createClient from "openapi-fetch";
 import type { paths } from "./openapi";
 

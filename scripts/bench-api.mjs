@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 // GET /d1 = `SELECT 1` on a local D1), both under wrangler dev on this machine, measured in
 // alternation (kind, baseline, baseline, kind, ... over several rounds) at concurrency 1 and 8.
 // Prints p50/p95/req/s per kind and its req/s as a ratio of the baseline's /d1 measured beside it.
-// A benchmark, not a test: numbers depend on the machine; the README shows one run.
+// A benchmark, not a test: numbers depend on the machine; docs/scaling.md shows one run.
 //   npm run gen:master -- --games 100000      (once)
 //   npm run bench:api [-- --quick] [--rounds 3] [--profile] [--explain] [--only <regex>]
 import { randomBytes } from "node:crypto";

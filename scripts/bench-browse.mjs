@@ -2,7 +2,7 @@
 // `npm run bench:browse`: p50/p95 of browseGames over HTTP against the local runtime holding the
 // synthetic master from `npm run gen:master -- --games 100000`, for the shapes of browsing:
 // everything, by platforms, by publisher, by date range, each sort, early and later pages.
-// A benchmark, not a test: numbers depend on the machine; the README shows one run.
+// A benchmark, not a test: numbers depend on the machine; docs/scaling.md shows one run.
 import { loadGames, runBenchmark, samples } from "./lib/bench.mjs";
 
 const games = loadGames();

@@ -2,7 +2,7 @@
 // `npm run bench:export`: how long a library export takes to produce and download, as CSV and as
 // JSON, at 5,000 and 50,000 entries, and how much memory the local runtime (workerd) needs for it;
 // plus the master games export of the largest synthetic platform. A benchmark, not a test:
-// numbers depend on the machine; the README shows one run.
+// numbers depend on the machine; docs/scaling.md shows one run.
 //
 //   npm run gen:master -- --games 100000
 //   npm run bench:export            # --state bench-data/state --port 8798 --data bench-data/master

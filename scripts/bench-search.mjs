@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench:search`: p50/p95 of searchGames over HTTP against the local runtime (wrangler
 // dev, local D1) holding the synthetic master from `npm run gen:master -- --games 100000`.
-// A benchmark, not a test: numbers depend on the machine; the README shows one run.
+// A benchmark, not a test: numbers depend on the machine; docs/scaling.md shows one run.
 import { loadGames, pick, runBenchmark, samples } from "./lib/bench.mjs";
 
 const games = loadGames();

@@ -1,17 +1,22 @@
 #!/usr/bin/env node
-// `npm run check:docs`: opens /docs in headless Chromium with every request to another host
-// blocked and checks that the API reference renders from this server alone: the tool list is on
-// the page, and nothing was asked of any other origin. Starts its own `wrangler dev` on a free port
-// (or checks a running server: `npm run check:docs -- --url http://127.0.0.1:8787`).
-// Needs Chromium (Debian: `apt-get install chromium`; else set CHROMIUM_PATH). Leaves
-// tmp/check-docs.png (the screenshot) and tmp/check-docs.html (the rendered DOM).
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+// `npm run check:docs`: checks the documentation against the real server. Starts its own
+// `npm run dev` (fresh state, demo account), then
+// - examples: runs every example of README.md and docs/*.md (scripts/lib/docExamples.mjs; the
+//   rules are in docs/README.md, "How the pages are checked"; output in tmp/check-docs/);
+// - reference: opens /docs in headless Chromium with every request to another host blocked and
+//   checks that the API reference renders from this server alone: the tool list is on the page,
+//   and nothing was asked of any other origin. Leaves tmp/check-docs.png (the screenshot) and
+//   tmp/check-docs.html (the rendered DOM). Needs Chromium (Debian: `apt-get install chromium`;
+//   else set CHROMIUM_PATH).
+// `--only examples|reference` runs one of the two; `--url http://127.0.0.1:8787` checks the
+// reference page of a running server (examples need a fresh demo account, so only a server of
+// their own). Run it through npm: the docPages.ts it imports needs Node 24, which npm puts first.
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import puppeteer from "puppeteer-core";
-import { startWrangler, waitUntilServing } from "./lib/devServer.mjs";
+import { startDemoServer } from "./lib/demoServer.mjs";
+import { runExamples } from "./lib/docExamples.mjs";
 import { projectRoot } from "./lib/local.mjs";
 
 /** Tools the rendered reference must list (by title and link), one or more per family. */
@@ -28,51 +33,28 @@ const EXPECTED_TOOLS = [
 const CHROMIUM_CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
-const { values } = parseArgs({ options: { url: { type: "string" }, timeout: { type: "string", default: "60000" } } });
+const CHECKS = ["examples", "reference"];
+
+const { values } = parseArgs({
+  options: { url: { type: "string" }, only: { type: "string" }, timeout: { type: "string", default: "60000" } },
+});
 const timeout = Number(values.timeout);
 const outDir = join(projectRoot, "tmp");
+const checks = values.url ? ["reference"] : values.only ? [values.only] : CHECKS;
+if (!checks.every((check) => CHECKS.includes(check)) || (values.url && values.only === "examples")) {
+  console.error("usage: npm run check:docs -- [--only examples|reference] | --url <server> (reference only)");
+  process.exit(2);
+}
 
 function chromiumPath() {
   const path = process.env.CHROMIUM_PATH ?? CHROMIUM_CANDIDATES.find((candidate) => existsSync(candidate));
-  if (!path) throw new Error("no Chromium found: install it (Debian: apt-get install chromium) or set CHROMIUM_PATH");
+  if (!path) {
+    throw new Error("no Chromium found: install it (Debian: apt-get install chromium) or set CHROMIUM_PATH; `--only examples` needs none");
+  }
   return path;
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** A `wrangler dev` of its own (no seeding: /docs and the OpenAPI document need no data). */
-async function startServer() {
-  const port = await freePort();
-  const stateDir = mkdtempSync(join(tmpdir(), "rgc-docs-"));
-  const child = startWrangler({ port, stateDir, adminToken: "check-docs", quiet: true });
-  const url = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    if (child.exitCode === null) {
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGTERM");
-      await exited;
-    }
-    rmSync(stateDir, { recursive: true, force: true });
-  };
-  try {
-    await waitUntilServing(child, url);
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-  return { url, stop };
-}
-
-async function check(baseUrl) {
+async function checkReference(baseUrl) {
   const browser = await puppeteer.launch({
     executablePath: chromiumPath(),
     headless: true,
@@ -134,16 +116,24 @@ async function check(baseUrl) {
   }
 }
 
-const server = values.url ? { url: values.url.replace(/\/$/, ""), stop: async () => {} } : await startServer();
-let problems;
+if (checks.includes("reference")) chromiumPath(); // fail now, not after the examples ran
+const server = values.url ? { url: values.url.replace(/\/$/, ""), stop: async () => {} } : await startDemoServer();
+const problems = [];
 try {
-  problems = await check(server.url);
+  if (checks.includes("examples")) problems.push(...(await runExamples(server)));
+  if (checks.includes("reference")) problems.push(...(await checkReference(server.url)));
 } finally {
   await server.stop();
 }
 if (problems.length) {
-  console.error(`check:docs FAILED\n- ${problems.join("\n- ")}\nscreenshot: tmp/check-docs.png, DOM: tmp/check-docs.html`);
+  console.error(
+    `check:docs FAILED\n- ${problems.join("\n- ")}\nexamples: tmp/check-docs/examples.log; reference: tmp/check-docs.png, tmp/check-docs.html`,
+  );
   process.exit(1);
 }
-console.log(`check:docs ok: /docs lists ${EXPECTED_TOOLS.join(", ")} with no request to another origin.`);
-console.log("screenshot: tmp/check-docs.png, DOM: tmp/check-docs.html");
+if (checks.includes("examples"))
+  console.log("check:docs ok: every example of README.md and docs/ ran as its page says (tmp/check-docs/examples.log).");
+if (checks.includes("reference")) {
+  console.log(`check:docs ok: /docs lists ${EXPECTED_TOOLS.join(", ")} with no request to another origin.`);
+  console.log("screenshot: tmp/check-docs.png, DOM: tmp/check-docs.html");
+}

@@ -3,7 +3,7 @@
 // The document is built from the registry exactly as the Worker serves it; with
 // `-- --url http://127.0.0.1:8787` it is fetched from a running server instead.
 // Fails on any Redocly error or warning and on any Spectral error or warning.
-// test/openapiLint.node.test.ts runs the same in `npm test`.
+// test/registry/openapiLint.node.test.ts runs the same in `npm test`.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

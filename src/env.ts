@@ -1,4 +1,3 @@
-import type { AuthContext } from "./platform/auth";
 import type { RateState } from "./platform/rateLimitHeaders";
 
 export interface Bindings {
@@ -23,7 +22,6 @@ export interface Bindings {
 
 export interface Variables {
   requestId: string;
-  auth: AuthContext;
   /** Set once a tool call is admitted: the rate-limit headers of its answer. */
   rate: RateState;
 }

@@ -7,7 +7,7 @@ import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validatio
 import type { Context, Hono } from "hono";
 import type { AppEnv } from "../env";
 import { admitRequests } from "../platform/admission";
-import { presentedKey } from "../platform/auth";
+import { type AuthContext, type PresentedKey, presentedKey } from "../platform/auth";
 import { createDb } from "../platform/db";
 import { asApiError, methodNotAllowed } from "../platform/errors";
 import { publicOrigin } from "../platform/publicOrigin";
@@ -45,8 +45,26 @@ const toolError = (error: unknown, requestId: string): CallToolResult => ({
   isError: true,
 });
 
+/**
+ * Who the tool calls of one POST run for. A POST that carries other messages was admitted by the
+ * face, which verified the key: its calls take that (`verified`). A POST of tool calls only leaves
+ * the key to each call's admission, its one key lookup; a key refused there refuses the whole POST
+ * (`refusal`), as the face would have, unless a call of it got past the key.
+ */
+interface McpCaller {
+  verified?: AuthContext;
+  refusal?: { error: unknown };
+  /** A call of this POST was admitted (the key was verified), or the face admitted the POST. */
+  keyChecked: boolean;
+}
+
 /** One MCP server per request: the face is stateless, every request stands alone. */
-function serverFor(c: Context<AppEnv>, byName: ReadonlyMap<string, ToolDefinition>, listed: ReturnType<typeof mcpToolEntry>[]) {
+function serverFor(
+  c: Context<AppEnv>,
+  byName: ReadonlyMap<string, ToolDefinition>,
+  listed: ReturnType<typeof mcpToolEntry>[],
+  caller: McpCaller,
+) {
   const server = new Server(
     { name: "retro-game-collection-api", title: "Retro Game Collection API", version: CATALOG_REVISION },
     { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },
@@ -56,23 +74,20 @@ function serverFor(c: Context<AppEnv>, byName: ReadonlyMap<string, ToolDefinitio
     const tool = byName.get(request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `There is no tool named '${request.params.name}'.`);
     const requestId = c.get("requestId");
-    try {
-      const body = await invokeTool(tool, {
-        face: "mcp",
-        env: c.env,
-        authorization: c.req.header("Authorization"),
-        requestId,
-        origin: publicOrigin(c.env, c.req.url),
-        readArguments: async () => request.params.arguments ?? {},
-        onAdmitted: (auth, rate) => {
-          c.set("auth", auth);
-          c.set("rate", rate);
-        },
-      });
-      return toolResult(body);
-    } catch (error) {
-      return toolError(error, requestId);
-    }
+    const outcome = await invokeTool(tool, {
+      face: "mcp",
+      env: c.env,
+      authorization: c.req.header("Authorization"),
+      verifiedAs: caller.verified,
+      requestId,
+      origin: publicOrigin(c.env, c.req.url),
+      input: { raw: request.params.arguments ?? {} },
+    });
+    if (outcome.rate) {
+      c.set("rate", outcome.rate);
+      caller.keyChecked = true;
+    } else if (!outcome.ok) caller.refusal ??= { error: outcome.error };
+    return outcome.ok ? toolResult(outcome.result) : toolError(outcome.error, requestId);
   });
   return server;
 }
@@ -127,6 +142,17 @@ function burstUnitsOf(body: McpBody, tools: ReadonlyMap<string, ToolDefinition>)
 }
 
 /**
+ * Authenticates the key and counts `units` messages in its burst window (429 when it has no room
+ * for them all); answers who is calling.
+ */
+async function admitMessages(c: Context<AppEnv>, key: PresentedKey, units: number): Promise<AuthContext> {
+  const now = new Date();
+  const { auth, burst } = await admitRequests(createDb(c.env.DB), key, now, units);
+  if (!burst.admitted) throw burstLimited(auth, burst, now);
+  return auth;
+}
+
+/**
  * The MCP face: streamable HTTP at POST /mcp, stateless and answering JSON (no SSE), built on the
  * official SDK. Every request needs the API key and counts in its burst window; tool calls go
  * through the same pipeline as REST.
@@ -139,15 +165,20 @@ export function mountMcpEndpoint(app: Hono<AppEnv>, allTools: readonly ToolDefin
   app.post(MCP_PATH, async (c) => {
     const key = presentedKey(c.req.header("Authorization"));
     const body = await readMcpBody(c.req.raw);
+    const units = burstUnitsOf(body, byName);
     // Refused before anything runs: a bad key (401) first, then a full burst window (429), then a bad body.
-    const now = new Date();
-    const { auth, burst } = await admitRequests(createDb(c.env.DB), key, now, burstUnitsOf(body, byName));
-    if (!burst.admitted) throw burstLimited(auth, burst, now);
+    const caller: McpCaller = units > 0 ? { verified: await admitMessages(c, key, units), keyChecked: true } : { keyChecked: false };
     if ("refusal" in body) return body.refusal;
     listed ??= tools.map(mcpToolEntry);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    await serverFor(c, byName, listed).connect(transport);
-    return transport.handleRequest(c.req.raw, { parsedBody: body.parsed });
+    await serverFor(c, byName, listed, caller).connect(transport);
+    const answer = await transport.handleRequest(c.req.raw, { parsedBody: body.parsed });
+    if (caller.keyChecked) return answer;
+    // No call got past the key: its refusal is the answer, or, if the SDK refused the POST before
+    // any call ran, the key is still judged first.
+    if (caller.refusal) throw caller.refusal.error;
+    await admitMessages(c, key, 0);
+    return answer;
   });
   // A stateless server offers no stream to GET and no session to DELETE: 405, as MCP allows.
   app.all(MCP_PATH, () => {

@@ -17,21 +17,21 @@ const allowedMethods = (tool: ToolDefinition) => [...methodsOf(tool), "PUT"];
 async function callTool(c: Context<AppEnv>, tool: ToolDefinition): Promise<Response> {
   const allowed = allowedMethods(tool);
   if (!allowed.includes(c.req.method)) throw methodNotAllowed(allowed);
-  const result = await invokeTool(tool, {
+  const idempotencyKey = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
+  const outcome = await invokeTool(tool, {
     face: "rest",
     env: c.env,
     authorization: c.req.header("Authorization"),
     requestId: c.get("requestId"),
     origin: publicOrigin(c.env, c.req.url),
-    readArguments: () => readToolArguments(c, tool),
-    idempotencyKey: readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER)),
-    onReplayed: () => c.header("Idempotent-Replayed", "true"),
-    onAdmitted: (auth, rate) => {
-      c.set("auth", auth);
-      c.set("rate", rate);
-    },
+    input: await readToolArguments(c, tool),
+    idempotencyKey,
   });
-  return c.json(result as object, 200);
+  // The rate-limit headers go on the answer whatever it is (serviceFrame writes them).
+  if (outcome.rate) c.set("rate", outcome.rate);
+  if (!outcome.ok) throw outcome.error;
+  if (outcome.replayed) c.header("Idempotent-Replayed", "true");
+  return c.json(outcome.result as object, 200);
 }
 
 /** A path segment as a route parameter gives it: percent-decoded when that is valid. */

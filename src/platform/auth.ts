@@ -84,12 +84,14 @@ export const keyRowQuery = (keyId: string) => sql`
 
 const NO_KEY_HASH = "0".repeat(64);
 
+export const accessSuspended = () => new ApiError("access_suspended", "Access for this account is suspended.");
+
 /** Resolves a presented API key to its user, plan and scopes; 401 or 403 otherwise. */
 export async function verifyKey(row: KeyRow | undefined, key: HashedKey): Promise<AuthContext> {
   // Compare even when no row exists, so timing does not reveal which key ids exist. Both sides are
   // SHA-256 hex digests (a stand-in of the same length when there is no row).
   const matches = digestsEqual(key.hash, row?.keyHash ?? NO_KEY_HASH);
   if (!row || !matches) throw unauthorized("The API key is unknown or revoked.");
-  if (row.suspended) throw new ApiError("access_suspended", "Access for this account is suspended.");
+  if (row.suspended) throw accessSuspended();
   return { userId: row.userId, plan: row.plan, keyId: key.keyId, scopes: new Set(JSON.parse(row.scopes) as Scope[]) };
 }

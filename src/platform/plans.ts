@@ -1,7 +1,7 @@
 import type { Bindings } from "../env";
 /**
- * Plans, scopes, key presets and every per-plan size, in one place. The README's
- * "Configuration" section mirrors this file.
+ * Plans, scopes, key presets and every per-plan size, in one place. docs/conventions.md
+ * ("Plans") mirrors this file.
  */
 export const PLANS = ["FREE", "LIGHT", "PREMIUM"] as const;
 export type Plan = (typeof PLANS)[number];
@@ -50,8 +50,6 @@ export const REGISTERED_LIMITS = {
   collections: { FREE: 0, LIGHT: 0, PREMIUM: 200 },
 } as const satisfies Record<string, Record<Plan, number | null>>;
 export type RegisteredResource = keyof typeof REGISTERED_LIMITS;
-
-export const planIncludes = (plans: readonly Plan[], plan: Plan) => plans.includes(plan);
 
 /** Where plan_required errors send the user: the configured page, else this service's docs. */
 export const upgradeUrlOf = (env: Pick<Bindings, "UPGRADE_URL">, origin: string) => env.UPGRADE_URL ?? `${origin}/docs`;

@@ -124,7 +124,7 @@ export const keyUserUsageQuery = (key: HashedKey, day: string) =>
     )
     .getSQL();
 
-/** Charges a user directly: export downloads, whose signed link names the user and carries no key. */
+/** Charges a user directly, with no key: a signed link's user (admitLinkUser) and an import job's batches. */
 export const userDailyChargeStatement = (userId: string, day: string, cost: number) =>
   chargeStatement(sql`FROM users u WHERE u.id = ${userId}`, day, cost);
 

@@ -45,8 +45,11 @@ export interface IssuedExportLink {
   expiresAt: string;
 }
 
+/** What signing and verifying links need of the environment: the secret. */
+type SigningEnv = Pick<Bindings, "EXPORT_SIGNING_SECRET">;
+
 export interface LinkIssuer {
-  env: Pick<Bindings, "EXPORT_SIGNING_SECRET">;
+  env: SigningEnv;
   now: Date;
   /** The origin the caller reached the service at: the link is absolute. */
   origin: string;
@@ -72,7 +75,7 @@ function fromBase64url(text: string): Uint8Array | null {
   }
 }
 
-function signingSecret(env: Pick<Bindings, "EXPORT_SIGNING_SECRET">): string {
+function signingSecret(env: SigningEnv): string {
   const secret = env.EXPORT_SIGNING_SECRET;
   // A misconfiguration, not the caller's fault: it surfaces as internal_error and in the log.
   if (!secret) throw new Error("EXPORT_SIGNING_SECRET is not set: export links can be neither issued nor verified.");
@@ -85,13 +88,13 @@ async function hmac(secret: string, message: string): Promise<string> {
 }
 
 /** Signs any payload: export links and upload links share the signer (their payloads never parse as each other). */
-async function signPayload(env: Pick<Bindings, "EXPORT_SIGNING_SECRET">, payload: object): Promise<string> {
+async function signPayload(env: SigningEnv, payload: object): Promise<string> {
   const body = base64url(encoder.encode(JSON.stringify(payload)));
   return `${body}.${await hmac(signingSecret(env), body)}`;
 }
 
 /** Signs a payload as it is; issueExportLink is what tools call. */
-export async function signExportToken(env: Pick<Bindings, "EXPORT_SIGNING_SECRET">, payload: ExportLinkPayload): Promise<string> {
+export async function signExportToken(env: SigningEnv, payload: ExportLinkPayload): Promise<string> {
   return signPayload(env, payload);
 }
 
@@ -116,10 +119,37 @@ export async function issueExportLink(ctx: LinkIssuer, request: ExportRequest): 
 }
 
 /** Malformed, altered and foreign tokens all get the same answer, so none tells anything apart. */
-const invalidLink = () => new ApiError("not_found", "This download link is not valid. Request a new link from the export tool.");
+export const invalidExportLink = () =>
+  new ApiError("not_found", "This download link is not valid. Request a new link from the export tool.");
+
+/** How one kind of link is read back: its payload's schema, and its answers for a token that is not valid or has expired. */
+interface LinkRules<P extends { exp: number }> {
+  schema: z.ZodType<P>;
+  invalid: () => ApiError;
+  expired: (at: string) => string;
+}
+
+/**
+ * Checks the signature (in constant time) before anything else, then the expiry: an expired link
+ * is a 410 `link_expired`; an altered, truncated or foreign one (signed with another secret), or
+ * one of another kind, is a 404 `not_found`.
+ */
+async function verifyToken<P extends { exp: number }>(
+  rules: LinkRules<P>,
+  env: SigningEnv,
+  token: string,
+  now: Date,
+): Promise<{ payload: P; expiresAt: Date }> {
+  const payload = rules.schema.safeParse(await verifiedPayload(env, token));
+  if (!payload.success) throw rules.invalid();
+  const expiresAt = new Date(payload.data.exp * 1000);
+  if (now.getTime() < expiresAt.getTime()) return { payload: payload.data, expiresAt };
+  const at = expiresAt.toISOString();
+  throw new ApiError("link_expired", rules.expired(at), { expiredAt: at });
+}
 
 /** The signed JSON payload of a token, or null when the token is malformed, altered or foreign (checked in constant time). */
-async function verifiedPayload(env: Pick<Bindings, "EXPORT_SIGNING_SECRET">, token: string): Promise<unknown> {
+async function verifiedPayload(env: SigningEnv, token: string): Promise<unknown> {
   const secret = signingSecret(env);
   const parts = token.length <= MAX_TOKEN_LENGTH ? token.split(".") : [];
   const [body, signature] = parts;
@@ -133,28 +163,17 @@ async function verifiedPayload(env: Pick<Bindings, "EXPORT_SIGNING_SECRET">, tok
   }
 }
 
-/**
- * Checks the signature (in constant time) before anything else, then the expiry: an expired
- * link is a 410 `link_expired`; an altered, truncated or foreign one (signed with another secret)
- * is a 404 `not_found`.
- */
-export async function verifyExportToken(
-  env: Pick<Bindings, "EXPORT_SIGNING_SECRET">,
-  token: string,
-  now: Date,
-): Promise<VerifiedExportLink> {
-  const payload = payloadSchema.safeParse(await verifiedPayload(env, token));
-  if (!payload.success) throw invalidLink();
+const EXPORT_LINK_RULES: LinkRules<ExportLinkPayload> = {
+  schema: payloadSchema,
+  invalid: invalidExportLink,
+  expired: (at) =>
+    `This download link expired at ${at}; links are valid for ${EXPORT_LINK_TTL_SEC / 60} minutes. Call the export tool again for a new link.`,
+};
 
-  const { uid, kind, dataset, format, args, exp, nonce } = payload.data;
-  const expiresAt = new Date(exp * 1000);
-  if (now.getTime() >= expiresAt.getTime()) {
-    throw new ApiError(
-      "link_expired",
-      `This download link expired at ${expiresAt.toISOString()}; links are valid for ${EXPORT_LINK_TTL_SEC / 60} minutes. Call the export tool again for a new link.`,
-      { expiredAt: expiresAt.toISOString() },
-    );
-  }
+/** A download link's token, verified (verifyToken: 404 for anything altered or foreign, 410 past the expiry). */
+export async function verifyExportToken(env: SigningEnv, token: string, now: Date): Promise<VerifiedExportLink> {
+  const { payload, expiresAt } = await verifyToken(EXPORT_LINK_RULES, env, token, now);
+  const { uid, kind, dataset, format, args, nonce } = payload;
   return { userId: uid, request: { kind, dataset, format, args }, expiresAt, nonce };
 }
 
@@ -192,25 +211,16 @@ export async function issueUploadLink(ctx: LinkIssuer, jobId: string) {
   };
 }
 
-const invalidUploadLink = () => new ApiError("not_found", "This upload link is not valid. Call importMyData again for a new link.");
+export const invalidUploadLink = () => new ApiError("not_found", "This upload link is not valid. Call importMyData again for a new link.");
 
-/** As verifyExportToken, for upload links: 404 for anything altered or foreign, 410 past the expiry. */
-export async function verifyUploadToken(
-  env: Pick<Bindings, "EXPORT_SIGNING_SECRET">,
-  token: string,
-  now: Date,
-): Promise<VerifiedUploadLink> {
-  const payload = uploadPayloadSchema.safeParse(await verifiedPayload(env, token));
-  if (!payload.success) throw invalidUploadLink();
-  const expiresAt = new Date(payload.data.exp * 1000);
-  if (now.getTime() >= expiresAt.getTime()) {
-    throw new ApiError(
-      "link_expired",
-      `This upload link expired at ${expiresAt.toISOString()}. Call importMyData again for a new job and link.`,
-      {
-        expiredAt: expiresAt.toISOString(),
-      },
-    );
-  }
-  return { userId: payload.data.uid, jobId: payload.data.job, expiresAt };
+const UPLOAD_LINK_RULES: LinkRules<z.infer<typeof uploadPayloadSchema>> = {
+  schema: uploadPayloadSchema,
+  invalid: invalidUploadLink,
+  expired: (at) => `This upload link expired at ${at}. Call importMyData again for a new job and link.`,
+};
+
+/** As verifyExportToken, for upload links. */
+export async function verifyUploadToken(env: SigningEnv, token: string, now: Date): Promise<VerifiedUploadLink> {
+  const { payload, expiresAt } = await verifyToken(UPLOAD_LINK_RULES, env, token, now);
+  return { userId: payload.uid, jobId: payload.job, expiresAt };
 }

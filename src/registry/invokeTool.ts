@@ -1,18 +1,21 @@
 import type { Bindings } from "../env";
-import { admitCall } from "../platform/admission";
-import type { AuthContext } from "../platform/auth";
-import { presentedKey } from "../platform/auth";
+import { type Admission, admitCall } from "../platform/admission";
+import { type AuthContext, presentedKey } from "../platform/auth";
 import { createDb, type Db } from "../platform/db";
 import { ApiError } from "../platform/errors";
 import { batchReader, knownCallerOf } from "../platform/firstReads";
 import { runIdempotently } from "../platform/idempotency";
 import { upgradeUrlOf } from "../platform/plans";
-import { burstLimited, quotaExceeded, refundDailyQuota } from "../platform/quota";
+import { burstLimited, quotaExceeded } from "../platform/quota";
 import type { RateState } from "../platform/rateLimitHeaders";
 import { parseWith, refuseMalformedText } from "../platform/validation";
+import { runChargedWork } from "./chargedWork";
 import type { Face, ToolDefinition } from "./defineTool";
 import { pageLimitOfTool, takesIdempotencyKey } from "./defineTool";
 import { enforcePlanDifferences, enforceToolAccess } from "./enforceAccess";
+
+/** The call's arguments as the face read them, before validation, or the error reading them ended with. */
+export type ReadArguments = { raw: Record<string, unknown> } | { error: unknown };
 
 /** Everything a face knows about one call of one tool; the rest is the pipeline's business. */
 export interface ToolCall {
@@ -20,73 +23,78 @@ export interface ToolCall {
   env: Bindings;
   /** The raw Authorization header. */
   authorization: string | undefined;
+  /**
+   * The key's user as this request already verified it (an MCP POST that also carries other
+   * messages, admitted by the face): admission does not read the key again.
+   */
+  verifiedAs?: AuthContext;
   requestId: string;
   origin: string;
-  /** The call's arguments as the face read them, before validation. */
-  readArguments(): Promise<Record<string, unknown>>;
+  /** Answered only after admission, like any bad argument. */
+  input: ReadArguments;
   /** A client's key for retrying a write safely (REST's Idempotency-Key header). */
   idempotencyKey?: string;
-  /** Told when the answer is a stored one, replayed for a retried Idempotency-Key. */
-  onReplayed?(): void;
-  /** Told who is calling and where its limits stand once the key is known (for headers and logs). */
-  onAdmitted?(auth: AuthContext, rate: RateState): void;
 }
 
-const deliveredNothing = (error: unknown) => !(error instanceof ApiError) || error.status >= 500;
+/** How a call ended, for the face to answer in its wire format. */
+export type ToolOutcome = {
+  /** Where the caller's limits stand once admission knew the key; null when the call was refused at the key (nothing ran). */
+  rate: RateState | null;
+  /** The result is a stored one, replayed for a retried Idempotency-Key. */
+  replayed: boolean;
+} & ({ ok: true; result: unknown } | { ok: false; error: unknown });
 
-/** What the per-call log line says: who called what, how it ended, what it cost. No key, no arguments. */
-interface CallRecord {
-  requestId: string;
-  tool: string;
-  face: ToolCall["face"];
-  userId: string | null;
-  status: number;
-  code: string | null;
-  ms: number;
-  cost: number;
-  refunded: boolean;
+/** A failure the caller caused (a 4xx) keeps its charge; one on our side delivered nothing. */
+const callerCaused = (error: unknown) => error instanceof ApiError && error.status < 500;
+
+/** What one call shares between its admission and its work. */
+interface CallScope {
+  tool: ToolDefinition;
+  call: ToolCall;
+  db: Db;
+  now: Date;
+  pageLimit: ReturnType<typeof pageLimitOfTool>;
+}
+
+/** Admission's answer for a tool call, with its arguments when they were parsed ahead (firstReads). */
+interface ToolAdmission extends Admission {
+  userId: string;
+  early?: ArgumentsOutcome;
 }
 
 /**
  * The one call pipeline of every face: key, quota charge, scope, plan, burst, arguments, plan
- * differences, the handler, and refunds for whatever delivered nothing. Throws ApiError; the
- * face turns the result or the error into its own wire format. Every call, however it ends,
- * writes one structured log line.
+ * differences, the handler. It runs as charged work (chargedWork.ts): refunds for whatever
+ * delivered nothing, one `tool_call` log line per call. Never throws: the face turns the outcome
+ * into its own wire format.
  */
-export async function invokeTool(tool: ToolDefinition, call: ToolCall): Promise<unknown> {
-  const record: CallRecord = {
+export async function invokeTool(tool: ToolDefinition, call: ToolCall): Promise<ToolOutcome> {
+  const scope: CallScope = { tool, call, db: createDb(call.env.DB), now: new Date(), pageLimit: pageLimitOfTool(tool) };
+  const outcome = await runChargedWork({
+    event: "tool_call",
     requestId: call.requestId,
     tool: tool.name,
     face: call.face,
-    userId: null,
-    status: 200,
-    code: null,
-    ms: 0,
-    cost: 0,
-    refunded: false,
-  };
-  const started = Date.now();
-  try {
-    return await runPipeline(tool, call, record);
-  } catch (error) {
-    record.status = error instanceof ApiError ? error.status : 500;
-    record.code = error instanceof ApiError ? error.code : "internal_error";
-    throw error;
-  } finally {
-    record.ms = Date.now() - started;
-    // info, not log: the level says what the line is, and wrangler dev source-maps only log-level lines.
-    console.info(JSON.stringify({ event: "tool_call", ...record }));
-  }
+    db: scope.db,
+    admit: () => admitToolCall(scope),
+    work: (admitted) => runCall(scope, admitted),
+    keepsCharge: callerCaused,
+  });
+  const { admitted } = outcome;
+  if (admitted?.charge && outcome.refunded) admitted.rate.daily.remaining += admitted.charge.cost;
+  const rate = admitted?.rate ?? null;
+  if (!outcome.ok) return { rate, replayed: false, ok: false, error: outcome.error };
+  return { rate, replayed: outcome.result.replayed, ok: true, result: outcome.result.result };
 }
 
-/** The call's arguments, read and checked against the tool's input: its args, or the error to answer with. */
+/** The call's arguments, checked against the tool's input: its args, or the error to answer with. */
 type ArgumentsOutcome = { args: Record<string, unknown> } | { error: unknown };
 
-async function parseToolArguments(tool: ToolDefinition, call: ToolCall): Promise<ArgumentsOutcome> {
+function parseToolArguments(tool: ToolDefinition, input: ReadArguments): ArgumentsOutcome {
+  if ("error" in input) return input;
   try {
-    const raw = await call.readArguments();
-    refuseMalformedText(raw);
-    return { args: parseWith(tool.input, raw) };
+    refuseMalformedText(input.raw);
+    return { args: parseWith(tool.input, input.raw) };
   } catch (error) {
     return { error };
   }
@@ -97,49 +105,32 @@ const argumentsOrThrow = (outcome: ArgumentsOutcome) => {
   return outcome.args;
 };
 
-async function runPipeline(tool: ToolDefinition, call: ToolCall, record: CallRecord): Promise<unknown> {
-  const db = createDb(call.env.DB);
-  const now = new Date();
+async function admitToolCall({ tool, call, db, now, pageLimit }: CallScope): Promise<ToolAdmission> {
   const key = presentedKey(call.authorization);
-  const pageLimit = pageLimitOfTool(tool);
-  // A tool that can say its first reads from its arguments reads them before admission, so they
+  // A tool that can say its first reads from its arguments parses them before admission, so they
   // travel in admission's round trip; a bad argument is still answered only after admission.
-  const early = tool.firstReads ? await parseToolArguments(tool, call) : undefined;
+  const early = tool.firstReads ? parseToolArguments(tool, call.input) : undefined;
   const ahead = early && "args" in early ? tool.firstReads?.(early.args, { ...knownCallerOf(key.keyId), now, pageLimit }) : undefined;
-  const { auth, charge, burst, rate, prefetched } = await admitCall(db, key, now, tool, ahead);
-  record.userId = auth.userId;
-  record.cost = charge?.cost ?? 0;
-  call.onAdmitted?.(auth, rate);
+  const admission = await admitCall(db, key, now, tool, ahead, call.verifiedAs);
+  return { ...admission, userId: admission.auth.userId, early };
+}
+
+async function runCall(scope: CallScope, admitted: ToolAdmission): Promise<{ result: unknown; replayed: boolean }> {
+  const { tool, call, db, now, pageLimit } = scope;
+  const { auth, charge, burst, prefetched } = admitted;
   const upgradeUrl = upgradeUrlOf(call.env, call.origin);
   // Admission charged only a call that passes these, so a refusal has nothing to give back.
   enforceToolAccess(tool, auth, upgradeUrl);
   if (!burst.admitted) throw burstLimited(auth, burst, now);
   if (!charge) throw quotaExceeded(auth, now);
-  const refund = async () => {
-    await refundDailyQuota(db, auth, charge);
-    rate.daily.remaining += charge.cost;
-    record.refunded = true;
-  };
-
-  try {
-    const args = argumentsOrThrow(early ?? (await parseToolArguments(tool, call)));
-    enforcePlanDifferences(tool, auth, args, upgradeUrl);
-    const { env, face, requestId, origin, idempotencyKey } = call;
-    const handle = (db: Db) =>
-      tool.handler(
-        { tool: tool.name, env, face, origin, db, read: batchReader(db, prefetched), auth, requestId, now, upgradeUrl, pageLimit },
-        args,
-      );
-    if (idempotencyKey === undefined || !takesIdempotencyKey(tool)) return await handle(db);
-    const { result, replayed } = await runIdempotently(
-      { db, userId: auth.userId, key: idempotencyKey, tool: tool.name, args, now },
-      handle,
+  const args = argumentsOrThrow(admitted.early ?? parseToolArguments(tool, call.input));
+  enforcePlanDifferences(tool, auth, args, upgradeUrl);
+  const { env, face, requestId, origin, idempotencyKey } = call;
+  const handle = (db: Db) =>
+    tool.handler(
+      { tool: tool.name, env, face, origin, db, read: batchReader(db, prefetched), auth, requestId, now, upgradeUrl, pageLimit },
+      args,
     );
-    if (replayed) call.onReplayed?.();
-    return result;
-  } catch (error) {
-    // A call that failed on our side delivered nothing, so it costs nothing.
-    if (deliveredNothing(error)) await refund();
-    throw error;
-  }
+  if (idempotencyKey === undefined || !takesIdempotencyKey(tool)) return { result: await handle(db), replayed: false };
+  return runIdempotently({ db, userId: auth.userId, key: idempotencyKey, tool: tool.name, args, now }, handle);
 }

@@ -20,7 +20,7 @@ export interface ExportCleanup {
  * of the EXPORTS bucket: deletes the export files no link can reach any more and the staged import
  * files no job will read, and aborts the multipart uploads a dead process left unfinished. It sits
  * above the exports and imports families, which both keep files there. The bucket's lifecycle
- * rules (README, Deploying) are the backstop should the schedule not run.
+ * rules (docs/operating.md, Deploying) are the backstop should the schedule not run.
  */
 export async function cleanUpExports(env: Pick<Bindings, "DB" | "EXPORTS">, now: Date): Promise<ExportCleanup> {
   const db = createDb(env.DB);

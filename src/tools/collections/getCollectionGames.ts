@@ -5,6 +5,7 @@ import { type Paging, pageArgs, pageEnvelopeFields, pageOf, pageOffset } from ".
 import { PREMIUM_ONLY } from "../../platform/plans";
 import { orderedRanges } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
+import { COLLECTION_GAME_SORTS, collectionGamesQuery } from "./collectionGames";
 import {
   type CollectionGameRow,
   type CollectionRow,
@@ -13,7 +14,7 @@ import {
   collectionSummarySchema,
   toCollectionGames,
 } from "./items";
-import { COLLECTION_GAME_SORTS, collectionGamesQuery, collectionQuery } from "./queries";
+import { collectionQuery } from "./queries";
 
 const PAGING: Paging = { cap: 100, defaultLimit: 50, capReason: "game is always included, which caps the page at 100" };
 const { platformIds, genreId, title, releaseDateFrom, releaseDateTo } = sharedFilterArgs;

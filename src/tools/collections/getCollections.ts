@@ -3,8 +3,8 @@ import { type Paging, pageArgs, pagedEnvelope, pageOf, pageOffset } from "../../
 import { PREMIUM_ONLY } from "../../platform/plans";
 import { text } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
+import { collectionPage } from "./collectionGames";
 import { COLLECTION_TYPES, collectionSchema, PURPOSES, toCollectionItem } from "./items";
-import { collectionPage } from "./queries";
 
 const PAGING: Paging = { cap: 100, defaultLimit: 50 };
 

@@ -1,11 +1,15 @@
+import { eq } from "drizzle-orm";
 import { z } from "zod";
+import { collections } from "../../db/schema";
 import { confirmTokenArg, confirmTwoStep, removalResult, TWO_STEP_NOTE } from "../../platform/confirm";
+import { queryBatch } from "../../platform/db";
 import { notFound } from "../../platform/errors";
 import { PREMIUM_ONLY } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
 import { counted } from "../shared/previewText";
 import { toCollection } from "./items";
-import { deleteCollection, findCollection } from "./queries";
+import { findCollection } from "./queries";
+import { collectionsRemovalSql } from "./removal";
 
 /** What goes with the collection: its list of games (INDIVIDUAL) or of exclusions (TAG, PLATFORM). */
 function listsOf({ gameIds, excludeGameIds }: { gameIds: number[]; excludeGameIds: number[] }) {
@@ -34,7 +38,7 @@ export const removeCollection = defineTool({
       targetRevision: collection.revision,
       summary: `Removes your ${collection.type} collection '${collection.name}'${listsOf(toCollection(collection))}; its games stay where they are.`,
       async execute(marker) {
-        await deleteCollection(db, auth.userId, args.collectionId, marker);
+        await queryBatch(db, [marker, ...collectionsRemovalSql(auth.userId, eq(collections.id, args.collectionId))]);
         return { collectionId: args.collectionId, removed: true as const };
       },
     });

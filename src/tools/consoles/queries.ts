@@ -3,7 +3,7 @@ import { alias, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
 import { consolePlatforms, consoles, maintenanceLogs, platforms } from "../../db/schema";
 import { inJsonArray } from "../../platform/columns";
-import { type Db, placeContains, queryBatch, rangeConditions, statements } from "../../platform/db";
+import { type Db, placeContains, rangeConditions, statements } from "../../platform/db";
 import { ApiError, notFound } from "../../platform/errors";
 import { rating } from "../../platform/filters";
 import { newId } from "../../platform/ids";
@@ -14,8 +14,6 @@ import { isoDate, text } from "../../platform/schemas";
 import { utcDay } from "../../platform/time";
 import { readBack } from "../../platform/writes";
 import { usableIds } from "../games/queries";
-import { detachConsoleSql } from "../shared/dependentRecords";
-import { keyOf } from "../shared/fingerprints";
 import { stillUsable } from "../shared/usableReferences";
 import {
   type ConsoleFieldGroup,
@@ -250,28 +248,6 @@ export async function patchConsole(db: Db, userId: string, consoleId: string, ch
     ],
     platformsKept(userId, platformPriorities ?? []),
   );
-}
-
-/** The console's maintenance logs as keys to fingerprint (removing the console deletes exactly these). */
-export const maintenanceLogKeys = (consoleId: string) =>
-  statements
-    .select({ k: keyOf(maintenanceLogs.id, maintenanceLogs.updatedAt) })
-    .from(maintenanceLogs)
-    .where(eq(maintenanceLogs.consoleId, consoleId))
-    .getSQL();
-
-/** The console, its platform list and its maintenance logs go together; play records lose it. `marker`: removeConsole's token use. */
-export async function deleteConsole(db: Db, userId: string, consoleId: string, now: string, marker: SQL) {
-  await queryBatch(db, [
-    marker,
-    detachConsoleSql(userId, consoleId, now),
-    statements
-      .delete(maintenanceLogs)
-      .where(and(eq(maintenanceLogs.consoleId, consoleId), eq(maintenanceLogs.userId, userId)))
-      .getSQL(),
-    deletePlatformsSql(consoleId),
-    statements.delete(consoles).where(ownConsole(userId, consoleId)).getSQL(),
-  ]);
 }
 
 const ownLog = (userId: string, maintenanceLogId: string) =>

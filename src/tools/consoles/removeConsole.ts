@@ -1,12 +1,14 @@
 import { z } from "zod";
 import { confirmTokenArg, confirmTwoStep, removalResult, TWO_STEP_NOTE } from "../../platform/confirm";
+import { queryBatch } from "../../platform/db";
 import { notFound } from "../../platform/errors";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
-import { playsOnConsole, playsOnConsoleKeys } from "../shared/dependentRecords";
+import { pick } from "../shared/cascade";
 import { fingerprintsOf } from "../shared/fingerprints";
 import { counted, quotedNames } from "../shared/previewText";
-import { deleteConsole, findConsole, maintenanceLogKeys } from "./queries";
+import { findConsole } from "./queries";
+import { consolesRemovalSql, maintenanceLogKeys, playsOnConsole, playsOnConsoleKeys } from "./removal";
 
 export const removeConsole = defineTool({
   name: "removeConsole",
@@ -35,7 +37,7 @@ export const removeConsole = defineTool({
       targetRevision: [owned.updatedAt, logs!.fingerprint, detached!.fingerprint].join(":"),
       summary: `Removes your console '${owned.name}' with its platform list${withLogs}.${losing}`,
       async execute(marker) {
-        await deleteConsole(db, auth.userId, args.consoleId, ctx.now.toISOString(), marker);
+        await queryBatch(db, [marker, ...consolesRemovalSql(auth.userId, pick.one(args.consoleId), ctx.now.toISOString())]);
         return { consoleId: args.consoleId, removed: true as const };
       },
     });

@@ -1,20 +1,16 @@
-import { and, eq, exists, not, type SQL, sql } from "drizzle-orm";
+import { and, eq, exists, not, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { companies, games, genres, platforms } from "../../db/schema";
+import { inJsonArray } from "../../platform/columns";
 import { insertWithCustomId } from "../../platform/customIds";
-import { type Db, queryBatch, statements } from "../../platform/db";
+import { type Db, statements } from "../../platform/db";
 import { ApiError, notFound } from "../../platform/errors";
 import { addWithinLimit, type LimitContext, planCounter, runConditional, type WriteCondition } from "../../platform/registeredLimits";
 import { differs } from "../../platform/writes";
-import { gameLeavesCollectionsSql } from "../collections/queries";
 import { GAME_FIELD_GROUPS, toGame } from "../games/gameObject";
 import { gameWriteStatements, type StoredGameRow } from "../games/gameWrites";
 import { loadGameRecords, usableIds } from "../games/queries";
-import { deleteEntrySql } from "../library/queries";
-import { deleteCopiesSql, deleteGamePlaysSql } from "../shared/dependentRecords";
 import { stillUsable } from "../shared/usableReferences";
-import { gameLeavesTagsSql } from "../tags/queries";
-import { deleteWishSql } from "../wishlist/queries";
 import { type CustomGameFields, customRevision } from "./items";
 
 /** The plan limit on customGames: counted here, where its rows are written. */
@@ -175,20 +171,8 @@ export async function updateCustomGame(
   return revision;
 }
 
-/**
- * Deletes the game and everything of the owner's that names it, in one batch: its copies, play
- * records and logs, library and wishlist entries, and its places in tags and collections (which
- * get a new revision and updatedAt, their content having changed).
- */
-export async function deleteCustomGame(db: Db, userId: string, gameId: number, now: string, marker: SQL) {
-  await queryBatch(db, [
-    marker,
-    deleteCopiesSql(userId, gameId),
-    ...deleteGamePlaysSql(userId, gameId),
-    ...gameLeavesTagsSql(userId, gameId, now),
-    ...gameLeavesCollectionsSql(userId, gameId, now),
-    deleteEntrySql(userId, gameId),
-    deleteWishSql(userId, gameId),
-    statements.delete(games).where(ownGame(userId, gameId)).getSQL(),
-  ]);
+/** Each of the genres that exist, with its parent (null for a main genre). */
+export async function genreParents(db: Db, genreIds: readonly number[]): Promise<Map<number, number | null>> {
+  const rows = await db.select({ id: genres.id, parentId: genres.parentId }).from(genres).where(inJsonArray(genres.id, genreIds));
+  return new Map(rows.map((genre) => [genre.id, genre.parentId]));
 }

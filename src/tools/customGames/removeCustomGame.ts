@@ -1,15 +1,18 @@
 import { confirmTwoStep, gameRemoval } from "../../platform/confirm";
+import { queryBatch } from "../../platform/db";
 import { notFound } from "../../platform/errors";
 import { PREMIUM_ONLY } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
 import { collectionsListingGame } from "../collections/queries";
 import { findEntry } from "../library/queries";
-import { countCopies, gamePlaysOf } from "../shared/dependentRecords";
+import { countCopies, gamePlaysOf } from "../library/removal";
+import { pick } from "../shared/cascade";
 import { counted, listed, quotedNames } from "../shared/previewText";
-import { tagsHoldingGame } from "../tags/queries";
+import { tagsHoldingGame } from "../tags/removal";
 import { findWish } from "../wishlist/queries";
 import { customRevision } from "./items";
-import { deleteCustomGame, findCustomGame } from "./queries";
+import { findCustomGame } from "./queries";
+import { customGamesRemovalSql } from "./removal";
 
 /** "the tag 'a'", "the collections 'a' and 'b'": the named records a removal changes. */
 const named = (one: string, records: readonly { name: string }[]) =>
@@ -56,7 +59,7 @@ export const removeCustomGame = defineTool({
       ].join(":"),
       summary: `Removes your custom game '${game.title}'${alsoGoes ? ` with ${alsoGoes}` : ""}.${leaves ? ` It leaves ${leaves}.` : ""}`,
       async execute(marker) {
-        await deleteCustomGame(db, auth.userId, args.gameId, ctx.now.toISOString(), marker);
+        await queryBatch(db, [marker, ...customGamesRemovalSql(auth.userId, pick.one(args.gameId), ctx.now.toISOString())]);
         return { gameId: args.gameId, removed: true as const };
       },
     });

@@ -1,11 +1,16 @@
 import type { Bindings } from "../../env";
-import type { ExportReader, ExportRequest, ExportSource } from "./exportSource";
+import { admitLinkUser, type LinkAdmission } from "../../platform/admission";
+import type { Db } from "../../platform/db";
+import { ApiError } from "../../platform/errors";
+import { invalidExportLink, type VerifiedExportLink, verifyExportToken } from "../../platform/signedLinks";
+import type { ToolName } from "../types";
+import type { ExportKind, ExportReader, ExportRequest, ExportSource } from "./exportSource";
 import { openMasterDataSource } from "./masterData";
 import { openMyDataSource } from "./myData";
 
 /**
- * Daily quota units one download of an export link costs, per dataset (one place; the README's
- * Exports section mirrors it). Issuing the link is an ordinary call (1 unit). A games master file
+ * Daily quota units one download of an export link costs, per dataset (one place; docs/exports-and-imports.md,
+ * "Download links", mirrors it). Issuing the link is an ordinary call (1 unit). A games master file
  * is a whole platform's catalogue, so it costs more than the other master files, as the spec says.
  */
 export const DOWNLOAD_COSTS = {
@@ -16,6 +21,43 @@ export const DOWNLOAD_COSTS = {
 export function downloadCost(request: Pick<ExportRequest, "kind" | "dataset">): number {
   if (request.kind === "myData") return DOWNLOAD_COSTS.myData;
   return DOWNLOAD_COSTS.masterData[request.dataset as keyof typeof DOWNLOAD_COSTS.masterData] ?? DOWNLOAD_COSTS.masterData.platforms;
+}
+
+/** The tool that issues each kind of link (a download's log line names it). */
+const EXPORT_TOOLS: Record<ExportKind, ToolName> = { myData: "exportMyData", masterData: "exportMasterData" };
+
+/** A download admitted: the verified link, its user as they are now, and the charge. */
+export interface DownloadAdmission extends LinkAdmission {
+  link: VerifiedExportLink;
+  tool: ToolName;
+}
+
+/**
+ * Checks the link (signature, then expiry), then its user's standing (not suspended), and charges
+ * the download to their daily quota in the same round trip. `free`: HEAD delivers no file, so it
+ * costs nothing (it may still produce the file, once per link).
+ */
+export async function admitDownload(ctx: { env: Bindings; db: Db; now: Date }, token: string, free: boolean): Promise<DownloadAdmission> {
+  const link = await verifyExportToken(ctx.env, token, ctx.now);
+  const cost = free ? 0 : downloadCost(link.request);
+  const admitted = await admitLinkUser(ctx.db, link.userId, ctx.now, cost, invalidExportLink);
+  return { ...admitted, link, tool: EXPORT_TOOLS[link.request.kind] };
+}
+
+/** Seconds a client should wait before retrying a download that failed on our side. */
+export const DOWNLOAD_RETRY_AFTER_SEC = 30;
+
+/**
+ * A download that failed as the answer to give: a refusal (plan, arguments) passes through as it
+ * is; anything else is our failure, logged and answered as retryable.
+ */
+export function downloadFailure(error: unknown, requestId: string): unknown {
+  if (error instanceof ApiError && (error.status < 500 || error.code === "unavailable")) return error;
+  console.error(JSON.stringify({ requestId, exportNotDelivered: String(error), stack: (error as Error)?.stack }));
+  return new ApiError("unavailable", "The file could not be produced or served; the download was not charged. Retry shortly.", {
+    retryable: true,
+    retryAfterSec: DOWNLOAD_RETRY_AFTER_SEC,
+  });
 }
 
 export interface OpenerContext {

@@ -2,9 +2,10 @@ import type { Db } from "../../platform/db";
 import type { Plan } from "../../platform/plans";
 
 /**
- * The contract between the export tools and the download face. A tool answers a signed link that
- * carries an ExportRequest; the download face verifies it and asks the family's opener for an
- * ExportSource, whose pages it streams into an R2 object in the requested format.
+ * The contract between the export tools and their downloads. A tool answers a signed link that
+ * carries an ExportRequest; a download of it (admitDownload, then exportFileOf in
+ * produceExportFile.ts) asks the family's opener for an ExportSource, whose pages it streams into
+ * an R2 object in the requested format.
  */
 export type ExportFormat = "json" | "csv" | "ndjson";
 export type ExportKind = "myData" | "masterData";

@@ -12,15 +12,20 @@ import {
   coverageFrom,
   coverageQueries,
   GAME_JOINS,
+  GAME_RANK_G,
   GAME_SELECT,
-  gameFilterConditions,
+  GAME_VIEW,
+  GAMES_G,
   groupsOf,
+  joinGame,
+  readGameConditions,
   visibleTo,
 } from "./queries";
 import { queryTermsCondition } from "./searchQuery";
 import { coverageSchema, DEFAULT_GAME_FIELDS } from "./shared";
 
 const PAGING: Paging = { cap: 100, defaultLimit: 20 };
+const { game: g } = GAME_VIEW;
 
 /** Detailed field groups make rows heavy, so they shrink the page. */
 function fieldCaps(groups: ReadonlySet<GameFieldGroup>): PageCap[] {
@@ -38,8 +43,11 @@ function fieldCaps(groups: ReadonlySet<GameFieldGroup>): PageCap[] {
  * (games_release_nulls_last_idx), and descending gets it by itself.
  */
 const ORDER = {
-  releaseDate: { asc: sql`g.release_date IS NULL, g.release_date, g.id`, desc: sql`g.release_date DESC, g.id DESC` },
-  title: { asc: sql`g.sort_key, g.id`, desc: sql`g.sort_key DESC, g.id DESC` },
+  releaseDate: {
+    asc: sql`${g.releaseDate} IS NULL, ${g.releaseDate}, ${g.id}`,
+    desc: sql`${g.releaseDate} DESC, ${g.id} DESC`,
+  },
+  title: { asc: sql`${g.sortKey}, ${g.id}`, desc: sql`${g.sortKey} DESC, ${g.id} DESC` },
 };
 
 /** With no condition beyond platforms, the total comes from per-platform counts instead of a count. */
@@ -89,7 +97,7 @@ export const browseGames = defineTool({
   async handler({ db, auth, pageLimit }, args) {
     const groups = groupsOf(args.fields, DEFAULT_GAME_FIELDS);
     const limit = pageLimit(args.limit, fieldCaps(groups));
-    const conditions = [visibleTo(auth.userId), ...(await gameFilterConditions(db, args))];
+    const conditions = [visibleTo(auth.userId), ...(await readGameConditions(db, args))];
     if (args.query) conditions.push(queryTermsCondition(args.query));
     const where = allOf(conditions);
     const order = ORDER[args.sortBy][args.sortOrder];
@@ -98,13 +106,13 @@ export const browseGames = defineTool({
       // Ids first, game columns for the page only. CROSS JOIN keeps the page as the outer loop:
       // otherwise SQLite may walk every game in the order's index to find the page's few rows.
       // raw SQL: a CTE page with CROSS JOIN and GAME_SELECT's aliased joins.
-      sql`WITH page AS (SELECT g.id FROM games g WHERE ${where}
+      sql`WITH page AS (SELECT ${g.id} FROM ${GAMES_G} WHERE ${where}
           ORDER BY ${order} LIMIT ${limit.effectiveLimit} OFFSET ${pageOffset(args.page, limit)})
-        SELECT ${GAME_SELECT} FROM page CROSS JOIN games g ON g.id = page.id ${GAME_JOINS} ORDER BY ${order}`,
+        SELECT ${GAME_SELECT} FROM page ${joinGame("CROSS JOIN", "page.id")} ${GAME_JOINS} ORDER BY ${order}`,
       ...coverageQueries(auth.userId),
       // game_rank has the filter columns under the same names, in rows a fraction of the width.
       // raw SQL: the shared game filters are written over the alias g (queries.ts).
-      ...(byPlatform ? [] : [sql`SELECT COUNT(*) AS n FROM game_rank g WHERE ${where}`]),
+      ...(byPlatform ? [] : [sql`SELECT COUNT(*) AS n FROM ${GAME_RANK_G} WHERE ${where}`]),
     ]);
     const [generations, customGames, counted] = rest;
     const { generation, coverage, gamesPerPlatform } = await coverageFrom(db, [generations, customGames]);

@@ -1,11 +1,41 @@
 import { and, count, eq, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { companies, gameRank, games, genres, masterMeta, platforms } from "../../db/schema";
-import { inJsonArray, visibleToUser } from "../../platform/columns";
+import { alias, type SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { companies, gameEditions, gameRank, games, genres, masterMeta, platforms } from "../../db/schema";
+import { type ColumnRef, columnSql, inJsonArray, visibleToUser } from "../../platform/columns";
 import { type Db, type RowOf, statements } from "../../platform/db";
+import { buildAfterLookups, type LookupPlan, type Lookups } from "../../platform/lookups";
 import { normalizeSearchText } from "../../platform/normalize";
 import type { GameFieldGroup, GameRecord } from "./gameObject";
 import { EMPTY_GENERATION, generationKey } from "./generation";
+
+/**
+ * The shared game view: a game (g) with its platform (p), publisher (c) and main and support genres
+ * (gm, gs), under the aliases every read of games gives them, so the select lists, the joins, the
+ * game filters and the sorts below fit any statement that names its game g.
+ */
+export const GAME_VIEW = {
+  game: alias(games, "g"),
+  platform: alias(platforms, "p"),
+  publisher: alias(companies, "c"),
+  mainGenre: alias(genres, "gm"),
+  subGenre: alias(genres, "gs"),
+};
+const { game: g, platform: p, publisher: c, mainGenre: gm, subGenre: gs } = GAME_VIEW;
+
+/** Games aliased g, as a FROM item (an alias alone renders as its name). */
+export const GAMES_G = sql`${games} ${g}`;
+
+/**
+ * game_rank aliased g: it has the games' filter columns under the same names, so the game filters
+ * read it unchanged, in rows a fraction of the width (searchGames' hits, browseGames' count).
+ */
+export const rankedGame = alias(gameRank, "g");
+export const GAME_RANK_G = sql`${gameRank} ${rankedGame}`;
+
+/** The game (g) whose id is `gameId`, joined ("JOIN", "LEFT JOIN" for one that may be missing, "CROSS JOIN" to keep the order). */
+// raw SQL: a join of the raw game reads (lists, search, browse, collections), whose select lists are GAME_VIEW's.
+export const joinGame = (join: "JOIN" | "LEFT JOIN" | "CROSS JOIN", gameId: ColumnRef) =>
+  sql`${sql.raw(join)} ${GAMES_G} ON ${g.id} = ${columnSql(gameId)}`;
 
 /**
  * What toGame() reads without field groups: the `game` of list items, which never shows editions,
@@ -13,36 +43,35 @@ import { EMPTY_GENERATION, generationKey } from "./generation";
  * no columns nobody reads.
  */
 // raw SQL: select lists over GAME_JOINS' aliases, shared with the list machinery (userLists.ts) and search.
-export const GAME_CORE_SELECT = sql.raw(`
-  g.id, g.title, g.title_en, g.platform_id, p.name AS platform_name, g.publisher_id, c.name AS publisher_name,
-  g.genre_id, gm.name AS genre_name, g.release_date, g.db_id, g.db_slug, g.db_cover_id, g.owner_user_id`);
+export const GAME_CORE_SELECT = sql`${g.id}, ${g.title}, ${g.titleEn}, ${g.platformId}, ${p.name} AS platform_name,
+  ${g.publisherId}, ${c.name} AS publisher_name, ${g.genreId}, ${gm.name} AS genre_name, ${g.releaseDate},
+  ${g.dbId}, ${g.dbSlug}, ${g.dbCoverId}, ${g.ownerUserId}`;
+
+const edition = alias(gameEditions, "e");
 
 /** Everything toGame() needs, in one row per game (editions folded in as JSON). */
 // raw SQL: editions folded in by a correlated json_group_array subquery.
-export const GAME_SELECT = sql.raw(`
-  g.id, g.title, g.title_en, g.platform_id, p.name AS platform_name, g.publisher_id, c.name AS publisher_name,
-  g.genre_id, gm.name AS genre_name, g.genre_sub_id, gs.name AS genre_sub_name, g.release_date, g.jan_code,
-  g.model_number, g.price, g.media_id, g.gps_id, g.db_id, g.db_slug, g.db_cover_id, g.owner_user_id,
-  (SELECT json_group_array(json_object('gameEditionId', e.id, 'title', e.title, 'modelNumber', json(e.model_number),
-     'releaseDate', e.release_date, 'price', e.price, 'janCode', e.jan_code))
-   FROM (SELECT * FROM game_editions WHERE game_id = g.id ORDER BY position) e) AS editions`);
+export const GAME_SELECT = sql`${GAME_CORE_SELECT}, ${g.genreSubId}, ${gs.name} AS genre_sub_name, ${g.janCode},
+  ${g.modelNumber}, ${g.price}, ${g.mediaId}, ${g.gpsId},
+  (SELECT json_group_array(json_object('gameEditionId', ${edition.id}, 'title', ${edition.title}, 'modelNumber', json(${edition.modelNumber}),
+     'releaseDate', ${edition.releaseDate}, 'price', ${edition.price}, 'janCode', ${edition.janCode}))
+   FROM (SELECT * FROM ${gameEditions} WHERE ${gameEditions.gameId} = ${g.id} ORDER BY ${gameEditions.position}) ${edition}) AS editions`;
 
+/** The game's platform, publisher and genres, joined to g; the platform by `platformJoin` (every game has one). */
 // raw SQL: four aliased joins (genres twice), shared by every game read.
-export const GAME_JOINS = sql.raw(`
-  JOIN platforms p ON p.id = g.platform_id
-  LEFT JOIN companies c ON c.id = g.publisher_id
-  LEFT JOIN genres gm ON gm.id = g.genre_id
-  LEFT JOIN genres gs ON gs.id = g.genre_sub_id`);
+const gameJoins = (platformJoin: "JOIN" | "LEFT JOIN") => sql`
+  ${sql.raw(platformJoin)} ${platforms} ${p} ON ${p.id} = ${g.platformId}
+  LEFT JOIN ${companies} ${c} ON ${c.id} = ${g.publisherId}
+  LEFT JOIN ${genres} ${gm} ON ${gm.id} = ${g.genreId}
+  LEFT JOIN ${genres} ${gs} ON ${gs.id} = ${g.genreSubId}`;
+
+export const GAME_JOINS = gameJoins("JOIN");
 
 /** GAME_JOINS for a game that may be missing (LEFT JOIN games g): every join left. */
-export const GAME_LEFT_JOINS = sql.raw(`
-  LEFT JOIN platforms p ON p.id = g.platform_id
-  LEFT JOIN companies c ON c.id = g.publisher_id
-  LEFT JOIN genres gm ON gm.id = g.genre_id
-  LEFT JOIN genres gs ON gs.id = g.genre_sub_id`);
+export const GAME_LEFT_JOINS = gameJoins("LEFT JOIN");
 
 /** Official games, plus the caller's own custom games (games aliased g); nobody else's. */
-export const visibleTo = (userId: string) => visibleToUser(sql.raw("g.owner_user_id"), userId);
+export const visibleTo = (userId: string) => visibleToUser(g.ownerUserId, userId);
 
 /** Which of these platform or publisher ids the user may refer to: official ones and their own. */
 export async function usableIds(db: Db, table: "platforms" | "companies", userId: string, ids: readonly number[]): Promise<Set<number>> {
@@ -60,32 +89,50 @@ export async function loadGameRecords(db: Db, userId: string, ids: readonly numb
   if (ids.length === 0) return new Map();
   // raw SQL: GAME_SELECT's aliased joins and correlated editions subquery.
   const rows = await db.all<GameRecord>(sql`
-    SELECT ${GAME_SELECT} FROM games g ${GAME_JOINS}
-    WHERE ${inJsonArray(sql.raw("g.id"), ids)} AND ${visibleTo(userId)}`);
+    SELECT ${GAME_SELECT} FROM ${GAMES_G} ${GAME_JOINS}
+    WHERE ${inJsonArray(g.id, ids)} AND ${visibleTo(userId)}`);
   return new Map(rows.map((row) => [row.id, row]));
 }
 
+/** The shared game filters (of games aliased g); searchGames and browseGames take all but `title`, having their own query. */
 export interface GameFilters {
   platformIds?: number[];
   publisherId?: number;
   genreId?: number;
   releaseDateFrom?: string;
   releaseDateTo?: string;
+  title?: string;
 }
+
+/** A genre as the genre filter reads it: where it sits in the taxonomy. */
+type GenreNode = Pick<typeof genres.$inferSelect, "parentId" | "taxonomyKey">;
+
+/** What the game filters look up before their conditions: the genre filtered by (null when there is no such genre). */
+export interface GameLookups {
+  genre: GenreNode | null;
+}
+
+async function genreNode(db: Db, genreId: number): Promise<GenreNode | null> {
+  const genre = await db
+    .select({ parentId: genres.parentId, taxonomyKey: genres.taxonomyKey })
+    .from(genres)
+    .where(eq(genres.id, genreId))
+    .get();
+  return genre ?? null;
+}
+
+/** The game filters' lookups: the genre's place in the taxonomy, when one is filtered by. */
+export const gameLookups = ({ genreId }: GameFilters): Lookups<GameLookups> =>
+  genreId === undefined ? {} : { genre: (db) => genreNode(db, genreId) };
 
 /**
  * The genre filter, the one rule of every tool that takes genreId: a root genre matches a game's
  * main or support genre id; any other genre matches through its taxonomy key, i.e. the game's
  * support or main genre is that genre or one beneath it.
  */
-async function genreCondition(db: Db, genreId: number): Promise<SQL> {
-  const genre = await db
-    .select({ parentId: genres.parentId, taxonomyKey: genres.taxonomyKey })
-    .from(genres)
-    .where(eq(genres.id, genreId))
-    .get();
+function genreCondition(genreId: number, genre: GenreNode | null | undefined): SQL {
   if (!genre) return sql`0`;
-  if (genre.parentId === null) return sql`(g.genre_id = ${genreId} OR g.genre_sub_id = ${genreId})`;
+  if (genre.parentId === null) return sql`(${g.genreId} = ${genreId} OR ${g.genreSubId} = ${genreId})`;
   // A prefix test, not LIKE: "_" in a key is a LIKE wildcard.
   const below = `${genre.taxonomyKey}.`;
   const subtree = statements
@@ -93,55 +140,43 @@ async function genreCondition(db: Db, genreId: number): Promise<SQL> {
     .from(genres)
     .where(or(eq(genres.taxonomyKey, genre.taxonomyKey), sql`substr(${genres.taxonomyKey}, 1, ${below.length}) = ${below}`))
     .getSQL();
-  return sql`(g.genre_sub_id IN (${subtree}) OR g.genre_id IN (${subtree}))`;
+  return sql`(${g.genreSubId} IN (${subtree}) OR ${g.genreId} IN (${subtree}))`;
 }
 
-/** The shared game filters as SQL, given the genre filter's condition (read first: see genreCondition). */
-function gameConditionsWith(filters: GameFilters, genre: SQL | undefined): SQL[] {
+/** The shared `title` filter: title, reading and nicknames, or an edition's title, normalised. */
+const titleCondition = (title: string) => {
+  const term = normalizeSearchText(title);
+  return sql`(instr(${g.searchTitle}, ${term}) > 0 OR instr(${g.searchAlias}, ${term}) > 0 OR instr(${g.searchEditionTitle}, ${term}) > 0)`;
+};
+
+/**
+ * The shared game filters as conditions on games g, from what gameLookups looked up; release date
+ * ranges are inclusive and drop undated games.
+ */
+export function gameConditions(filters: GameFilters, looked: Partial<GameLookups>): SQL[] {
   const conditions: SQL[] = [];
-  if (filters.platformIds?.length) {
-    conditions.push(inJsonArray(sql.raw("g.platform_id"), filters.platformIds));
-  }
-  if (filters.publisherId !== undefined) conditions.push(sql`g.publisher_id = ${filters.publisherId}`);
-  if (genre) conditions.push(genre);
-  if (filters.releaseDateFrom) conditions.push(sql`g.release_date >= ${filters.releaseDateFrom}`);
-  if (filters.releaseDateTo) conditions.push(sql`g.release_date <= ${filters.releaseDateTo}`);
+  if (filters.platformIds?.length) conditions.push(inJsonArray(g.platformId, filters.platformIds));
+  if (filters.publisherId !== undefined) conditions.push(sql`${g.publisherId} = ${filters.publisherId}`);
+  if (filters.genreId !== undefined) conditions.push(genreCondition(filters.genreId, looked.genre));
+  if (filters.releaseDateFrom) conditions.push(sql`${g.releaseDate} >= ${filters.releaseDateFrom}`);
+  if (filters.releaseDateTo) conditions.push(sql`${g.releaseDate} <= ${filters.releaseDateTo}`);
+  if (filters.title !== undefined) conditions.push(titleCondition(filters.title));
   return conditions;
 }
 
-/** SQL conditions for the shared game filters; release date ranges are inclusive and drop undated games. */
-export async function gameFilterConditions(db: Db, filters: GameFilters): Promise<SQL[]> {
-  return gameConditionsWith(filters, filters.genreId === undefined ? undefined : await genreCondition(db, filters.genreId));
+/** The shared game filters described once: their lookups, then their conditions (gameConditions). */
+export const gameFilterPlan = (filters: GameFilters): LookupPlan<GameLookups, SQL[]> => ({
+  lookups: gameLookups(filters),
+  build: (looked) => gameConditions(filters, looked),
+});
+
+/** gameConditions with their lookups read first, for reads that are not read ahead. */
+export const readGameConditions = (db: Db, filters: GameFilters): Promise<SQL[]> => buildAfterLookups(db, gameFilterPlan(filters));
+
+/** Visibility, the game filters and title, their lookups read first (exportMyData's customGames). */
+export async function ownedGameConditions(db: Db, userId: string, filters: GameFilters): Promise<SQL[]> {
+  return [visibleTo(userId), ...(await readGameConditions(db, filters))];
 }
-
-/** gameFilterConditions when nothing needs reading first (no genre to look up); undefined otherwise. */
-export const gameFilterConditionsNow = (filters: GameFilters): SQL[] | undefined =>
-  filters.genreId === undefined ? gameConditionsWith(filters, undefined) : undefined;
-
-/** The shared `title` filter: title, reading and nicknames, or an edition's title, normalised. */
-export const titleFilterCondition = (title: string) => {
-  const term = normalizeSearchText(title);
-  return sql`(instr(g.search_title, ${term}) > 0 OR instr(g.search_alias, ${term}) > 0 OR instr(g.search_edition_title, ${term}) > 0)`;
-};
-
-/** Game-side filters of a user's own list (library, wishlist): visibility, the game filters and title. */
-export async function ownedGameConditions(db: Db, userId: string, filters: GameFilters & { title?: string }): Promise<SQL[]> {
-  return [visibleTo(userId), ...(await listGameConditions(db, filters))];
-}
-
-/** The game filters and title of a user's own list, on its games (g), visibility aside (see userLists' ListFilter). */
-export async function listGameConditions(db: Db, filters: GameFilters & { title?: string }): Promise<SQL[]> {
-  return withTitle(await gameFilterConditions(db, filters), filters);
-}
-
-/** listGameConditions when nothing needs reading first; undefined otherwise. */
-export function listGameConditionsNow(filters: GameFilters & { title?: string }): SQL[] | undefined {
-  const conditions = gameFilterConditionsNow(filters);
-  return conditions && withTitle(conditions, filters);
-}
-
-const withTitle = (conditions: SQL[], filters: { title?: string }) =>
-  filters.title === undefined ? conditions : [...conditions, titleFilterCondition(filters.title)];
 
 /**
  * Official rows and the user's own custom ones, as the owner index serves them (listPlatforms,
@@ -155,63 +190,51 @@ const customFlag = (owner: SQLiteColumn) => sql<number>`${owner} IS NOT NULL`.as
 /** A page of master rows in listing order: official ones first, each part in id order. */
 const listingOrder = (owner: SQLiteColumn, id: SQLiteColumn) => [sql`${owner} IS NOT NULL`, id];
 
-/** listPlatforms' page of the platforms the user can see, and their total, for the tool's batch. */
-export function platformPageQueries(userId: string, page: { limit: number; offset: number }): [SQL, SQL] {
-  const visible = officialOrOwn(platforms.ownerUserId, userId);
+type Page = { limit: number; offset: number };
+
+/**
+ * A page of the master rows of `table` the user can see that meet `where` (the `keys` columns and
+ * `custom`), in listing order, and their total, for the tool's batch.
+ */
+function masterPageQueries<T extends typeof platforms | typeof companies>(
+  table: T,
+  keys: readonly (keyof T["_"]["columns"] & string)[],
+  userId: string,
+  where: SQL | undefined,
+  page: Page,
+): [SQL, SQL] {
+  const columns = Object.fromEntries(keys.map((key) => [key, (table as unknown as Record<string, SQLiteColumn>)[key]!]));
+  const visible = and(officialOrOwn(table.ownerUserId, userId), where);
   return [
     statements
-      .select({
-        id: platforms.id,
-        name: platforms.name,
-        nameEn: platforms.nameEn,
-        shortName: platforms.shortName,
-        maker: platforms.maker,
-        releaseDate: platforms.releaseDate,
-        custom: customFlag(platforms.ownerUserId),
-      })
-      .from(platforms)
+      .select({ ...columns, custom: customFlag(table.ownerUserId) })
+      .from(table)
       .where(visible)
-      .orderBy(...listingOrder(platforms.ownerUserId, platforms.id))
+      .orderBy(...listingOrder(table.ownerUserId, table.id))
       .limit(page.limit)
       .offset(page.offset)
       .getSQL(),
     statements
       .select({ n: count().as("n") })
-      .from(platforms)
+      .from(table)
       .where(visible)
       .getSQL(),
   ];
 }
-export type PlatformPageRow = RowOf<typeof platforms, "id" | "name" | "nameEn" | "shortName" | "maker" | "releaseDate"> & {
-  custom: number;
-};
+
+const PLATFORM_PAGE_KEYS = ["id", "name", "nameEn", "shortName", "maker", "releaseDate"] as const;
+export type PlatformPageRow = RowOf<typeof platforms, (typeof PLATFORM_PAGE_KEYS)[number]> & { custom: number };
+
+/** listPlatforms' page of the platforms the user can see, and their total. */
+export const platformPageQueries = (userId: string, page: Page) =>
+  masterPageQueries(platforms, PLATFORM_PAGE_KEYS, userId, undefined, page);
+
+const PUBLISHER_PAGE_KEYS = ["id", "name", "nameKana", "nameEn"] as const;
+export type PublisherPageRow = RowOf<typeof companies, (typeof PUBLISHER_PAGE_KEYS)[number]> & { custom: number };
 
 /** listPublishers' page of the publishers the user can see whose search text holds `term`, and their total. */
-export function publisherPageQueries(userId: string, term: string, page: { limit: number; offset: number }): [SQL, SQL] {
-  const where = and(officialOrOwn(companies.ownerUserId, userId), sql`instr(${companies.searchText}, ${term}) > 0`);
-  return [
-    statements
-      .select({
-        id: companies.id,
-        name: companies.name,
-        nameKana: companies.nameKana,
-        nameEn: companies.nameEn,
-        custom: customFlag(companies.ownerUserId),
-      })
-      .from(companies)
-      .where(where)
-      .orderBy(...listingOrder(companies.ownerUserId, companies.id))
-      .limit(page.limit)
-      .offset(page.offset)
-      .getSQL(),
-    statements
-      .select({ n: count().as("n") })
-      .from(companies)
-      .where(where)
-      .getSQL(),
-  ];
-}
-export type PublisherPageRow = RowOf<typeof companies, "id" | "name" | "nameKana" | "nameEn"> & { custom: number };
+export const publisherPageQueries = (userId: string, term: string, page: Page) =>
+  masterPageQueries(companies, PUBLISHER_PAGE_KEYS, userId, sql`instr(${companies.searchText}, ${term}) > 0`, page);
 
 /** listGenres' read: every genre in id order. */
 export const everyGenreQuery = () =>

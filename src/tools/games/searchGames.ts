@@ -1,11 +1,12 @@
 import { z } from "zod";
+import { buildWithoutLookups } from "../../platform/lookups";
 import { limitArgOf, type Paging, pageEnvelopeFields } from "../../platform/paging";
 import { ALL_PLANS } from "../../platform/plans";
 import { isoDate, orderedRanges, positiveId, searchCode, searchText, text } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
 import { gameFieldsArg, gameSchema, toGame } from "./gameObject";
 import { type CoverageRows, coverageFrom, coverageQueries, groupsOf } from "./queries";
-import { type HitRow, type PreparedSearch, prepareSearch, prepareSearchNow, readSearch } from "./searchQuery";
+import { type HitRow, type PreparedSearch, prepareSearch, readSearch, searchPlan } from "./searchQuery";
 import { coverageSchema, DEFAULT_GAME_FIELDS } from "./shared";
 
 const PAGING: Paging = { cap: 20, defaultLimit: 10, capReason: "searchGames returns at most 20 items" };
@@ -82,7 +83,7 @@ export const searchGames = defineTool({
   ],
   firstReads(args, { userId, pageLimit }) {
     if (userId === undefined) return undefined;
-    const prepared = prepareSearchNow(userId, args, pageLimit(args.limit).effectiveLimit);
+    const prepared = buildWithoutLookups(searchPlan(userId, args, pageLimit(args.limit).effectiveLimit));
     return prepared && searchReads(prepared, userId);
   },
   async handler({ db, read, auth, pageLimit }, args) {

@@ -1,13 +1,27 @@
 import { type SQL, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
+import { gameEditions, games, platforms } from "../../db/schema";
 import type { Db } from "../../platform/db";
+import { buildAfterLookups, type LookupPlan } from "../../platform/lookups";
 import { normalizeCode, searchTerms } from "../../platform/normalize";
 import type { GameRecord } from "./gameObject";
-import { allOf, GAME_JOINS, GAME_SELECT, type GameFilters, gameFilterConditions, gameFilterConditionsNow, visibleTo } from "./queries";
+import {
+  allOf,
+  GAME_JOINS,
+  GAME_RANK_G,
+  GAME_SELECT,
+  type GameFilters,
+  type GameLookups,
+  gameFilterPlan,
+  joinGame,
+  rankedGame,
+  visibleTo,
+} from "./queries";
 import { SEARCH_SEPARATOR } from "./searchColumns";
 
 export type MatchedBy = "janCode" | "modelNumber" | "externalId" | "title" | "titleEn" | "alias";
 
-export interface SearchCriteria extends GameFilters {
+export interface SearchCriteria extends Omit<GameFilters, "title"> {
   query?: string;
   janCode?: string;
   modelNumber?: string;
@@ -24,22 +38,23 @@ const HIT_ORDER = sql.raw(`h.strength, h.release_date IS NULL, h.release_date, h
 const bar = SEARCH_SEPARATOR;
 
 /**
- * Hits are read from game_rank, aliased g: it has the games filter columns under their games
- * names, so the shared filters apply to it unchanged, plus the title forms stored bracketed
- * ("|a|b|"), so these tests allocate nothing per hit. See migrations/0001_triggers_and_search.sql.
+ * Hits are read from game_rank under the game's alias (rankedGame, g): it has the games filter
+ * columns under their games names, so the shared filters apply to it unchanged, plus the title
+ * forms stored bracketed ("|a|b|"), so these tests allocate nothing per hit. See
+ * migrations/0001_triggers_and_search.sql.
  */
-const FORM_COLUMNS = ["title_forms", "title_en_forms", "alias_forms"] as const;
-type FormColumn = (typeof FORM_COLUMNS)[number];
-const form = (name: FormColumn) => sql.raw(`g.${name}`);
-const isForm = (name: FormColumn, value: string) => sql`instr(${form(name)}, ${bar + value + bar}) > 0`;
-const startsForm = (name: FormColumn, value: string | SQL) =>
-  sql`instr(${form(name)}, ${typeof value === "string" ? bar + value : sql`${bar} || ${value}`}) > 0`;
-const inForm = (name: FormColumn, value: string | SQL) => sql`instr(${form(name)}, ${value}) > 0`;
+const FORMS = [rankedGame.titleForms, rankedGame.titleEnForms, rankedGame.aliasForms];
+type Form = (typeof FORMS)[number];
+const isForm = (form: Form, value: string) => sql`instr(${form}, ${bar + value + bar}) > 0`;
+const startsForm = (form: Form, value: string | SQL) =>
+  sql`instr(${form}, ${typeof value === "string" ? bar + value : sql`${bar} || ${value}`}) > 0`;
+const inForm = (form: Form, value: string | SQL) => sql`instr(${form}, ${value}) > 0`;
 
 /** Identifier tests read the games row itself, joined as gc only when an identifier is searched. */
-const code = (name: string) => sql.raw(`gc.${name}`);
-const holdsCode = (name: string, value: string) => sql`instr(${bar} || ${code(name)} || ${bar}, ${bar + value + bar}) > 0`;
-const containsCode = (name: string, value: string) => sql`instr(${code(name)}, ${value}) > 0`;
+const gc = alias(games, "gc");
+type Code = typeof gc.searchModel | typeof gc.searchEditionModel;
+const holdsCode = (code: Code, value: string) => sql`instr(${bar} || ${code} || ${bar}, ${bar + value + bar}) > 0`;
+const containsCode = (code: Code, value: string) => sql`instr(${code}, ${value}) > 0`;
 
 const isIndexable = (value: string) => [...value].length >= 3;
 
@@ -55,7 +70,7 @@ const gramMatches = (column: "titles" | "codes", term: string) =>
 
 /** A term matches through the trigram index when it is long enough, else through games_grams. */
 const indexedMatches = (trigramColumns: readonly string[], gramColumn: "titles" | "codes", term: string) =>
-  sql`g.id IN (${isIndexable(term) ? trigramMatches(trigramColumns, term) : gramMatches(gramColumn, term)})`;
+  sql`${rankedGame.id} IN (${isIndexable(term) ? trigramMatches(trigramColumns, term) : gramMatches(gramColumn, term)})`;
 
 const TITLE_COLUMNS = ["search_title", "search_title_en", "search_alias"];
 
@@ -72,9 +87,11 @@ function titleContainingAll(terms: readonly string[]): SQL {
   const short = terms.filter((term) => !isIndexable(term));
   const matches = [
     ...(long.length
-      ? [sql`g.id IN (SELECT rowid FROM games_fts WHERE games_fts MATCH ${phrases(`{${TITLE_COLUMNS.join(" ")}}`, long)})`]
+      ? [sql`${rankedGame.id} IN (SELECT rowid FROM games_fts WHERE games_fts MATCH ${phrases(`{${TITLE_COLUMNS.join(" ")}}`, long)})`]
       : []),
-    ...(short.length ? [sql`g.id IN (SELECT rowid FROM games_grams WHERE games_grams MATCH ${phrases("{titles}", short)})`] : []),
+    ...(short.length
+      ? [sql`${rankedGame.id} IN (SELECT rowid FROM games_grams WHERE games_grams MATCH ${phrases("{titles}", short)})`]
+      : []),
   ];
   return sql.join(matches, sql` AND `);
 }
@@ -85,8 +102,8 @@ const modelContaining = (model: string) => indexedMatches(["search_model", "sear
 /** The best class and field of one term on one game (see the strength scale above). */
 function termStrength(term: string | SQL, wholeQuery: boolean): SQL {
   const exact = wholeQuery && typeof term === "string" ? exactStrength(term) : [];
-  const prefix = FORM_COLUMNS.map((name, rank) => sql`WHEN ${startsForm(name, term)} THEN ${30 + rank}`);
-  const partial = FORM_COLUMNS.slice(0, 2).map((name, rank) => sql`WHEN ${inForm(name, term)} THEN ${40 + rank}`);
+  const prefix = FORMS.map((form, rank) => sql`WHEN ${startsForm(form, term)} THEN ${30 + rank}`);
+  const partial = FORMS.slice(0, 2).map((form, rank) => sql`WHEN ${inForm(form, term)} THEN ${40 + rank}`);
   return sql`(CASE ${sql.join([...exact, ...prefix, ...partial], sql` `)} ELSE 42 END)`;
 }
 
@@ -95,7 +112,7 @@ const weakestTermStrength = (terms: readonly string[]) =>
   sql`(SELECT max(${termStrength(sql.raw("t.value"), false)}) FROM json_each(${JSON.stringify(terms)}) t)`;
 
 function exactStrength(whole: string): SQL[] {
-  return FORM_COLUMNS.map((name, rank) => sql`WHEN ${isForm(name, whole)} THEN ${10 + rank}`);
+  return FORMS.map((form, rank) => sql`WHEN ${isForm(form, whole)} THEN ${10 + rank}`);
 }
 
 interface Criterion {
@@ -116,10 +133,11 @@ function identifierCriteria(criteria: SearchCriteria): IdentifierCriterion[] {
     // Stored JANs are validated digits, so the indexed columns compare as they are.
     const jan = normalizeCode(criteria.janCode);
     found.push({
-      condition: sql`g.id IN (SELECT id FROM games WHERE jan_code = ${jan} UNION ALL SELECT game_id FROM game_editions WHERE jan_code = ${jan})`,
+      condition: sql`${rankedGame.id} IN (SELECT ${games.id} FROM ${games} WHERE ${games.janCode} = ${jan}
+        UNION ALL SELECT ${gameEditions.gameId} FROM ${gameEditions} WHERE ${gameEditions.janCode} = ${jan})`,
       strength: sql`0`,
       exact: sql`1`,
-      edition: sql`(gc.jan_code IS NOT ${jan})`,
+      edition: sql`(${gc.janCode} IS NOT ${jan})`,
       matchedBy: "janCode",
     });
   }
@@ -128,15 +146,15 @@ function identifierCriteria(criteria: SearchCriteria): IdentifierCriterion[] {
     found.push({
       condition: modelContaining(model),
       strength: sql`0`,
-      exact: sql`(${holdsCode("search_model", model)} OR ${holdsCode("search_edition_model", model)})`,
-      edition: sql`(NOT ${containsCode("search_model", model)})`,
+      exact: sql`(${holdsCode(gc.searchModel, model)} OR ${holdsCode(gc.searchEditionModel, model)})`,
+      edition: sql`(NOT ${containsCode(gc.searchModel, model)})`,
       matchedBy: "modelNumber",
     });
   }
   if (criteria.externalId !== undefined) {
     const { dbId, dbSlug } = criteria.externalId;
     found.push({
-      condition: dbId !== undefined ? sql`gc.db_id = ${dbId}` : sql`gc.db_slug = ${dbSlug ?? ""} AND gc.owner_user_id IS NULL`,
+      condition: dbId !== undefined ? sql`${gc.dbId} = ${dbId}` : sql`${gc.dbSlug} = ${dbSlug ?? ""} AND ${gc.ownerUserId} IS NULL`,
       strength: sql`0`,
       exact: sql`1`,
       edition: sql`0`,
@@ -188,19 +206,19 @@ export type HitRow = GameRecord & { strength: number; exact: number | null; edit
 type PlatformCount = { platformId: number; name: string; count: number };
 
 /**
- * Builds the search query; the caller runs it in its own batch (one round trip). Identifiers
- * outrank text: with any identifier the strength is 0 and the text query only narrows.
+ * The search query, built from what the game filters' lookups looked up; the caller runs it in its
+ * own batch (one round trip). searchGames builds it ahead when no lookup is needed (firstReads).
  */
-export async function prepareSearch(db: Db, userId: string, criteria: SearchCriteria, limit: number): Promise<PreparedSearch> {
-  return searchWith(userId, criteria, limit, await gameFilterConditions(db, criteria));
+export function searchPlan(userId: string, criteria: SearchCriteria, limit: number): LookupPlan<GameLookups, PreparedSearch> {
+  const filters = gameFilterPlan(criteria);
+  return { lookups: filters.lookups, build: (looked) => searchWith(userId, criteria, limit, filters.build(looked)) };
 }
 
-/** prepareSearch when nothing needs reading first (no genre to look up); undefined otherwise. */
-export function prepareSearchNow(userId: string, criteria: SearchCriteria, limit: number): PreparedSearch | undefined {
-  const filters = gameFilterConditionsNow(criteria);
-  return filters && searchWith(userId, criteria, limit, filters);
-}
+/** The search query, its lookups read first. */
+export const prepareSearch = (db: Db, userId: string, criteria: SearchCriteria, limit: number): Promise<PreparedSearch> =>
+  buildAfterLookups(db, searchPlan(userId, criteria, limit));
 
+/** Identifiers outrank text: with any identifier the strength is 0 and the text query only narrows. */
 function searchWith(userId: string, criteria: SearchCriteria, limit: number, filters: SQL[]): PreparedSearch {
   const identifiers = identifierCriteria(criteria);
   const text = queryCriterion(criteria.query);
@@ -211,20 +229,20 @@ function searchWith(userId: string, criteria: SearchCriteria, limit: number, fil
   // Only identifier tests need the wide games row; text searches, which can match thousands of
   // games, filter and rank on game_rank alone. Materialised: the page and the platform counts
   // read the same hits without matching twice.
-  const source = identifier ? sql`game_rank g JOIN games gc ON gc.id = g.id` : sql`game_rank g`;
+  const source = identifier ? sql`${GAME_RANK_G} JOIN ${games} ${gc} ON ${gc.id} = ${rankedGame.id}` : GAME_RANK_G;
   // raw SQL: a materialised CTE of ranked hits over FTS5 matches, json_group_array counts and GAME_SELECT's joins.
   const hits = sql`WITH hits AS MATERIALIZED (
-    SELECT g.id, g.platform_id, g.release_date, ${lead.strength} AS strength, ${identifier?.exact ?? sql`NULL`} AS exact, ${identifier?.edition ?? sql`0`} AS edition
+    SELECT ${rankedGame.id}, ${rankedGame.platformId}, ${rankedGame.releaseDate}, ${lead.strength} AS strength, ${identifier?.exact ?? sql`NULL`} AS exact, ${identifier?.edition ?? sql`0`} AS edition
     FROM ${source} WHERE ${allOf(conditions)})`;
   return {
     // The page is cut before the game columns are built, so only `limit` rows pay for them; the
     // counts subquery is uncorrelated, so SQLite evaluates it once.
     query: sql`${hits}, ranked AS (SELECT * FROM hits h ORDER BY ${HIT_ORDER} LIMIT ${limit})
       SELECT ${GAME_SELECT}, h.strength, h.exact, h.edition,
-        (SELECT json_group_array(json_object('platformId', c.platform_id, 'name', p.name, 'count', c.n))
+        (SELECT json_group_array(json_object('platformId', c.platform_id, 'name', ${platforms.name}, 'count', c.n))
          FROM (SELECT platform_id, COUNT(*) AS n FROM hits GROUP BY platform_id ORDER BY n DESC, platform_id) c
-         JOIN platforms p ON p.id = c.platform_id) AS platform_counts
-      FROM ranked h JOIN games g ON g.id = h.id ${GAME_JOINS}
+         JOIN ${platforms} ON ${platforms.id} = c.platform_id) AS platform_counts
+      FROM ranked h ${joinGame("JOIN", "h.id")} ${GAME_JOINS}
       ORDER BY ${HIT_ORDER}`,
     identifierMatch: identifier?.matchedBy,
   };

@@ -1,29 +1,64 @@
-import { type SQL, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { jsonArrayHolds } from "../../platform/columns";
 import type { Db } from "../../platform/db";
 import { orderOf, type SortKey, sortArgs } from "../../platform/keyset";
-import { LIST_REST_NOTE, listFieldCaps, type PageLimit, pageArgs, pageOffset, USER_LIST_PAGING } from "../../platform/paging";
+import { buildAfterLookups, type LookupPlan, type Lookups } from "../../platform/lookups";
+import {
+  LIST_REST_NOTE,
+  type LimitResolution,
+  listFieldCaps,
+  type PageLimit,
+  pageArgs,
+  pageOffset,
+  USER_LIST_PAGING,
+} from "../../platform/paging";
 import { ALL_PLANS } from "../../platform/plans";
 import { type ListName, listSize } from "../../platform/registeredLimits";
 import type { ToolDefinition } from "../../registry/defineTool";
+import { resolveAttributeIds } from "../attributes/queries";
 import type { GameRecord } from "./gameObject";
-import { allOf, GAME_CORE_SELECT, GAME_JOINS, GAME_SELECT, visibleTo } from "./queries";
+import {
+  allOf,
+  GAME_CORE_SELECT,
+  GAME_JOINS,
+  GAME_SELECT,
+  type GameFilters,
+  type GameLookups,
+  gameConditions,
+  gameLookups,
+  joinGame,
+  visibleTo,
+} from "./queries";
+
+/** A list's table under its alias: one row per game of one user (or per play cycle). */
+type ListRows = SQLiteTable & { userId: SQLiteColumn; gameId: SQLiteColumn };
 
 /**
- * A user's own list of games (library, wishlist, play records): a table with user_id and game_id read
- * together with its games (alias g), so filters, sorts and the `game` field group work alike.
+ * A user's own list of games (library, wishlist, play records): its table under an alias, read
+ * together with its games (g, see GAME_VIEW), so filters, sorts and the `game` field group work alike.
  */
 export interface UserList {
-  table: "library_entries" | "wishlist_entries" | "play_records";
-  alias: "l" | "w" | "r";
-  /** The list's own columns, qualified with the alias. */
+  /** The table under its alias (library l, wishlist w, play records r): what the list's filters, sorts and columns name. */
+  rows: ListRows;
+  /** The table under its alias as a FROM item (an alias alone renders as its name). */
+  from: SQL;
+  /** The list's own columns, of its alias. */
   columns: SQL;
   /** Its name in list_counts, where its size is kept. */
   counted: ListName;
 }
 
+/** A user list over `rows`, the alias of `table`. */
+export const userList = (table: SQLiteTable, rows: ListRows, columns: SQL, counted: ListName): UserList => ({
+  rows,
+  from: sql`${table} ${rows}`,
+  columns,
+  counted,
+});
+
 /** The list joined with its games (g): what its filters and sorts read. */
-export const userListFrom = (list: UserList) => sql.raw(`${list.table} ${list.alias} JOIN games g ON g.id = ${list.alias}.game_id`);
-const from = userListFrom;
+export const userListFrom = (list: UserList) => sql`${list.from} ${joinGame("JOIN", list.rows.gameId)}`;
 
 /**
  * A user's list filtered in two parts: conditions on the list's own rows (its alias; the user's
@@ -39,8 +74,48 @@ export interface ListFilter {
   narrowed: boolean;
 }
 
+/** The filters a user's list takes besides its own columns': the game filters and, for library and play records, attributes. */
+export interface ListFilters extends GameFilters {
+  attributes?: string[];
+}
+
+/** What a list's filters look up before their conditions: the game filters' genre, and the attribute ids by id or label. */
+export interface ListLookups extends GameLookups {
+  attributeIds: string[];
+}
+
+/** The lookups of a user's list filters: the game filters', and the attributes' ids when attributes are filtered by. */
+export function listLookups(userId: string, filters: ListFilters): Lookups<ListLookups> {
+  const { attributes = [] } = filters;
+  const byAttributes: Lookups<ListLookups> = { attributeIds: (db) => resolveAttributeIds(db, userId, attributes, "attributes") };
+  return { ...gameLookups(filters), ...(attributes.length ? byAttributes : {}) };
+}
+
+/**
+ * A list's filter: its own conditions (the user's first) and the game filters' conditions on its
+ * games. With at most `wholeList` own conditions and no game condition it is the user's whole list
+ * (false: never, e.g. every cycle of the play records, which list_counts does not keep).
+ */
+export function listFilter(own: SQL[], filters: GameFilters, looked: Partial<GameLookups>, wholeList: number | false = 1): ListFilter {
+  const games = gameConditions(filters, looked);
+  return { own, games, narrowed: wholeList === false || own.length > wholeList || games.length > 0 };
+}
+
+/** The attribute filter: the list's attribute ids (a JSON array column) hold every looked-up attribute. */
+export const attributeConditions = (attributeIds: SQLiteColumn, looked: Partial<ListLookups>) =>
+  (looked.attributeIds ?? []).map((id) => jsonArrayHolds(attributeIds, id));
+
 /** The filter as conditions over the list joined with its games (userListFrom), visibility included: exports read that way. */
 export const joinedConditions = (userId: string, filter: ListFilter): SQL[] => [...filter.own, visibleTo(userId), ...filter.games];
+
+/** A list's filter (built by `filterOf` from its lookups, read first) as joinedConditions. */
+export const readJoinedConditions = (
+  db: Db,
+  userId: string,
+  filters: ListFilters,
+  filterOf: (looked: Partial<ListLookups>) => ListFilter,
+): Promise<SQL[]> =>
+  buildAfterLookups(db, { lookups: listLookups(userId, filters), build: (looked) => joinedConditions(userId, filterOf(looked)) });
 
 /** A page of a user's list as its tool reads it: the list, its filter and sort, the page, and whether game columns are shown. */
 export interface ListPageRequest {
@@ -66,15 +141,15 @@ export interface ListPageRequest {
 // raw SQL: the list page machinery: a page of rowids chosen from the list alone, then joined with its games.
 export function listPageQueries({ list, userId, filter, sort, page, withGame, also = [] }: ListPageRequest): SQL[] {
   const joined = { from: userListFrom(list), where: allOf(joinedConditions(userId, filter)) };
-  const alone = { from: sql.raw(`${list.table} ${list.alias}`), where: allOf(filter.own) };
+  const alone = { from: list.from, where: allOf(filter.own) };
   const source = filter.games.length > 0 ? joined : alone;
   const order = orderOf(sort);
-  const alias = list.alias;
+  const { rows } = list;
   return [
     sql`SELECT ${list.columns}${withGame ? sql`, ${GAME_CORE_SELECT}` : sql``}
-      FROM (SELECT ${sql.raw(alias)}.rowid AS page_rowid FROM ${source.from} WHERE ${source.where} ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset}) page
-      JOIN ${sql.raw(`${list.table} ${alias}`)} ON ${sql.raw(alias)}.rowid = page.page_rowid
-      ${withGame ? sql`JOIN games g ON g.id = ${sql.raw(alias)}.game_id ${GAME_JOINS}` : sql``}
+      FROM (SELECT ${rows}.rowid AS page_rowid FROM ${source.from} WHERE ${source.where} ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset}) page
+      JOIN ${list.from} ON ${rows}.rowid = page.page_rowid
+      ${withGame ? sql`${joinGame("JOIN", rows.gameId)} ${GAME_JOINS}` : sql``}
       ORDER BY ${order}`,
     filter.narrowed ? sql`SELECT COUNT(*) AS n FROM ${source.from} WHERE ${source.where}` : listSize(list.counted, userId),
     ...also,
@@ -96,21 +171,34 @@ export const listArgs = <K extends string>(sorts: Record<K, unknown>, defaults: 
   ...pageArgs(USER_LIST_PAGING),
 });
 
-/** What a user-list tool asks of its page: the list read, its groups (the game group joins games) and its paging. */
-export interface ListReadRequest extends Omit<ListPageRequest, "page" | "withGame"> {
+/** What a user-list tool asks of its page: the list read, its filter, its groups (the game group joins games) and its paging. */
+export interface ListReadRequest extends Omit<ListPageRequest, "page" | "withGame" | "filter"> {
+  /** The list's filter, from what the lookups of its arguments' filters (listLookups) looked up. */
+  filter(looked: Partial<ListLookups>): ListFilter;
   groups: ReadonlySet<string>;
-  args: { page: number; limit?: number };
+  args: ListFilters & { page: number; limit?: number };
   pageLimit: PageLimit;
+}
+
+/** A user-list tool's page: the limit it answers with and the statements it reads (listPageQueries). */
+export interface ListPageReads {
+  limit: LimitResolution;
+  queries: SQL[];
 }
 
 /**
  * A user-list tool's page (getLibrary, getWishlist, getPlayRecords): the limit it answers with, by
- * the tool's paging and its field groups' caps, and the statements it reads (listPageQueries).
+ * the tool's paging and its field groups' caps, and the statements it reads, built from its
+ * filter's lookups. Its firstReads build them when no lookup is needed (buildWithoutLookups), its
+ * handler after reading them (buildAfterLookups): the same function, so the read-ahead answers.
  */
-export function listPageReads({ groups, args, pageLimit, ...request }: ListReadRequest) {
+export function listPageReads({ filter, groups, args, pageLimit, ...request }: ListReadRequest): LookupPlan<ListLookups, ListPageReads> {
   const limit = pageLimit(args.limit, listFieldCaps(groups));
   const page = { limit: limit.effectiveLimit, offset: pageOffset(args.page, limit) };
-  return { limit, queries: listPageQueries({ ...request, page, withGame: groups.has("game") }) };
+  return {
+    lookups: listLookups(request.userId, args),
+    build: (looked) => ({ limit, queries: listPageQueries({ ...request, filter: filter(looked), page, withGame: groups.has("game") }) }),
+  };
 }
 
 /** The rows of listPageQueries: the page, the total, and the rows of the `also` statements. */
@@ -124,9 +212,10 @@ export function listPageOf<R>([rows, total, ...also]: unknown[][]): {
 
 /** One row of the caller's list with its game; undefined when the game is not on it. */
 export async function userListRow<R>(db: Db, list: UserList, userId: string, gameId: number) {
+  const { rows } = list;
   // raw SQL: the list machinery's FROM and columns, with GAME_SELECT's aliased joins.
   const [row] = await db.all<R & GameRecord>(sql`
-    SELECT ${list.columns}, ${GAME_SELECT} FROM ${from(list)} ${GAME_JOINS}
-    WHERE ${sql.raw(list.alias)}.user_id = ${userId} AND ${sql.raw(list.alias)}.game_id = ${gameId}`);
+    SELECT ${list.columns}, ${GAME_SELECT} FROM ${userListFrom(list)} ${GAME_JOINS}
+    WHERE ${and(eq(rows.userId, userId), eq(rows.gameId, gameId))}`);
   return row;
 }

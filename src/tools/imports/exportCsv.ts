@@ -1,8 +1,7 @@
 import type { z } from "zod";
 import { csvListItems, csvText } from "../../platform/exportFormats";
-import { MY_DATA_SETS } from "../exports/myData";
+import { USER_DATASETS } from "../datasets";
 import { csvRecords, type ExportFileEvent, exportFileEvents, malformed } from "./readers";
-import { EXPORT_ROW_SCHEMAS, IMPORTABLE_DATASETS, type ImportableDataset } from "./rows";
 
 /**
  * exportMyData's CSV files, read back into the rows its JSON files hold, so either form restores
@@ -62,18 +61,17 @@ const CELL_READERS: Record<CellKind, (cell: string) => unknown> = {
   },
 };
 
-/** The importable dataset whose columns the header holds, and how to read each column it restores. */
-function datasetOfHeader(header: string[]): { dataset: ImportableDataset; kinds: Map<string, CellKind> } {
+/** The dataset whose columns the header holds, and how to read each column it restores. */
+function datasetOfHeader(header: string[]): { dataset: string; kinds: Map<string, CellKind> } {
   const names = new Set(header);
-  const dataset = IMPORTABLE_DATASETS.find((name) => {
-    const columns = MY_DATA_SETS[name].columns;
+  const dataset = Object.values(USER_DATASETS).find(({ export: { columns } }) => {
     return columns.length === names.size && columns.every((column) => names.has(column));
   });
   if (dataset === undefined) {
     throw malformed(null, "file", `the CSV header is not the header of an exportMyData file (header: ${header.join(", ")}).`);
   }
-  const shape = EXPORT_ROW_SCHEMAS[dataset].shape as Record<string, z.ZodType>;
-  return { dataset, kinds: new Map(Object.entries(shape).map(([column, schema]) => [column, kindOf(schema)])) };
+  const shape = dataset.rowSchema.shape as Record<string, z.ZodType>;
+  return { dataset: dataset.export.name, kinds: new Map(Object.entries(shape).map(([column, schema]) => [column, kindOf(schema)])) };
 }
 
 /** An exportMyData CSV file as the events of its JSON form: the dataset, then each row as an object. */

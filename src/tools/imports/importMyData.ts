@@ -7,7 +7,7 @@ import { issueUploadLink, UPLOAD_LINK_TTL_SEC } from "../../platform/signedLinks
 import { defineTool } from "../../registry/defineTool";
 import { IMPORT_MODES, IMPORT_SOURCES, importStatusSchema, MAX_IMPORT_BYTES, statusOf } from "./jobs";
 import { createJob, ownJob, startReplaceSql } from "./queries";
-import { removalOf, removalPreview } from "./replace";
+import { removalPreview, replaceRemoval } from "./replace";
 import { advanceJob } from "./steps";
 
 const created = z.object({
@@ -76,7 +76,7 @@ export const importMyData = defineTool({
         `jobId: job ${job.id} is ${job.mode === "replace" ? `${job.state.replace("_", " ")}` : "a merge job"}; only a replace job whose file is uploaded awaits confirmation.`,
       );
     }
-    const removal = removalOf(auth.userId, job.dataset!, now.toISOString());
+    const removal = replaceRemoval(auth.userId, job.dataset!, now.toISOString());
     const preview = await removalPreview(db, removal);
     return confirmTwoStep(ctx, args, {
       targetRevision: `${preview.revision}|${job.id}|${job.totalRows}`,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { importJobs } from "../../db/schema";
+import { REPORT_CODES, type ReportedRow } from "../shared/restore";
 
 /**
  * Import jobs: created by importMyData, fed by one PUT to the job's signed upload link (the file
@@ -35,14 +36,6 @@ export const stagedKey = (jobId: string, uploadId: string) => `${STAGED_PREFIX}$
 /** The job id a staged key belongs to (null for a key of another shape). */
 export const jobOfStagedKey = (key: string) => /^imports\/([^/]+)\/[^/]+\.ndjson$/.exec(key)?.[1] ?? null;
 
-export interface ReportedRow {
-  row: number;
-  column: string | null;
-  code: "not_found" | "unmatched" | "ambiguous" | "already_exists" | "plan_limit" | "invalid_input" | "skipped";
-  message: string;
-  candidates?: number[];
-}
-
 /** An import_jobs row; source, mode and state hold only the values above. */
 export type JobRow = Omit<typeof importJobs.$inferSelect, "source" | "mode" | "state"> & {
   source: ImportSource;
@@ -53,7 +46,7 @@ export type JobRow = Omit<typeof importJobs.$inferSelect, "source" | "mode" | "s
 export const reportedRowSchema = z.object({
   row: z.number().int().describe("Row number in the file: 1 is the first data row (after a CSV header)."),
   column: z.string().nullable(),
-  code: z.enum(["not_found", "unmatched", "ambiguous", "already_exists", "plan_limit", "invalid_input", "skipped"]),
+  code: z.enum(REPORT_CODES),
   message: z.string(),
   candidates: z.array(z.number().int()).optional().describe("ambiguous: the gameIds that matched."),
 });

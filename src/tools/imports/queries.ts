@@ -1,6 +1,6 @@
-import { and, eq, isNull, lte, or, type SQL, sql } from "drizzle-orm";
+import { and, eq, isNull, lte, or, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { games, genres, importIdMap, importJobs, libraryEntries, platforms, playRecords, tags, wishlistEntries } from "../../db/schema";
+import { importJobs, platforms } from "../../db/schema";
 import { inJsonArray, visibleToUser } from "../../platform/columns";
 import { type Db, statements } from "../../platform/db";
 import { notFound } from "../../platform/errors";
@@ -95,94 +95,7 @@ export const saveProgress = (db: Db, jobId: string, leaseId: string, progress: B
     .where(leased(jobId, leaseId))
     .run();
 
-// ---- What a batch reads before it decides its rows
-
-/** Ids re-issued by earlier restores of this user: old id (as in the file) -> new id. */
-export async function idMap(db: Db, userId: string, kind: string, oldIds: readonly string[]): Promise<Map<string, string>> {
-  if (oldIds.length === 0) return new Map();
-  const rows = await db
-    .select({ oldId: importIdMap.oldId, newId: importIdMap.newId })
-    .from(importIdMap)
-    .where(and(eq(importIdMap.userId, userId), eq(importIdMap.kind, kind), inJsonArray(importIdMap.oldId, oldIds)));
-  return new Map(rows.map((r) => [r.oldId, r.newId]));
-}
-
-/** Records a re-issued id; `newIdValue` may be SQL (a tag's id is known only once it is inserted). */
-export const mapSql = (userId: string, kind: string, oldId: string, newIdValue: string | SQL) =>
-  statements
-    .insert(importIdMap)
-    .values({ userId, kind, oldId, newId: newIdValue })
-    .onConflictDoUpdate({
-      target: [importIdMap.userId, importIdMap.kind, importIdMap.oldId],
-      set: { newId: sql`excluded.${sql.identifier(importIdMap.newId.name)}` },
-    })
-    .getSQL();
-
-/** The ids among `ids` the user can see (official games and their own custom games). */
-export async function visibleGames(db: Db, userId: string, ids: readonly number[]): Promise<Set<number>> {
-  if (ids.length === 0) return new Set();
-  const rows = await db
-    .select({ id: games.id })
-    .from(games)
-    .where(and(inJsonArray(games.id, ids), visibleToUser(games.ownerUserId, userId)));
-  return new Set(rows.map((r) => r.id));
-}
-
-/** Which of `values` stand in `column` of the user's rows (whose owner column is `owner`; `also` narrows them). */
-export async function held<T extends string | number>(
-  db: Db,
-  owner: SQLiteColumn,
-  userId: string,
-  column: SQLiteColumn,
-  values: readonly T[],
-  also?: SQL,
-): Promise<Set<T>> {
-  const rows = await db
-    .select({ value: column })
-    .from(column.table)
-    .where(and(eq(owner, userId), inJsonArray(column, values), also));
-  return new Set(rows.map((row) => row.value as T));
-}
-
-/** Which of the games are in the user's library. */
-export const inLibrary = (db: Db, userId: string, gameIds: readonly number[]) =>
-  held(db, libraryEntries.userId, userId, libraryEntries.gameId, gameIds);
-
-/** Which of the games are on the user's wishlist. */
-export const onWishlist = (db: Db, userId: string, gameIds: readonly number[]) =>
-  held(db, wishlistEntries.userId, userId, wishlistEntries.gameId, gameIds);
-
-/** Which of the games have a current (latest) play record of the user. */
-export const withLatestPlay = (db: Db, userId: string, gameIds: readonly number[]) =>
-  held(db, playRecords.userId, userId, playRecords.gameId, gameIds, eq(playRecords.isLatest, true));
-
-export async function playRecordExists(db: Db, userId: string, playId: string) {
-  const row = await db
-    .select({ id: playRecords.id })
-    .from(playRecords)
-    .where(and(eq(playRecords.userId, userId), eq(playRecords.id, playId)))
-    .get();
-  return row !== undefined;
-}
-
-/** True (in SQL) while every one of the play records is still the user's (a guarded batch's condition). */
-export const allPlayRecordsKept = (userId: string, playIds: readonly string[]) =>
-  // raw SQL: a guard condition over json_each's rows, which the builder cannot say
-  sql`NOT EXISTS (SELECT 1 FROM json_each(${JSON.stringify(playIds)}) j
-    WHERE NOT EXISTS (SELECT 1 FROM ${playRecords} WHERE ${playRecords.userId} = ${userId} AND ${playRecords.id} = j.value))`;
-
-/** Each of the genres that exist, with its parent (null for a main genre). */
-export async function genreParents(db: Db, genreIds: readonly number[]): Promise<Map<number, number | null>> {
-  const rows = await db.select({ id: genres.id, parentId: genres.parentId }).from(genres).where(inJsonArray(genres.id, genreIds));
-  return new Map(rows.map((genre) => [genre.id, genre.parentId]));
-}
-
-/** The user's tags that have one of these names. */
-export const tagsNamed = (db: Db, userId: string, names: readonly string[]) =>
-  db
-    .select({ id: tags.id, name: tags.name })
-    .from(tags)
-    .where(and(eq(tags.userId, userId), inJsonArray(tags.name, names)));
+// ---- What tracker rows are matched with
 
 /** Ids, names, short and English names of the platforms the user can see: official first, then by id. */
 export const visiblePlatformNames = (db: Db, userId: string) =>
@@ -191,3 +104,29 @@ export const visiblePlatformNames = (db: Db, userId: string) =>
     .from(platforms)
     .where(visibleToUser(platforms.ownerUserId, userId))
     .orderBy(sql`${platforms.ownerUserId} IS NOT NULL`, platforms.id);
+
+/** What staging an upload found: the file's dataset, size, rows and where it is kept. */
+export interface StagedFile {
+  dataset: string;
+  bytes: number;
+  rows: number;
+  key: string;
+}
+
+/** Records the staged file in the job and moves it on, unless another upload got there first (false). */
+export async function claimStagedFile(db: Db, jobId: string, next: JobRow["state"], staged: StagedFile, now: Date): Promise<boolean> {
+  const claimed = await db
+    .update(importJobs)
+    .set({
+      state: next,
+      dataset: staged.dataset,
+      byteSize: staged.bytes,
+      totalRows: staged.rows,
+      stagedKey: staged.key,
+      nextOffset: 0,
+      updatedAt: now.toISOString(),
+    })
+    .where(and(eq(importJobs.id, jobId), eq(importJobs.state, "awaiting_upload")))
+    .run();
+  return claimed.meta.changes > 0;
+}

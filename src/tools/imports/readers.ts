@@ -16,8 +16,221 @@ export const malformed = (row: number | null, column: string | null, message: st
 export type ExportFileEvent = { kind: "header"; key: string; value: unknown } | { kind: "row"; row: number; value: unknown };
 
 const WS = new Set([0x20, 0x09, 0x0a, 0x0d]);
+const BYTE_ORDER_MARK = new Set([0xef, 0xbb, 0xbf]);
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+
+/** The pieces as one array of bytes. */
+function joined(pieces: readonly Uint8Array[]): Uint8Array {
+  const bytes = new Uint8Array(pieces.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of pieces) {
+    bytes.set(p, at);
+    at += p.length;
+  }
+  return bytes;
+}
+
+/** How a captured value took a byte: it goes on, it ended with this byte, or it ended before it (a scalar's end byte is not part of it). */
+type Scanned = "more" | "endedAfter" | "endedBefore";
+
+/** One JSON value being captured byte by byte: its bytes so far and where the scan is inside it. */
+class CapturedValue {
+  private readonly pieces: Uint8Array[] = [];
+  private depth: number;
+  private inString: boolean;
+  private escaped = false;
+  /** A number, true, false or null: it ends at the first byte that is none of its own. */
+  readonly scalar: boolean;
+
+  /** `first` is the value's first byte, at `start` in the current chunk. */
+  constructor(
+    first: number,
+    private start: number,
+  ) {
+    this.scalar = !(first === QUOTE || first === OPEN_OBJECT || first === OPEN_ARRAY);
+    this.inString = first === QUOTE;
+    this.depth = this.scalar || this.inString ? 0 : 1;
+  }
+
+  /** Feeds one byte after the first. */
+  scan(byte: number): Scanned {
+    if (this.scalar) return byte === COMMA || byte === CLOSE_OBJECT || byte === CLOSE_ARRAY || WS.has(byte) ? "endedBefore" : "more";
+    if (this.inString) return this.scanInString(byte);
+    if (byte === QUOTE) this.inString = true;
+    else if (byte === OPEN_OBJECT || byte === OPEN_ARRAY) this.depth++;
+    else if (byte === CLOSE_OBJECT || byte === CLOSE_ARRAY) {
+      this.depth--;
+      if (this.depth === 0) return "endedAfter";
+    }
+    return "more";
+  }
+
+  private scanInString(byte: number): Scanned {
+    if (this.escaped) this.escaped = false;
+    else if (byte === BACKSLASH) this.escaped = true;
+    else if (byte === QUOTE) {
+      this.inString = false;
+      if (this.depth === 0) return "endedAfter";
+    }
+    return "more";
+  }
+
+  /** Keeps the value's bytes of this chunk up to `end` (exclusive). */
+  keep(chunk: Uint8Array, end: number) {
+    this.pieces.push(chunk.subarray(this.start, end));
+  }
+
+  /** Keeps the rest of the chunk (copied: the chunk's buffer may be reused), the value going on in the next one. */
+  keepRest(chunk: Uint8Array) {
+    this.pieces.push(chunk.slice(this.start));
+    this.start = 0;
+  }
+
+  bytes(): Uint8Array {
+    return joined(this.pieces);
+  }
+}
+
+/** Where the reader is in the file's object. */
+type Place = "start" | "key" | "colon" | "value" | "rowsStart" | "row" | "afterRow" | "afterValue" | "done";
+
+/** Reads an exportMyData JSON file a byte at a time (see exportFileEvents). */
+class ExportFileReader {
+  private place: Place = "start";
+  private key = "";
+  private rowNumber = 0;
+  /** The value being captured, if any. */
+  private value: CapturedValue | null = null;
+  /** The offset of the byte being read, for the messages. */
+  private offset = 0;
+  private readonly decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
+  /** The file's events, as its chunks arrive (see exportFileEvents). */
+  async *events(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<ExportFileEvent> {
+    for await (const chunk of chunks) {
+      for (let i = 0; i < chunk.length; i++, this.offset++) {
+        const scanned = this.value ? this.value.scan(chunk[i]!) : "outside";
+        if (scanned === "more") continue;
+        if (scanned !== "outside") {
+          this.value!.keep(chunk, scanned === "endedAfter" ? i + 1 : i);
+          const event = this.valueEnded();
+          if (event) yield event;
+          // A scalar ends at the byte after it: that byte is then read in the new place.
+          if (scanned === "endedAfter") continue;
+        }
+        this.structural(chunk[i]!, i);
+      }
+      this.value?.keepRest(chunk);
+    }
+    // A scalar header value may end with the file.
+    if (this.value?.scalar && this.place === "value") yield this.valueEnded()!;
+    if (this.place !== "done") this.fail("the file ends early");
+  }
+
+  /** The captured value, parsed: the key it was, or the header or row event it makes. */
+  private valueEnded(): ExportFileEvent | undefined {
+    const value = this.parse(this.value!.bytes());
+    this.value = null;
+    if (this.place === "key") {
+      if (typeof value !== "string") this.fail("expected a key");
+      this.key = value as string;
+      this.place = "colon";
+      return undefined;
+    }
+    if (this.place === "value") {
+      this.place = "afterValue";
+      return { kind: "header", key: this.key, value };
+    }
+    this.place = "afterRow";
+    return { kind: "row", row: this.rowNumber, value };
+  }
+
+  private parse(bytes: Uint8Array): unknown {
+    try {
+      return JSON.parse(this.decoder.decode(bytes));
+    } catch {
+      return this.fail("is not valid JSON");
+    }
+  }
+
+  /** A byte outside any value: what it must be depends on the place (white space aside). */
+  private structural(byte: number, i: number) {
+    if (WS.has(byte)) return;
+    switch (this.place) {
+      case "start":
+        if (BYTE_ORDER_MARK.has(byte)) return;
+        this.expect(byte === OPEN_OBJECT, "the file must be one JSON object {dataset, format, exportedAt, columns, rows}");
+        this.place = "key";
+        return;
+      case "key":
+        if (byte === CLOSE_OBJECT) return this.goTo("done");
+        this.expect(byte === QUOTE, "expected a key");
+        return this.capture(byte, i);
+      case "colon":
+        this.expect(byte === COLON, "expected ':'");
+        return this.goTo(this.key === "rows" ? "rowsStart" : "value");
+      case "value":
+        return this.capture(byte, i);
+      case "rowsStart":
+        this.expect(byte === OPEN_ARRAY, "rows must be an array");
+        this.rowNumber = 1;
+        return this.goTo("row");
+      case "row":
+        return this.rowStart(byte, i);
+      case "afterRow":
+        return this.afterRow(byte);
+      case "afterValue":
+        if (byte === COMMA) return this.goTo("key");
+        this.expect(byte === CLOSE_OBJECT, "expected ',' or '}'");
+        return this.goTo("done");
+      case "done":
+        this.fail("unexpected content after the end of the file's object");
+    }
+  }
+
+  /** The first byte of a row, or the end of an empty rows array. */
+  private rowStart(byte: number, i: number) {
+    if (byte === CLOSE_ARRAY && this.rowNumber === 1) {
+      this.rowNumber = 0;
+      return this.goTo("afterValue");
+    }
+    this.capture(byte, i);
+  }
+
+  private afterRow(byte: number) {
+    if (byte === COMMA) {
+      this.rowNumber++;
+      return this.goTo("row");
+    }
+    this.expect(byte === CLOSE_ARRAY, "expected ',' or ']' after a row");
+    this.goTo("afterValue");
+  }
+
+  private goTo(place: Place) {
+    this.place = place;
+  }
+
+  private capture(first: number, i: number) {
+    this.value = new CapturedValue(first, i);
+  }
+
+  private expect(holds: boolean, message: string) {
+    if (!holds) this.fail(message);
+  }
+
+  /** A syntax error: 400 naming the row it occurred in (within the rows), and the byte. */
+  private fail(message: string): never {
+    const inRows = this.place === "row" || this.place === "afterRow" || this.place === "rowsStart";
+    throw malformed(inRows ? Math.max(this.rowNumber, 1) : null, null, `${message} (byte ${this.offset}).`);
+  }
+}
 
 /**
  * Reads an exportMyData JSON file, `{dataset, format, exportedAt, columns, rows: [...]}`, as a
@@ -26,174 +239,38 @@ const BACKSLASH = 0x5c;
  * UTF-8. A syntax error is a 400 naming the row it occurred in.
  */
 export async function* exportFileEvents(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<ExportFileEvent> {
-  const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
-  type State = "start" | "key" | "colon" | "value" | "afterValue" | "rowsStart" | "row" | "afterRow" | "done";
-  let state: State = "start";
-  let key = "";
-  let rowNumber = 0;
-  // The value being captured: its bytes so far and the scanner's position inside it.
-  let pieces: Uint8Array[] = [];
-  let capturing = false;
-  let depth = 0;
-  let inString = false;
-  let escaped = false;
-  let scalar = false;
-  let offset = 0;
-  const where = () => (state === "row" || state === "afterRow" || state === "rowsStart" ? Math.max(rowNumber, 1) : null);
-  const fail = (message: string): never => {
-    throw malformed(where(), null, `${message} (byte ${offset}).`);
-  };
-  const finishValue = (): unknown => {
-    const total = pieces.reduce((n, p) => n + p.length, 0);
-    const bytes = new Uint8Array(total);
-    let at = 0;
-    for (const p of pieces) {
-      bytes.set(p, at);
-      at += p.length;
-    }
-    pieces = [];
-    capturing = false;
-    try {
-      return JSON.parse(decoder.decode(bytes));
-    } catch {
-      return fail("is not valid JSON");
-    }
-  };
-  const startValue = (byte: number) => {
-    capturing = true;
-    depth = 0;
-    inString = false;
-    escaped = false;
-    scalar = !(byte === QUOTE || byte === 0x7b || byte === 0x5b);
-  };
-  /** Feeds one byte of a captured value; true when the value ended (a scalar's end byte is not part of it). */
-  const scan = (byte: number): "more" | "endedAfter" | "endedBefore" => {
-    if (scalar) return byte === 0x2c || byte === 0x7d || byte === 0x5d || WS.has(byte) ? "endedBefore" : "more";
-    if (inString) {
-      if (escaped) escaped = false;
-      else if (byte === BACKSLASH) escaped = true;
-      else if (byte === QUOTE) {
-        inString = false;
-        if (depth === 0) return "endedAfter";
-      }
-      return "more";
-    }
-    if (byte === QUOTE) inString = true;
-    else if (byte === 0x7b || byte === 0x5b) depth++;
-    else if (byte === 0x7d || byte === 0x5d) {
-      depth--;
-      if (depth === 0) return "endedAfter";
-    }
-    return "more";
-  };
-
-  for await (const chunk of chunks) {
-    let start = capturing ? 0 : -1;
-    for (let i = 0; i < chunk.length; i++, offset++) {
-      const byte = chunk[i]!;
-      if (capturing) {
-        const result = scan(byte);
-        if (result === "more") continue;
-        const end = result === "endedAfter" ? i + 1 : i;
-        pieces.push(chunk.subarray(start, end));
-        const value = finishValue();
-        if (state === "key") {
-          if (typeof value !== "string") fail("expected a key");
-          key = value as string;
-          state = "colon";
-        } else if (state === "value") {
-          yield { kind: "header", key, value };
-          state = "afterValue";
-        } else if (state === "row") {
-          yield { kind: "row", row: rowNumber, value };
-          state = "afterRow";
-        }
-        if (result === "endedAfter") continue;
-        // A scalar ended at this byte: handle the byte itself in the new state.
-      }
-      if (WS.has(byte)) continue;
-      switch (state) {
-        case "start":
-          if (byte === 0xef || byte === 0xbb || byte === 0xbf) continue; // a byte order mark
-          if (byte !== 0x7b) fail("the file must be one JSON object {dataset, format, exportedAt, columns, rows}");
-          state = "key";
-          break;
-        case "key":
-          if (byte === 0x7d) {
-            state = "done";
-            break;
-          }
-          if (byte !== QUOTE) fail("expected a key");
-          startValue(byte);
-          inString = true;
-          start = i;
-          break;
-        case "colon":
-          if (byte !== 0x3a) fail("expected ':'");
-          if (key === "rows") state = "rowsStart";
-          else state = "value";
-          break;
-        case "value":
-          startValue(byte);
-          start = i;
-          if (!scalar && byte === QUOTE) inString = true;
-          if (!scalar && byte !== QUOTE) depth = 1;
-          break;
-        case "rowsStart":
-          if (byte !== 0x5b) fail("rows must be an array");
-          state = "afterRow";
-          rowNumber = 0;
-          // The first element (or the closing bracket) follows.
-          state = "row";
-          rowNumber = 1;
-          break;
-        case "row":
-          if (byte === 0x5d && rowNumber === 1) {
-            rowNumber = 0;
-            state = "afterValue";
-            break;
-          }
-          startValue(byte);
-          start = i;
-          if (!scalar && byte === QUOTE) inString = true;
-          if (!scalar && byte !== QUOTE) depth = 1;
-          break;
-        case "afterRow":
-          if (byte === 0x2c) {
-            rowNumber++;
-            state = "row";
-          } else if (byte === 0x5d) state = "afterValue";
-          else fail("expected ',' or ']' after a row");
-          break;
-        case "afterValue":
-          if (byte === 0x2c) state = "key";
-          else if (byte === 0x7d) state = "done";
-          else fail("expected ',' or '}'");
-          break;
-        case "done":
-          fail("unexpected content after the end of the file's object");
-      }
-    }
-    if (capturing) pieces.push(chunk.slice(start));
-  }
-  if (capturing && scalar && state === "value") {
-    const value = finishValue();
-    yield { kind: "header", key, value };
-    state = "afterValue";
-  }
-  if (state !== "done") fail("the file ends early");
+  yield* new ExportFileReader().events(chunks);
 }
 
 const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+type ParsedRecord = { record: string[]; info: { lines: number } };
+
+/** The records parsed so far, in order, as csvRecords yields them. */
+function* drained(queue: ParsedRecord[]) {
+  while (queue.length > 0) {
+    const item = queue.shift()!;
+    yield { cells: item.record, line: item.info.lines };
+  }
+}
+
+/** One chunk of the file as text (a character split across chunks waits for the next one). */
+function textOf(decoder: TextDecoder, chunk: Uint8Array) {
+  try {
+    return decoder.decode(chunk, { stream: true });
+  } catch {
+    throw malformed(null, "file", "the file is not UTF-8 text.");
+  }
+}
 
 /** CSV records (arrays of cells) with their line number, parsed by csv-parse as text arrives. */
 export async function* csvRecords(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<{ cells: string[]; line: number }> {
   const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
   const parser = csvParser({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true });
-  const queue: { record: string[]; info: { lines: number } }[] = [];
+  const queue: ParsedRecord[] = [];
   let error: (Error & { lines?: number }) | null = null;
   let ended = false;
-  parser.on("data", (item: { record: string[]; info: { lines: number } }) => queue.push(item));
+  parser.on("data", (item: ParsedRecord) => queue.push(item));
   parser.on("error", (e: Error) => {
     error = e;
   });
@@ -204,28 +281,16 @@ export async function* csvRecords(chunks: AsyncIterable<Uint8Array>): AsyncGener
     const e = error as (Error & { lines?: number }) | null;
     return malformed(null, "file", `the CSV is malformed near line ${e?.lines ?? "?"}: ${e?.message ?? ""}`);
   };
-  let text: string;
   for await (const chunk of chunks) {
-    try {
-      text = decoder.decode(chunk, { stream: true });
-    } catch {
-      throw malformed(null, "file", "the file is not UTF-8 text.");
-    }
-    parser.write(text);
+    parser.write(textOf(decoder, chunk));
     await tick();
     if (error) throw failed();
-    while (queue.length > 0) {
-      const item = queue.shift()!;
-      yield { cells: item.record, line: item.info.lines };
-    }
+    yield* drained(queue);
   }
   parser.end();
   while (!ended && !error) await tick();
   if (error) throw failed();
-  while (queue.length > 0) {
-    const item = queue.shift()!;
-    yield { cells: item.record, line: item.info.lines };
-  }
+  yield* drained(queue);
 }
 
 /** Lines of an NDJSON object stream from R2, with the byte offset just after each line. */
@@ -233,7 +298,6 @@ export async function* ndjsonLines(body: ReadableStream<Uint8Array>, startOffset
   const decoder = new TextDecoder();
   const reader = body.getReader();
   let pending: Uint8Array[] = [];
-  let pendingBytes = 0;
   let offset = startOffset;
   try {
     while (true) {
@@ -242,24 +306,13 @@ export async function* ndjsonLines(body: ReadableStream<Uint8Array>, startOffset
       let from = 0;
       for (let i = 0; i < value.length; i++) {
         if (value[i] !== 0x0a) continue;
-        const part = value.subarray(from, i);
-        const line = new Uint8Array(pendingBytes + part.length);
-        let at = 0;
-        for (const p of pending) {
-          line.set(p, at);
-          at += p.length;
-        }
-        line.set(part, at);
+        const line = joined([...pending, value.subarray(from, i)]);
         offset += line.length + 1;
         pending = [];
-        pendingBytes = 0;
         from = i + 1;
         yield { value: JSON.parse(decoder.decode(line)), end: offset };
       }
-      if (from < value.length) {
-        pending.push(value.slice(from));
-        pendingBytes += value.length - from;
-      }
+      if (from < value.length) pending.push(value.slice(from));
     }
   } finally {
     await reader.cancel().catch(() => undefined);

@@ -5,23 +5,15 @@ import { randomBase62 } from "../../platform/ids";
 import type { Plan } from "../../platform/plans";
 import { quotaExceeded, userDailyChargeStatement } from "../../platform/quota";
 import { utcDay } from "../../platform/time";
-import { MY_DATASET_PLANS, MY_DATASETS } from "../exports/myData/args";
+import { userDataset } from "../datasets";
+import type { UserDataset } from "../shared/datasets";
+import type { ReportedRow, StagedRow } from "../shared/restore";
 import { applyBatch } from "./apply";
 import { exportFileEventsOfAnyFormat } from "./exportCsv";
-import {
-  BATCH_ROWS,
-  type JobRow,
-  LEASE_SEC,
-  MAX_IMPORT_BYTES,
-  MAX_REPORTED,
-  type ReportedRow,
-  STEP_ROWS,
-  stagedKey,
-  UNITS_PER_BATCH,
-} from "./jobs";
-import { findJob, finishJob, releaseLease, saveProgress, takeLease } from "./queries";
+import { BATCH_ROWS, type JobRow, LEASE_SEC, MAX_IMPORT_BYTES, MAX_REPORTED, STEP_ROWS, stagedKey, UNITS_PER_BATCH } from "./jobs";
+import { findJob, finishJob, releaseLease, type StagedFile, saveProgress, takeLease } from "./queries";
 import { csvRecords, malformed, ndjsonLines } from "./readers";
-import { EXPORT_ROW_SCHEMAS, IMPORTABLE_DATASETS, type ImportableDataset, type StagedRow, validRow } from "./rows";
+import { validRow } from "./rows";
 import { type TrackerSource, trackerHeader, trackerRow } from "./trackers";
 
 export const tooLarge = () =>
@@ -64,48 +56,24 @@ export interface StageContext {
   now: Date;
 }
 
+/** Writes one staged line: a validated row, or a row skipped with its reason. */
+type Stage = (line: StagedRow | { r: number; s: string }) => Promise<void>;
+
 /**
  * Reads the uploaded file as it arrives, validates every row (a malformed file is a 400 naming
  * the row and column, and nothing is kept), and stages the rows in R2 as NDJSON. Answers the
  * dataset and the number of rows.
  */
-export async function stageUpload(ctx: StageContext, job: JobRow, body: ReadableStream<Uint8Array>) {
+export async function stageUpload(ctx: StageContext, job: JobRow, body: ReadableStream<Uint8Array>): Promise<StagedFile> {
   const key = stagedKey(job.id, randomBase62(16));
   const out = new StreamedObjectWriter(ctx.bucket, key, {
     httpMetadata: { contentType: "application/x-ndjson" },
     customMetadata: { userId: job.userId, expiresAt: job.expiresAt },
   });
-  let rows = 0;
-  let dataset: string | null = null;
-  const stage = (line: StagedRow | { r: number; s: string }) => out.write(`${JSON.stringify(line)}\n`);
+  const stage: Stage = (line) => out.write(`${JSON.stringify(line)}\n`);
   try {
-    if (job.source === "export") {
-      for await (const event of exportFileEventsOfAnyFormat(limited(body))) {
-        if (event.kind === "header") {
-          if (event.key !== "dataset") continue;
-          dataset = checkDataset(ctx, event.value);
-          continue;
-        }
-        if (dataset === null)
-          throw malformed(null, "dataset", "the file must name its dataset before its rows, as exportMyData writes it.");
-        rows = event.row;
-        await stage({ r: event.row, d: validRow(EXPORT_ROW_SCHEMAS[dataset as ImportableDataset], event.value, event.row) });
-      }
-      if (dataset === null) throw malformed(null, "dataset", "the file names no dataset: upload a JSON or CSV file of exportMyData.");
-    } else {
-      dataset = "tracker";
-      let header: string[] | null = null;
-      for await (const record of csvRecords(limited(body))) {
-        if (header === null) {
-          header = trackerHeader(job.source as TrackerSource, record.cells);
-          continue;
-        }
-        rows++;
-        const row = trackerRow(job.source as TrackerSource, header, record.cells, rows);
-        await stage("skip" in row ? { r: rows, s: row.skip } : { r: rows, d: row });
-      }
-      if (header === null) throw malformed(null, "file", "the file is empty: a CSV needs a header row.");
-    }
+    const { dataset, rows } =
+      job.source === "export" ? await stageExportFile(ctx, body, stage) : await stageTrackerFile(job.source, body, stage);
     const object = await out.close();
     return { dataset, rows, bytes: object.size, key };
   } catch (error) {
@@ -114,21 +82,52 @@ export async function stageUpload(ctx: StageContext, job: JobRow, body: Readable
   }
 }
 
-function checkDataset(ctx: StageContext, value: unknown): ImportableDataset {
-  if (typeof value !== "string" || !(MY_DATASETS as readonly string[]).includes(value)) {
-    throw malformed(null, "dataset", `'${String(value)}' is not a dataset of exportMyData.`);
+/** An exportMyData file (JSON or CSV): each row validated by the row schema of the dataset the file names first. */
+async function stageExportFile(ctx: StageContext, body: ReadableStream<Uint8Array>, stage: Stage) {
+  let dataset: UserDataset | null = null;
+  let rows = 0;
+  for await (const event of exportFileEventsOfAnyFormat(limited(body))) {
+    if (event.kind === "header") {
+      if (event.key === "dataset") dataset = checkDataset(ctx, event.value);
+      continue;
+    }
+    if (dataset === null) throw malformed(null, "dataset", "the file must name its dataset before its rows, as exportMyData writes it.");
+    rows = event.row;
+    await stage({ r: event.row, d: validRow(dataset.rowSchema, event.value, event.row) });
   }
-  if (!(IMPORTABLE_DATASETS as readonly string[]).includes(value)) {
-    throw malformed(null, "dataset", `'${value}' files cannot be restored; importable datasets: ${IMPORTABLE_DATASETS.join(", ")}.`);
+  if (dataset === null) throw malformed(null, "dataset", "the file names no dataset: upload a JSON or CSV file of exportMyData.");
+  return { dataset: dataset.export.name, rows };
+}
+
+/** A tracker CSV: its header checked, then each record mapped (or skipped, with the reason) by the source's rules. */
+async function stageTrackerFile(source: TrackerSource, body: ReadableStream<Uint8Array>, stage: Stage) {
+  let header: string[] | null = null;
+  let rows = 0;
+  for await (const record of csvRecords(limited(body))) {
+    if (header === null) {
+      header = trackerHeader(source, record.cells);
+      continue;
+    }
+    rows++;
+    const row = trackerRow(source, header, record.cells, rows);
+    await stage("skip" in row ? { r: rows, s: row.skip } : { r: rows, d: row });
   }
-  const plans = MY_DATASET_PLANS[value as ImportableDataset] as readonly Plan[];
+  if (header === null) throw malformed(null, "file", "the file is empty: a CSV needs a header row.");
+  return { dataset: "tracker", rows };
+}
+
+/** The dataset the file names, which the caller's plan must have. */
+function checkDataset(ctx: StageContext, value: unknown): UserDataset {
+  const dataset = typeof value === "string" ? userDataset(value) : undefined;
+  if (!dataset) throw malformed(null, "dataset", `'${String(value)}' is not a dataset of exportMyData.`);
+  const { name, plans } = dataset.export;
   if (!plans.includes(ctx.plan)) {
-    throw new ApiError("plan_required", `The ${value} dataset needs the ${plans[0]} plan or above.`, {
+    throw new ApiError("plan_required", `The ${name} dataset needs the ${plans[0]} plan or above.`, {
       field: "dataset",
       upgradeUrl: ctx.upgradeUrl,
     });
   }
-  return value as ImportableDataset;
+  return dataset;
 }
 
 export interface StepContext {
@@ -166,7 +165,7 @@ export async function advanceJob(ctx: StepContext, jobId: string): Promise<JobRo
       const day = utcDay(ctx.now);
       const [charged] = await queryBatch<[{ count: number }[]]>(db, [userDailyChargeStatement(ctx.userId, day, UNITS_PER_BATCH)]);
       if (!charged || charged.length === 0) throw quotaExceeded({ plan: ctx.plan }, ctx.now);
-      const outcome = await applyBatch({ db, userId: ctx.userId, plan: ctx.plan, now: ctx.now }, job.dataset ?? "", batch.rows);
+      const outcome = await applyBatch(ctx, job.dataset ?? "", batch.rows);
       const reported: ReportedRow[] = [...(JSON.parse(job.problems) as ReportedRow[]), ...batch.skipped, ...outcome.reported]
         .sort((a, b) => a.row - b.row)
         .slice(0, MAX_REPORTED);

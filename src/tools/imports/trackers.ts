@@ -4,25 +4,10 @@ import { type TrackerRow, trackerRowSchema } from "./rows";
 /**
  * Tracker CSVs, mapped onto one row shape (TrackerRow). Each source names the columns it needs
  * (a header without them is a 400) and how its statuses map onto play statuses; every other
- * column is ignored. The README's Imports section mirrors these tables.
+ * column is ignored. docs/exports-and-imports.md (Imports) mirrors these tables.
  */
 export const TRACKER_SOURCES = ["generic", "grouvee", "yamtrack"] as const;
 export type TrackerSource = (typeof TRACKER_SOURCES)[number];
-
-export const GENERIC_COLUMNS = [
-  "title",
-  "platform",
-  "janCode",
-  "modelNumber",
-  "buyDate",
-  "buyPrice",
-  "buyPlace",
-  "status",
-  "playStartDate",
-  "playEndDate",
-  "rating",
-  "memo",
-] as const;
 
 /** Grouvee shelves, by name (case-insensitive), first match in this order wins. */
 export const GROUVEE_SHELVES: [shelf: string, status: TrackerRow["status"]][] = [

@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { ApiError } from "../../platform/errors";
 import { sharedFilterArgs, sharedRangeCheck } from "../../platform/filters";
+import { buildAfterLookups, buildWithoutLookups } from "../../platform/lookups";
 import { type PageLimit, pagedEnvelope, pageOf } from "../../platform/paging";
 import { defineTool } from "../../registry/defineTool";
 import { attributeLabelsFrom, type OwnAttributeRow } from "../attributes/items";
 import { ownAttributesQuery } from "../attributes/queries";
-import { GAME_LIST_TOOL, type ListFilter, listArgs, listPageOf, listPageReads } from "../games/userLists";
+import { GAME_LIST_TOOL, listArgs, listPageOf, listPageReads } from "../games/userLists";
 import { latestPlays } from "../shared/dependentRecords";
 import {
   DEFAULT_LIBRARY_FIELDS,
@@ -15,7 +16,7 @@ import {
   libraryEntrySchema,
   toLibraryItem,
 } from "./items";
-import { LIBRARY, LIBRARY_DEFAULT_SORT, LIBRARY_SORTS, libraryFilter, libraryFilterNow, librarySort } from "./queries";
+import { LIBRARY, LIBRARY_DEFAULT_SORT, LIBRARY_SORTS, libraryFilter, librarySort } from "./queries";
 
 const input = z
   .strictObject({
@@ -45,11 +46,8 @@ export const getLibrary = defineTool({
     "Empty values sort last in either order; ties are ordered by gameId, so pages never overlap.",
     "Keep filters, sort, fields and limit fixed while paging.",
   ],
-  firstReads(args, { userId, pageLimit }) {
-    if (userId === undefined) return undefined;
-    const filter = libraryFilterNow(userId, args);
-    return filter && libraryReads(userId, args, filter, pageLimit).queries;
-  },
+  firstReads: (args, { userId, pageLimit }) =>
+    userId === undefined ? undefined : buildWithoutLookups(libraryReads(userId, args, pageLimit))?.queries,
   async handler({ db, read, auth, pageLimit }, args) {
     const groups = fieldGroupsOf(args);
     if (groups.has("latestPlay") && !auth.scopes.has("play:read")) {
@@ -57,7 +55,7 @@ export const getLibrary = defineTool({
         scopes: ["library:read", "play:read"],
       });
     }
-    const { limit, queries } = libraryReads(auth.userId, args, await libraryFilter(db, auth.userId, args), pageLimit);
+    const { limit, queries } = await buildAfterLookups(db, libraryReads(auth.userId, args, pageLimit));
     const { rows, totalCount, also } = listPageOf<EntryRow>(await read(queries));
     const labels = attributeLabelsFrom(also[0] as OwnAttributeRow[]);
     const plays = groups.has("latestPlay")
@@ -78,15 +76,14 @@ export const getLibrary = defineTool({
 
 const fieldGroupsOf = (args: Pick<LibraryArgs, "fields">) => new Set<LibraryFieldGroup>(args.fields ?? DEFAULT_LIBRARY_FIELDS);
 
-/** What a getLibrary call reads in one batch: its page, the total and the caller's attribute labels. */
-function libraryReads(userId: string, args: LibraryArgs, filter: ListFilter, pageLimit: PageLimit) {
-  const groups = fieldGroupsOf(args);
+/** What a getLibrary call reads in one batch (its page, the total and the caller's attribute labels), after its filter's lookups. */
+function libraryReads(userId: string, args: LibraryArgs, pageLimit: PageLimit) {
   return listPageReads({
     list: LIBRARY,
     userId,
-    filter,
+    filter: (looked) => libraryFilter(userId, args, looked),
     sort: librarySort(args.sortBy, args.sortOrder),
-    groups,
+    groups: fieldGroupsOf(args),
     args,
     pageLimit,
     also: [ownAttributesQuery(userId)],

@@ -1,18 +1,25 @@
 import { and, count, eq, exists, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { games, libraryEntries } from "../../db/schema";
-import { inJsonArray, jsonArrayHolds, visibleToUser } from "../../platform/columns";
+import { inJsonArray, visibleToUser } from "../../platform/columns";
 import { columnList, type Db, isUniqueViolation, placeContains, rangeConditions, statements } from "../../platform/db";
 import { ApiError, notFound } from "../../platform/errors";
 import type { SharedFilters } from "../../platform/filters";
 import { newRevision } from "../../platform/ids";
-import { nullsLastSort, orderOf } from "../../platform/keyset";
+import { nullsLastSort } from "../../platform/keyset";
 import { placeKey } from "../../platform/normalize";
 import { addWithinLimit, type LimitContext, listSizeCounter, runConditional, type WriteCondition } from "../../platform/registeredLimits";
 import { differs, touchedIfChanged } from "../../platform/writes";
-import { attributesKept, resolveAttributeIds } from "../attributes/queries";
-import { listGameConditions, listGameConditionsNow } from "../games/queries";
-import { joinedConditions, type ListFilter, type UserList, userListRow } from "../games/userLists";
+import { attributesKept } from "../attributes/queries";
+import {
+  attributeConditions,
+  type ListFilter,
+  type ListLookups,
+  listFilter,
+  readJoinedConditions,
+  userList,
+  userListRow,
+} from "../games/userLists";
 import { ENTRY_KEYS, type EntryRow } from "./items";
 
 /** The plan limit on library: counted here, where its rows are written. */
@@ -22,26 +29,13 @@ export const LIBRARY_COUNTER = listSizeCounter("library", "library");
 const l = alias(libraryEntries, "l");
 const byUserAndGame = (userId: string, gameId: number) => and(eq(libraryEntries.userId, userId), eq(libraryEntries.gameId, gameId));
 
-/** The shared filters over a user's library (l) joined with its games (g). */
-export async function libraryConditions(db: Db, userId: string, filters: SharedFilters): Promise<SQL[]> {
-  return joinedConditions(userId, await libraryFilter(db, userId, filters));
-}
+/** The shared filters over a user's library (l) joined with its games (g), their lookups read first. */
+export const libraryConditions = (db: Db, userId: string, filters: SharedFilters): Promise<SQL[]> =>
+  readJoinedConditions(db, userId, filters, (looked) => libraryFilter(userId, filters, looked));
 
-/** The shared filters of a user's library: on the entries (l) and on their games (g). */
-export async function libraryFilter(db: Db, userId: string, filters: SharedFilters): Promise<ListFilter> {
-  const attributeIds = await resolveAttributeIds(db, userId, filters.attributes ?? [], "attributes");
-  return libraryFilterWith(userId, filters, attributeIds, await listGameConditions(db, filters));
-}
-
-/** libraryFilter when nothing needs reading first (no attributes, no genre to look up); undefined otherwise. */
-export function libraryFilterNow(userId: string, filters: SharedFilters): ListFilter | undefined {
-  const games = listGameConditionsNow(filters);
-  return games && !filters.attributes?.length ? libraryFilterWith(userId, filters, [], games) : undefined;
-}
-
-function libraryFilterWith(userId: string, filters: SharedFilters, attributeIds: readonly string[], games: SQL[]): ListFilter {
-  const conditions = [eq(l.userId, userId)];
-  for (const id of attributeIds) conditions.push(jsonArrayHolds(l.attributeIds, id));
+/** The shared filters of a user's library, from what their lookups (listLookups) looked up: on the entries (l) and on their games (g). */
+export function libraryFilter(userId: string, filters: SharedFilters, looked: Partial<ListLookups>): ListFilter {
+  const conditions = [eq(l.userId, userId), ...attributeConditions(l.attributeIds, looked)];
   if (filters.buyPlace !== undefined) conditions.push(placeContains(l.buyPlaceKey, filters.buyPlace));
   conditions.push(
     ...rangeConditions(filters, [
@@ -53,8 +47,7 @@ function libraryFilterWith(userId: string, filters: SharedFilters, attributeIds:
       ["buyPriceTo", l.buyPrice, "to"],
     ]),
   );
-  // The user's own condition alone is the whole library.
-  return { own: conditions, games, narrowed: conditions.length > 1 || games.length > 0 };
+  return listFilter(conditions, filters, looked);
 }
 
 export const LIBRARY_SORTS = {
@@ -71,9 +64,8 @@ export const LIBRARY_DEFAULT_SORT = { sortBy: "updatedAt", sortOrder: "desc" } a
 
 /** Nulls last in either direction; gameId breaks ties so pages never overlap. */
 export const librarySort = (sortBy: LibrarySort, sortOrder: "asc" | "desc") => nullsLastSort(LIBRARY_SORTS[sortBy], sortOrder, l.gameId);
-export const libraryOrder = (sortBy: LibrarySort, sortOrder: "asc" | "desc") => orderOf(librarySort(sortBy, sortOrder));
 
-export const LIBRARY: UserList = { table: "library_entries", alias: "l", columns: columnList(l, ENTRY_KEYS), counted: "library" };
+export const LIBRARY = userList(libraryEntries, l, columnList(l, ENTRY_KEYS), "library");
 
 /** One entry with its game, as write results show it; undefined when not the caller's. */
 export const findEntry = (db: Db, userId: string, gameId: number) => userListRow<EntryRow>(db, LIBRARY, userId, gameId);
@@ -185,6 +177,3 @@ export const ownedSql = (userId: string, gameId: number, revision?: string) =>
       .from(libraryEntries)
       .where(and(byUserAndGame(userId, gameId), revision === undefined ? undefined : eq(libraryEntries.revision, revision))),
   );
-
-export const deleteEntrySql = (userId: string, gameId: number) =>
-  statements.delete(libraryEntries).where(byUserAndGame(userId, gameId)).getSQL();

@@ -3,10 +3,11 @@ import { queryBatch } from "../../platform/db";
 import { notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
-import { countCopies, deleteCopiesSql, deleteGamePlaysSql, gamePlaysOf } from "../shared/dependentRecords";
+import { pick } from "../shared/cascade";
 import { counted, listed, quotedNames } from "../shared/previewText";
-import { gameLeavesTagsSql, tagsHoldingGame } from "../tags/queries";
-import { deleteEntrySql, findEntry } from "./queries";
+import { tagsHoldingGame } from "../tags/removal";
+import { findEntry } from "./queries";
+import { countCopies, gamePlaysOf, libraryEntriesRemovalSql } from "./removal";
 
 export const removeFromLibrary = defineTool({
   name: "removeFromLibrary",
@@ -36,13 +37,7 @@ export const removeFromLibrary = defineTool({
       targetRevision: `${entry.revision}:${copies}:${plays.fingerprint}:${tags.map((t) => t.id).join(",")}`,
       summary: `Removes '${entry.title}' from your library, with its purchase data, memo, links and attributes${alsoGoes ? `, and ${alsoGoes}` : ""}.${untagged}`,
       async execute(marker) {
-        await queryBatch(db, [
-          marker,
-          deleteCopiesSql(auth.userId, args.gameId),
-          ...deleteGamePlaysSql(auth.userId, args.gameId),
-          ...gameLeavesTagsSql(auth.userId, args.gameId, now.toISOString()),
-          deleteEntrySql(auth.userId, args.gameId),
-        ]);
+        await queryBatch(db, [marker, ...libraryEntriesRemovalSql(auth.userId, pick.one(args.gameId), now.toISOString())]);
         return { gameId: args.gameId, removed: true as const };
       },
     });

@@ -6,7 +6,8 @@ import { utcDay } from "../../platform/time";
 import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
 import { playLogSchema, toPlayLog } from "./items";
-import { findPlay, findPlayLog, insertPlayLog } from "./queries";
+import { findPlay } from "./listQueries";
+import { findPlayLog, insertPlayLog } from "./queries";
 
 export const addPlayLog = defineTool({
   name: "addPlayLog",

@@ -10,19 +10,18 @@ import { consoleKept, findConsole } from "../consoles/queries";
 import { findEntry, ownedSql } from "../library/queries";
 import { counted } from "../shared/previewText";
 import { PLAY_STATUSES, playRecordSchema } from "./items";
+import { latestPlay, renderPlay } from "./listQueries";
 import {
   consoleNotFound,
-  deletePlaySql,
   endLatestSql,
   forgetRemovedConsoleSql,
   insertPlaySql,
   latestCycle,
-  latestPlay,
   logsOf,
   newPlayId,
-  renderPlay,
   withStatusDates,
 } from "./queries";
+import { playRecordRemovalSql } from "./removal";
 
 /** FREE and LIGHT take every replay value, but a replay there replaces the record: the catalog says so. */
 const replayOn = (plan: "FREE" | "LIGHT") =>
@@ -141,7 +140,7 @@ export const addPlayRecord = defineTool({
       async execute(marker) {
         await runConditional(db, conditions, [
           marker,
-          ...deletePlaySql(auth.userId, args.gameId, latest.play_id),
+          ...playRecordRemovalSql(auth.userId, args.gameId, latest.play_id),
           endLatestSql(auth.userId, args.gameId),
           ...fresh,
         ]);

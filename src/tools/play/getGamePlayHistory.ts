@@ -7,7 +7,7 @@ import { defineTool } from "../../registry/defineTool";
 import { attributeLabels } from "../attributes/queries";
 import { findEntry } from "../library/queries";
 import { EVERY_PLAY_GROUP, playRecordSchema, toPlayRecord } from "./items";
-import { historyPage } from "./queries";
+import { historyPage } from "./listQueries";
 
 const PAGING: Paging = { cap: 100, defaultLimit: 50 };
 

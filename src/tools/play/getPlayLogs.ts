@@ -4,7 +4,8 @@ import { type Paging, pageArgs, pagedEnvelope, pageOf, pageOffset } from "../../
 import { ALL_PLANS } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
 import { playLogSchema, toPlayLog } from "./items";
-import { findPlay, playLogPage } from "./queries";
+import { findPlay } from "./listQueries";
+import { playLogPage } from "./queries";
 
 const PAGING: Paging = { cap: 200, defaultLimit: 50 };
 

@@ -1,13 +1,14 @@
 import { z } from "zod";
+import { buildAfterLookups, buildWithoutLookups } from "../../platform/lookups";
 import { type PageLimit, pagedEnvelope, pageOf, USER_LIST_PAGING } from "../../platform/paging";
 import { ALL_PLANS, type Plan } from "../../platform/plans";
 import { orderedRanges } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
 import { attributeLabelsFrom, type OwnAttributeRow } from "../attributes/items";
 import { ownAttributesQuery } from "../attributes/queries";
-import { type ListFilter, listArgs, listPageOf, listPageReads } from "../games/userLists";
+import { listArgs, listPageOf, listPageReads } from "../games/userLists";
 import { PLAY_FIELD_GROUPS, type PlayFieldGroup, type PlayRow, playRecordSchema, toPlayRecord } from "./items";
-import { PLAY_DEFAULT_SORT, PLAY_RANGES, PLAY_RECORDS, PLAY_SORTS, playFilter, playFilterArgs, playFilterNow, playSort } from "./queries";
+import { PLAY_DEFAULT_SORT, PLAY_RANGES, PLAY_RECORDS, PLAY_SORTS, playFilter, playFilterArgs, playSort } from "./listQueries";
 
 const input = z
   .strictObject({
@@ -46,14 +47,13 @@ export const getPlayRecords = defineTool({
   ],
   firstReads(args, { userId, plan, now, pageLimit }) {
     if (userId === undefined || plan === undefined) return undefined;
-    const filter = playFilterNow(userId, args, now);
-    return filter && playRecordsReads(userId, plan, args, filter, pageLimit).queries;
+    return buildWithoutLookups(playRecordsReads(userId, plan, args, now, pageLimit))?.queries;
   },
   async handler({ db, read, auth, now, pageLimit }, args) {
-    const filter = await playFilter(db, auth.userId, args, now);
-    const { groups, limit, queries } = playRecordsReads(auth.userId, auth.plan, args, filter, pageLimit);
+    const { limit, queries } = await buildAfterLookups(db, playRecordsReads(auth.userId, auth.plan, args, now, pageLimit));
     const { rows, totalCount, also } = listPageOf<PlayRow>(await read(queries));
     const labels = attributeLabelsFrom(also[0] as OwnAttributeRow[]);
+    const groups = fieldGroupsOf(auth.plan, args);
     return pageOf(
       rows.map((row) => toPlayRecord(row, groups, labels)),
       args.page,
@@ -63,13 +63,22 @@ export const getPlayRecords = defineTool({
   },
 });
 
-/** What a getPlayRecords call reads in one batch: its page, the total and the caller's attribute labels. */
-function playRecordsReads(userId: string, plan: Plan, args: PlayRecordsArgs, filter: ListFilter, pageLimit: PageLimit) {
+/** The field groups shown: those asked for, else the plan's default. */
+function fieldGroupsOf(plan: Plan, args: Pick<PlayRecordsArgs, "fields">) {
   const defaults: PlayFieldGroup[] = plan === "FREE" ? ["game", "goal"] : ["game", "console", "goal"];
-  const groups = new Set<PlayFieldGroup>(args.fields ?? defaults);
-  const sort = playSort(args.sortBy, args.sortOrder);
-  return {
-    groups,
-    ...listPageReads({ list: PLAY_RECORDS, userId, filter, sort, groups, args, pageLimit, also: [ownAttributesQuery(userId)] }),
-  };
+  return new Set<PlayFieldGroup>(args.fields ?? defaults);
+}
+
+/** What a getPlayRecords call reads in one batch (its page, the total and the caller's attribute labels), after its filter's lookups. */
+function playRecordsReads(userId: string, plan: Plan, args: PlayRecordsArgs, now: Date, pageLimit: PageLimit) {
+  return listPageReads({
+    list: PLAY_RECORDS,
+    userId,
+    filter: (looked) => playFilter(userId, args, now, looked),
+    sort: playSort(args.sortBy, args.sortOrder),
+    groups: fieldGroupsOf(plan, args),
+    args,
+    pageLimit,
+    also: [ownAttributesQuery(userId)],
+  });
 }

@@ -1,207 +1,20 @@
-import { and, count, desc, eq, exists, getTableColumns, ne, notExists, type SQL, sql } from "drizzle-orm";
-import { z } from "zod";
+import { and, count, desc, eq, exists, getTableColumns, notExists, type SQL, sql } from "drizzle-orm";
 import { consoles, games, playLogs, playRecords } from "../../db/schema";
-import { inJsonArray, jsonArrayHolds } from "../../platform/columns";
-import { columnList, type Db, queryBatch, rangeConditions, statements } from "../../platform/db";
+import { type Db, statements } from "../../platform/db";
 import { ApiError, notFound } from "../../platform/errors";
-import { rating, sharedFilterArgs } from "../../platform/filters";
 import { newId, newRevision } from "../../platform/ids";
-import { nullsLastSort, orderOf, type SortKey } from "../../platform/keyset";
 import { runConditional, type WriteCondition } from "../../platform/registeredLimits";
-import { isoDate } from "../../platform/schemas";
 import { utcDay } from "../../platform/time";
-import { readBack } from "../../platform/writes";
-import { attributeLabels, resolveAttributeIds } from "../attributes/queries";
-import type { GameRecord } from "../games/gameObject";
-import { GAME_JOINS, GAME_SELECT, type GameFilters, listGameConditions, listGameConditionsNow } from "../games/queries";
-import { joinedConditions, type ListFilter, listPageOf, listPageQueries, type UserList, userListFrom } from "../games/userLists";
-import { hasHistory, playCycle } from "../shared/dependentRecords";
 import { type Fingerprint, fingerprintsOf, keyOf } from "../shared/fingerprints";
-import { EVERY_PLAY_GROUP, type LogRow, PLAY_KEYS, PLAY_STATUSES, type PlayRow, type PlayStatus, toPlayRecord, UNFINISHED } from "./items";
+import type { LogRow, PlayRow, PlayStatus } from "./items";
 
-const r = playCycle;
-
-/** A record's item columns, its console's name and whether other cycles of its game are kept. */
-// raw SQL: computed columns (subqueries) beside the list's own, read by the shared list page machinery.
-const PLAY_COLUMNS = sql`${r.id} AS play_id, ${columnList(r, PLAY_KEYS)},
-  (SELECT ${consoles.name} FROM ${consoles} WHERE ${consoles.id} = ${r.consoleId}) AS console_name, ${hasHistory} AS has_history`;
-
-export const PLAY_RECORDS: UserList = { table: "play_records", alias: "r", columns: PLAY_COLUMNS, counted: "play" };
+/*
+ * Play records' writes, and play logs (read and written). The play records as a list (filters,
+ * sorts, a record read with its game) are in listQueries.ts.
+ */
 
 const byUserAndId = (userId: string, playId: string) => and(eq(playRecords.userId, userId), eq(playRecords.id, playId));
 const byUserAndGame = (userId: string, gameId: number) => and(eq(playRecords.userId, userId), eq(playRecords.gameId, gameId));
-
-const { platformIds, genreId, title, releaseDateFrom, releaseDateTo, attributes } = sharedFilterArgs;
-
-/** The play records' filters (getPlayRecords, exportMyData's playRecords and playLogs), read by playConditions. */
-export const playFilterArgs = {
-  statuses: z.array(z.enum(PLAY_STATUSES)).max(5).optional().describe("Any of them."),
-  platformIds,
-  genreId,
-  title,
-  releaseDateFrom,
-  releaseDateTo,
-  attributes,
-  consoleIds: z.array(z.string().min(1).max(40)).max(5).optional().describe("Up to 5; any of them (LIGHT and above)."),
-  playStartDateFrom: isoDate.optional(),
-  playStartDateTo: isoDate.optional(),
-  playEndDateFrom: isoDate.optional(),
-  playEndDateTo: isoDate.optional(),
-  clearTargetDateFrom: isoDate.optional(),
-  clearTargetDateTo: isoDate.optional(),
-  clearTargetOverdue: z
-    .enum(["overdue", "not_overdue"])
-    .optional()
-    .describe("overdue: unfinished with a clear target before today (UTC); COMPLETED and DROPPED are never overdue."),
-  totalPlayTimeFrom: z.number().int().min(0).optional(),
-  totalPlayTimeTo: z.number().int().min(0).optional(),
-  ratingFrom: rating.optional(),
-  ratingTo: rating.optional(),
-};
-
-/** Ranges of the play filters whose end may not come before their start. */
-export const PLAY_RANGES: [keyof typeof playFilterArgs, keyof typeof playFilterArgs][] = [
-  ["releaseDateFrom", "releaseDateTo"],
-  ["playStartDateFrom", "playStartDateTo"],
-  ["playEndDateFrom", "playEndDateTo"],
-  ["clearTargetDateFrom", "clearTargetDateTo"],
-  ["totalPlayTimeFrom", "totalPlayTimeTo"],
-  ["ratingFrom", "ratingTo"],
-];
-
-export interface PlayFilters extends GameFilters {
-  title?: string;
-  statuses?: PlayStatus[];
-  attributes?: string[];
-  consoleIds?: string[];
-  playStartDateFrom?: string;
-  playStartDateTo?: string;
-  playEndDateFrom?: string;
-  playEndDateTo?: string;
-  clearTargetDateFrom?: string;
-  clearTargetDateTo?: string;
-  clearTargetOverdue?: "overdue" | "not_overdue";
-  totalPlayTimeFrom?: number;
-  totalPlayTimeTo?: number;
-  ratingFrom?: number;
-  ratingTo?: number;
-}
-
-/** Overdue: an unfinished cycle whose clear target is before today (UTC); COMPLETED and DROPPED never are. */
-function overdue(now: Date): SQL {
-  // IS NOT NULL keeps the test two-valued, so NOT(overdue) also takes records with no target.
-  return sql`(${inJsonArray(r.status, UNFINISHED)} AND ${r.clearTargetDate} IS NOT NULL AND ${r.clearTargetDate} < ${utcDay(now)})`;
-}
-
-/** The latest cycle of each game (or, with cycles "all", every kept cycle), filtered. */
-export async function playConditions(
-  db: Db,
-  userId: string,
-  filters: PlayFilters,
-  now: Date,
-  cycles: "latest" | "all" = "latest",
-): Promise<SQL[]> {
-  return joinedConditions(userId, await playFilter(db, userId, filters, now, cycles));
-}
-
-/** playConditions in two parts: on the records (r) and on their games (g). */
-export async function playFilter(
-  db: Db,
-  userId: string,
-  filters: PlayFilters,
-  now: Date,
-  cycles: "latest" | "all" = "latest",
-): Promise<ListFilter> {
-  const attributeIds = await resolveAttributeIds(db, userId, filters.attributes ?? [], "attributes");
-  return playFilterWith(userId, filters, now, cycles, attributeIds, await listGameConditions(db, filters));
-}
-
-/** playFilter of the latest cycles when nothing needs reading first (no attributes, no genre); undefined otherwise. */
-export function playFilterNow(userId: string, filters: PlayFilters, now: Date): ListFilter | undefined {
-  const games = listGameConditionsNow(filters);
-  return games && !filters.attributes?.length ? playFilterWith(userId, filters, now, "latest", [], games) : undefined;
-}
-
-function playFilterWith(
-  userId: string,
-  filters: PlayFilters,
-  now: Date,
-  cycles: "latest" | "all",
-  attributeIds: readonly string[],
-  games: SQL[],
-): ListFilter {
-  // r.is_latest = 1 as written here, not eq(): the partial sort indexes say exactly this.
-  const conditions = [eq(r.userId, userId), ...(cycles === "latest" ? [sql`${r.isLatest} = 1`] : [])];
-  if (filters.statuses?.length) conditions.push(inJsonArray(r.status, filters.statuses));
-  if (filters.consoleIds?.length) conditions.push(inJsonArray(r.consoleId, filters.consoleIds));
-  for (const id of attributeIds) conditions.push(jsonArrayHolds(r.attributeIds, id));
-  if (filters.clearTargetOverdue === "overdue") conditions.push(overdue(now));
-  if (filters.clearTargetOverdue === "not_overdue") conditions.push(sql`NOT ${overdue(now)}`);
-  conditions.push(
-    ...rangeConditions(filters, [
-      ["playStartDateFrom", r.playStartDate, "from"],
-      ["playStartDateTo", r.playStartDate, "to"],
-      ["playEndDateFrom", r.playEndDate, "from"],
-      ["playEndDateTo", r.playEndDate, "to"],
-      ["clearTargetDateFrom", r.clearTargetDate, "from"],
-      ["clearTargetDateTo", r.clearTargetDate, "to"],
-      ["totalPlayTimeFrom", r.totalPlayTime, "from"],
-      ["totalPlayTimeTo", r.totalPlayTime, "to"],
-      ["ratingFrom", r.rating, "from"],
-      ["ratingTo", r.rating, "to"],
-    ]),
-  );
-  // The user's and the latest-cycle conditions alone are the whole list that list_counts keeps.
-  const whole = cycles === "latest" && conditions.length === 2 && games.length === 0;
-  return { own: conditions, games, narrowed: !whole };
-}
-
-export const PLAY_SORTS = {
-  playStartDate: r.playStartDate,
-  playEndDate: r.playEndDate,
-  clearTargetDate: r.clearTargetDate,
-  title: r.gameSortKey,
-  totalPlayTime: r.totalPlayTime,
-  rating: r.rating,
-  updatedAt: r.updatedAt,
-} as const;
-
-export type PlaySort = keyof typeof PLAY_SORTS;
-export const PLAY_DEFAULT_SORT = { sortBy: "updatedAt", sortOrder: "desc" } as const;
-
-export const playSort = (sortBy: PlaySort, sortOrder: "asc" | "desc") => nullsLastSort(PLAY_SORTS[sortBy], sortOrder, r.gameId);
-export const playOrder = (sortBy: PlaySort, sortOrder: "asc" | "desc") => orderOf(playSort(sortBy, sortOrder));
-
-/** One record with its game, as write results show it. */
-async function playWithGame(db: Db, where: SQL): Promise<(PlayRow & GameRecord) | undefined> {
-  // raw SQL: the list's computed columns beside the game's joined columns.
-  const [row] = await db.all<PlayRow & GameRecord>(sql`
-    SELECT ${PLAY_COLUMNS}, ${GAME_SELECT} FROM ${userListFrom(PLAY_RECORDS)} ${GAME_JOINS} WHERE ${where}`);
-  return row;
-}
-
-export const findPlay = (db: Db, userId: string, playId: string) => playWithGame(db, and(eq(r.userId, userId), eq(r.id, playId))!);
-
-export const latestPlay = (db: Db, userId: string, gameId: number) =>
-  playWithGame(db, and(eq(r.userId, userId), eq(r.gameId, gameId), eq(r.isLatest, true))!);
-
-/** A stored play record as a write result: every field group; `gone()` when a removal took it meanwhile. */
-export async function renderPlay(db: Db, userId: string, playId: string, gone = () => notFound(`Your play record ${playId}`)) {
-  const [row, labels] = await Promise.all([findPlay(db, userId, playId), attributeLabels(db, userId)]);
-  return toPlayRecord(readBack(row, gone), EVERY_PLAY_GROUP, labels);
-}
-
-/** Every cycle of one game with its game, newest first. */
-export async function historyPage(db: Db, userId: string, gameId: number, page: { limit: number; offset: number }) {
-  const newestFirst: SortKey[] = [
-    { column: r.createdAt, direction: "desc" },
-    { column: sql`${r}.rowid`, direction: "desc" },
-  ];
-  const filter = { own: [eq(r.userId, userId), eq(r.gameId, gameId)], games: [], narrowed: true };
-  return listPageOf<PlayRow>(
-    await queryBatch(db, listPageQueries({ list: PLAY_RECORDS, userId, filter, sort: newestFirst, page, withGame: true })),
-  );
-}
 
 export interface PlayValues {
   status: PlayStatus;
@@ -320,41 +133,6 @@ export const forgetRemovedConsoleSql = (userId: string, playId: string) =>
       ),
     )
     .getSQL();
-
-/** The game's other cycles, newest first: the first is the one that becomes latest when the latest goes. */
-const otherCycles = (userId: string, gameId: number, except: string) => and(byUserAndGame(userId, gameId), ne(playRecords.id, except));
-const NEWEST_FIRST = [desc(playRecords.createdAt), desc(sql`rowid`)];
-
-/** The cycle that becomes latest when this latest one is removed (removePlayRecord's preview names it). */
-export const heirOf = (db: Db, userId: string, gameId: number, playId: string) =>
-  db
-    .select({ id: playRecords.id, playStartDate: playRecords.playStartDate, createdAt: playRecords.createdAt })
-    .from(playRecords)
-    .where(otherCycles(userId, gameId, playId))
-    .orderBy(...NEWEST_FIRST)
-    .get();
-
-/** Deletes one cycle with its logs; if it was the latest, the newest remaining cycle becomes latest. */
-export const deletePlaySql = (userId: string, gameId: number, playId: string): SQL[] => {
-  const newest = statements
-    .select({ id: playRecords.id })
-    .from(playRecords)
-    .where(otherCycles(userId, gameId, playId))
-    .orderBy(...NEWEST_FIRST)
-    .limit(1);
-  return [
-    statements
-      .delete(playLogs)
-      .where(and(eq(playLogs.playId, playId), eq(playLogs.userId, userId)))
-      .getSQL(),
-    statements.delete(playRecords).where(byUserAndId(userId, playId)).getSQL(),
-    statements
-      .update(playRecords)
-      .set({ isLatest: true })
-      .where(and(eq(playRecords.id, newest), notExists(latestCycle(userId, gameId))))
-      .getSQL(),
-  ];
-};
 
 /** The latest cycle of a game, as a subquery (addPlayRecord checks inside its batch that none exists yet). */
 export const latestCycle = (userId: string, gameId: number) =>

@@ -5,7 +5,9 @@ import { notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
 import { counted } from "../shared/previewText";
-import { deletePlaySql, findPlay, heirOf, logsOf } from "./queries";
+import { findPlay } from "./listQueries";
+import { logsOf } from "./queries";
+import { heirOf, playRecordRemovalSql } from "./removal";
 
 export const removePlayRecord = defineTool({
   name: "removePlayRecord",
@@ -35,7 +37,7 @@ export const removePlayRecord = defineTool({
       targetRevision: [play.revision, play.is_latest, heir?.id ?? "-", logs.fingerprint].join(":"),
       summary: `Removes the play record of '${play.title}' (${play.status}) and its ${counted(logs.count, "play log")}${promoted}.`,
       async execute(marker) {
-        await queryBatch(db, [marker, ...deletePlaySql(auth.userId, play.game_id, play.play_id)]);
+        await queryBatch(db, [marker, ...playRecordRemovalSql(auth.userId, play.game_id, play.play_id)]);
         return { playId: play.play_id, removed: true as const };
       },
     });

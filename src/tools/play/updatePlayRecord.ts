@@ -6,7 +6,8 @@ import { defineTool } from "../../registry/defineTool";
 import { attributesKept, resolveAttributeIds } from "../attributes/queries";
 import { consoleKept, findConsole } from "../consoles/queries";
 import { playFieldArgs, playRecordSchema } from "./items";
-import { consoleNotFound, findPlay, playRevisionConflict, playValuesOf, renderPlay, updatePlay, withStatusDates } from "./queries";
+import { findPlay, renderPlay } from "./listQueries";
+import { consoleNotFound, playRevisionConflict, playValuesOf, updatePlay, withStatusDates } from "./queries";
 
 export const updatePlayRecord = defineTool({
   name: "updatePlayRecord",

@@ -1,4 +1,4 @@
-import { and, count, eq, exists, inArray, not, type SQL, sql } from "drizzle-orm";
+import { and, count, eq, exists, not, type SQL, sql } from "drizzle-orm";
 import { alias, type SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { libraryEntries, tagGames, tags } from "../../db/schema";
 import { inJsonArray } from "../../platform/columns";
@@ -20,7 +20,6 @@ export const TAG_GAME_LIMIT = 1000;
 const t = alias(tags, "t");
 
 const ownTag = (userId: string, tagId: number) => and(eq(tags.id, tagId), eq(tags.userId, userId));
-const userTagIds = (userId: string) => statements.select({ id: tags.id }).from(tags).where(eq(tags.userId, userId));
 const gameCountOf = (tagId: number | SQLiteColumn) => statements.select({ n: count() }).from(tagGames).where(eq(tagGames.tagId, tagId));
 
 /** A tag's columns and how many games it holds; exportMyData's tags dataset selects it too. */
@@ -144,7 +143,6 @@ export const tagStillThereSql = (userId: string, tagId: number, revision?: strin
 export const tagWithinLimitSql = (tagId: number) => sql`${gameCountOf(tagId)} <= ${TAG_GAME_LIMIT}`;
 
 const deleteTagGamesSql = (which: SQL | undefined) => statements.delete(tagGames).where(which).getSQL();
-const ofUserTags = (userId: string) => inArray(tagGames.tagId, userTagIds(userId));
 
 /**
  * The statements that change the tag's games (the caller's batch checks the revision, ownership
@@ -179,23 +177,9 @@ export function tagGamesStatements(
   ];
 }
 
-const tagsHolding = (gameId: number) => statements.select({ id: tagGames.tagId }).from(tagGames).where(eq(tagGames.gameId, gameId));
-const userTagsHolding = (userId: string, gameId: number) => and(eq(tags.userId, userId), inArray(tags.id, tagsHolding(gameId)));
-
-/** The user's tags that hold the game (what a removal of the game takes it out of), oldest first. */
-export const tagsHoldingGame = (db: Db, userId: string, gameId: number) =>
-  db.select({ id: tags.id, name: tags.name }).from(tags).where(userTagsHolding(userId, gameId)).orderBy(tags.id);
-
-/**
- * A game leaving the library (or removed altogether) leaves the user's tags too. That changes each
- * such tag's content (its games and gameCount), so their revision and updatedAt move first.
- */
-export const gameLeavesTagsSql = (userId: string, gameId: number, now: string): SQL[] => [
-  statements.update(tags).set({ revision: newRevision(), updatedAt: now }).where(userTagsHolding(userId, gameId)).getSQL(),
-  deleteTagGamesSql(and(eq(tagGames.gameId, gameId), ofUserTags(userId))),
-];
-
-export const deleteTagSql = (userId: string, tagId: number): SQL[] => [
-  deleteTagGamesSql(and(eq(tagGames.tagId, tagId), ofUserTags(userId))),
-  statements.delete(tags).where(ownTag(userId, tagId)).getSQL(),
-];
+/** The user's tags that have one of these names (a restore knows a tag by its name). */
+export const tagsNamed = (db: Db, userId: string, names: readonly string[]) =>
+  db
+    .select({ id: tags.id, name: tags.name })
+    .from(tags)
+    .where(and(eq(tags.userId, userId), inJsonArray(tags.name, names)));

@@ -5,9 +5,11 @@ import { notFound } from "../../platform/errors";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
 import { positiveId } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
-import { collectionsOnTag, deleteCollectionsOnTagSql } from "../collections/queries";
+import { collectionsOnTag } from "../collections/queries";
+import { pick } from "../shared/cascade";
 import { counted, quotedNames } from "../shared/previewText";
-import { deleteTagSql, findTag } from "./queries";
+import { findTag } from "./queries";
+import { tagsRemovalSql } from "./removal";
 
 export const removeTag = defineTool({
   name: "removeTag",
@@ -34,7 +36,7 @@ export const removeTag = defineTool({
       targetRevision: [tag.revision, ...collections.map((c) => `${c.id}@${c.revision}`)].join(":"),
       summary: `Removes your tag '${tag.name}' from ${counted(tag.game_count, "game")}; the games stay in your library.${alsoGoes}`,
       async execute(marker) {
-        await queryBatch(db, [marker, ...deleteCollectionsOnTagSql(auth.userId, args.tagId), ...deleteTagSql(auth.userId, args.tagId)]);
+        await queryBatch(db, [marker, ...tagsRemovalSql(auth.userId, pick.one(args.tagId))]);
         return { tagId: args.tagId, removed: true as const };
       },
     });

@@ -1,8 +1,9 @@
 import { z } from "zod";
+import { buildAfterLookups, buildWithoutLookups } from "../../platform/lookups";
 import { type PageLimit, pagedEnvelope, pageOf } from "../../platform/paging";
 import { orderedRanges } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
-import { GAME_LIST_TOOL, type ListFilter, listArgs, listPageOf, listPageReads } from "../games/userLists";
+import { GAME_LIST_TOOL, listArgs, listPageOf, listPageReads } from "../games/userLists";
 import {
   DEFAULT_WISHLIST_FIELDS,
   toWishlistItem,
@@ -18,7 +19,6 @@ import {
   WISHLIST_SORTS,
   wishlistFilter,
   wishlistFilterArgs,
-  wishlistFilterNow,
   wishlistSort,
 } from "./queries";
 
@@ -42,14 +42,12 @@ export const getWishlist = defineTool({
   input,
   output: pagedEnvelope(wishlistEntrySchema),
   notes: ["The game field group caps the page at 100.", "Default order: priority, highest first; empty values sort last either way."],
-  firstReads(args, { userId, now, pageLimit }) {
-    if (userId === undefined) return undefined;
-    const filter = wishlistFilterNow(userId, args, now);
-    return filter && wishlistReads(userId, args, filter, pageLimit).queries;
-  },
+  firstReads: (args, { userId, now, pageLimit }) =>
+    userId === undefined ? undefined : buildWithoutLookups(wishlistReads(userId, args, now, pageLimit))?.queries,
   async handler({ db, read, auth, now, pageLimit }, args) {
-    const { groups, limit, queries } = wishlistReads(auth.userId, args, await wishlistFilter(db, auth.userId, args, now), pageLimit);
+    const { limit, queries } = await buildAfterLookups(db, wishlistReads(auth.userId, args, now, pageLimit));
     const { rows, totalCount } = listPageOf<WishRow>(await read(queries));
+    const groups = fieldGroupsOf(args);
     return pageOf(
       rows.map((row) => toWishlistItem(row, groups)),
       args.page,
@@ -59,11 +57,17 @@ export const getWishlist = defineTool({
   },
 });
 
-/** What a getWishlist call reads in one batch: its page and the total. */
-function wishlistReads(userId: string, args: WishlistArgs, filter: ListFilter, pageLimit: PageLimit) {
-  const groups = new Set<WishlistFieldGroup>(args.fields ?? DEFAULT_WISHLIST_FIELDS);
-  return {
-    groups,
-    ...listPageReads({ list: WISHLIST, userId, filter, sort: wishlistSort(args.sortBy, args.sortOrder), groups, args, pageLimit }),
-  };
+const fieldGroupsOf = (args: Pick<WishlistArgs, "fields">) => new Set<WishlistFieldGroup>(args.fields ?? DEFAULT_WISHLIST_FIELDS);
+
+/** What a getWishlist call reads in one batch (its page and the total), after its filter's lookups. */
+function wishlistReads(userId: string, args: WishlistArgs, now: Date, pageLimit: PageLimit) {
+  return listPageReads({
+    list: WISHLIST,
+    userId,
+    filter: (looked) => wishlistFilter(userId, args, now, looked),
+    sort: wishlistSort(args.sortBy, args.sortOrder),
+    groups: fieldGroupsOf(args),
+    args,
+    pageLimit,
+  });
 }

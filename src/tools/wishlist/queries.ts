@@ -6,13 +6,13 @@ import { columnList, type Db, isUniqueViolation, placeContains, rangeConditions,
 import { ApiError, notFound } from "../../platform/errors";
 import { rating, sharedFilterArgs } from "../../platform/filters";
 import { newRevision } from "../../platform/ids";
-import { nullsLastSort, orderOf } from "../../platform/keyset";
+import { nullsLastSort } from "../../platform/keyset";
 import { placeKey } from "../../platform/normalize";
 import { addWithinLimit, type LimitContext, listSizeCounter, type WriteCondition } from "../../platform/registeredLimits";
 import { isoDate, text } from "../../platform/schemas";
 import { utcDay } from "../../platform/time";
-import { type GameFilters, listGameConditions, listGameConditionsNow } from "../games/queries";
-import { joinedConditions, type ListFilter, type UserList, userListRow } from "../games/userLists";
+import type { GameFilters } from "../games/queries";
+import { type ListFilter, type ListLookups, listFilter, readJoinedConditions, userList, userListRow } from "../games/userLists";
 import { gamesVisibleSql, ownedSql } from "../library/queries";
 import { WISH_KEYS, type WishRow } from "./items";
 
@@ -54,7 +54,6 @@ export const WISHLIST_RANGES: [keyof typeof wishlistFilterArgs, keyof typeof wis
 ];
 
 export interface WishFilters extends GameFilters {
-  title?: string;
   wishPlace?: string;
   wishDateFrom?: string;
   wishDateTo?: string;
@@ -71,22 +70,12 @@ function overdueCondition(which: "overdue" | "not_overdue", now: Date): SQL {
   return which === "overdue" ? lt(w.wishDate, today) : sql`(${or(isNull(w.wishDate), gte(w.wishDate, today))})`;
 }
 
-export async function wishlistConditions(db: Db, userId: string, filters: WishFilters, now: Date): Promise<SQL[]> {
-  return joinedConditions(userId, await wishlistFilter(db, userId, filters, now));
-}
+/** The wishlist's filters over the entries (w) joined with their games (g), their lookups read first. */
+export const wishlistConditions = (db: Db, userId: string, filters: WishFilters, now: Date): Promise<SQL[]> =>
+  readJoinedConditions(db, userId, filters, (looked) => wishlistFilter(userId, filters, now, looked));
 
-/** The wishlist's filters: on the entries (w) and on their games (g). */
-export async function wishlistFilter(db: Db, userId: string, filters: WishFilters, now: Date): Promise<ListFilter> {
-  return wishlistFilterWith(userId, filters, now, await listGameConditions(db, filters));
-}
-
-/** wishlistFilter when nothing needs reading first (no genre to look up); undefined otherwise. */
-export function wishlistFilterNow(userId: string, filters: WishFilters, now: Date): ListFilter | undefined {
-  const games = listGameConditionsNow(filters);
-  return games && wishlistFilterWith(userId, filters, now, games);
-}
-
-function wishlistFilterWith(userId: string, filters: WishFilters, now: Date, games: SQL[]): ListFilter {
+/** The wishlist's filters, from what their lookups (listLookups) looked up: on the entries (w) and on their games (g). */
+export function wishlistFilter(userId: string, filters: WishFilters, now: Date, looked: Partial<ListLookups>): ListFilter {
   const conditions = [eq(w.userId, userId)];
   if (filters.wishPlace !== undefined) conditions.push(placeContains(w.wishPlaceKey, filters.wishPlace));
   if (filters.wishDateOverdue !== undefined) conditions.push(overdueCondition(filters.wishDateOverdue, now));
@@ -100,8 +89,7 @@ function wishlistFilterWith(userId: string, filters: WishFilters, now: Date, gam
       ["priorityTo", w.priority, "to"],
     ]),
   );
-  // The user's own condition alone is the whole wishlist.
-  return { own: conditions, games, narrowed: conditions.length > 1 || games.length > 0 };
+  return listFilter(conditions, filters, looked);
 }
 
 export const WISHLIST_SORTS = {
@@ -117,9 +105,8 @@ export type WishlistSort = keyof typeof WISHLIST_SORTS;
 export const WISHLIST_DEFAULT_SORT = { sortBy: "priority", sortOrder: "desc" } as const;
 
 export const wishlistSort = (sortBy: WishlistSort, sortOrder: "asc" | "desc") => nullsLastSort(WISHLIST_SORTS[sortBy], sortOrder, w.gameId);
-export const wishlistOrder = (sortBy: WishlistSort, sortOrder: "asc" | "desc") => orderOf(wishlistSort(sortBy, sortOrder));
 
-export const WISHLIST: UserList = { table: "wishlist_entries", alias: "w", columns: columnList(w, WISH_KEYS), counted: "wishlist" };
+export const WISHLIST = userList(wishlistEntries, w, columnList(w, WISH_KEYS), "wishlist");
 
 export const findWish = (db: Db, userId: string, gameId: number) => userListRow<WishRow>(db, WISHLIST, userId, gameId);
 

@@ -3,7 +3,9 @@ import { queryBatch } from "../../platform/db";
 import { notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
-import { deleteWishSql, findWish } from "./queries";
+import { pick } from "../shared/cascade";
+import { findWish } from "./queries";
+import { wishesRemovalSql } from "./removal";
 
 export const removeFromWishlist = defineTool({
   name: "removeFromWishlist",
@@ -23,7 +25,7 @@ export const removeFromWishlist = defineTool({
       targetRevision: wish.revision,
       summary: `Takes '${wish.title}' off your wishlist, with its planned date, price, place and memo.`,
       async execute(marker) {
-        await queryBatch(db, [marker, deleteWishSql(auth.userId, args.gameId)]);
+        await queryBatch(db, [marker, wishesRemovalSql(auth.userId, pick.one(args.gameId))]);
         return { gameId: args.gameId, removed: true as const };
       },
     });

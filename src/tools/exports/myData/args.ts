@@ -7,7 +7,7 @@ import type { LowerPlan, PlanDifference } from "../../../registry/defineTool";
 import { COLLECTION_TYPES, PURPOSES } from "../../collections/items";
 import { CONSOLE_RANGES, CONSOLE_SORTS, consoleFilterArgs } from "../../consoles/queries";
 import { LIBRARY_SORTS } from "../../library/queries";
-import { PLAY_RANGES, PLAY_SORTS, playFilterArgs } from "../../play/queries";
+import { PLAY_RANGES, PLAY_SORTS, playFilterArgs } from "../../play/listQueries";
 import { WISHLIST_RANGES, WISHLIST_SORTS, wishlistFilterArgs } from "../../wishlist/queries";
 
 /** Each dataset of exportMyData and the plans it is available on. */

@@ -1,13 +1,11 @@
 import { type SQL, sql } from "drizzle-orm";
-import { alias } from "drizzle-orm/sqlite-core";
-import { companies, games, genres, platforms } from "../../../db/schema";
 import type { SortKey } from "../../../platform/keyset";
 import type { Plan } from "../../../platform/plans";
 import type { Attribute } from "../../attributes/items";
-import { GAME_LEFT_JOINS } from "../../games/queries";
+import { GAME_LEFT_JOINS, GAME_VIEW } from "../../games/queries";
 import { type UserList, userListFrom } from "../../games/userLists";
 import type { ExportReader, ExportRow } from "../exportSource";
-import type { MyDataArgs, MyDatasetName } from "./args";
+import { MY_DATASET_PLANS, type MyDataArgs, type MyDatasetName } from "./args";
 
 /** Rows per keyset page: one D1 query each, so a file of any size is read in bounded memory. */
 export const EXPORT_PAGE_SIZE = 500;
@@ -35,6 +33,7 @@ export interface SortChoice {
   sortOrder: "asc" | "desc";
 }
 
+/** exportMyData's side of a dataset (UserDataset.export, shared/datasets.ts), defined by its family with the rest of it. */
 export interface MyDataset {
   name: MyDatasetName;
   plans: readonly Plan[];
@@ -48,8 +47,23 @@ export interface MyDataset {
   query(reader: ExportReader, args: MyDataArgs, sort: SortChoice | undefined): Promise<DatasetQuery<any>>;
 }
 
+/** A dataset's name and the plans it is exported on. */
+export const exportNamed = (name: MyDatasetName) => ({ name, plans: MY_DATASET_PLANS[name] });
+
 /** Sort arguments, for the datasets that take them. */
-export const SORT_ARGS = ["sortBy", "sortOrder"] as const;
+const SORT_ARGS = ["sortBy", "sortOrder"] as const;
+
+/**
+ * What a dataset over a list tool takes: the tool's filters (its own argument schemas), any `also`,
+ * and its sorts (its sortBy values and default order).
+ */
+export const listToolArgs = (filters: object, sorts: object, byDefault: SortChoice, ...also: (keyof MyDataArgs)[]) => ({
+  accepts: [...(Object.keys(filters) as (keyof MyDataArgs)[]), ...also, ...SORT_ARGS],
+  sorts: { values: Object.keys(sorts), default: byDefault },
+});
+
+/** A record's createdAt and updatedAt, as raw SQL reads them. */
+export const timestampsOf = (row: { created_at: string; updated_at: string }) => ({ createdAt: row.created_at, updatedAt: row.updated_at });
 
 /** A row with every column in order; a missing value is null. */
 export const rowOf = (columns: readonly string[], values: Record<string, unknown>): ExportRow =>
@@ -61,15 +75,8 @@ export const GAME_REFERENCE_COLUMNS = ["platformId", "platformName", "publisherI
 /** The game a row is about, flattened into columns (names resolved; null when unknown). */
 export const GAME_COLUMNS = ["gameTitle", ...GAME_REFERENCE_COLUMNS, "releaseDate", "custom"] as const;
 
-/** A row's game and what GAME_LEFT_JOINS joins to it, under the aliases it gives them. */
-export const JOINED = {
-  game: alias(games, "g"),
-  platform: alias(platforms, "p"),
-  publisher: alias(companies, "c"),
-  mainGenre: alias(genres, "gm"),
-  subGenre: alias(genres, "gs"),
-};
-const { game, platform, publisher, mainGenre } = JOINED;
+/** A row's game and what GAME_LEFT_JOINS joins to it: the shared game view's aliases. */
+const { game, platform, publisher, mainGenre } = GAME_VIEW;
 
 /** GAME_COLUMNS' values; goes with GAME_LEFT_JOINS over games g. */
 export const GAME_COLUMNS_SELECT = sql`${game.title} AS game_title, ${game.platformId} AS game_platform_id,
@@ -121,5 +128,25 @@ export const userListQuery = <R>(
 });
 
 /** Attribute ids (a JSON array) as their labels, in the stored order; unknown ids are left out. */
-export const attributeLabelsOf = (attributeIds: string, labels: ReadonlyMap<string, Attribute>) =>
+const attributeLabelsOf = (attributeIds: string, labels: ReadonlyMap<string, Attribute>) =>
   (JSON.parse(attributeIds) as string[]).flatMap((id) => labels.get(id)?.label ?? []);
+
+/** A personal record of a game as the library and play lists read it (userListQuery). */
+interface PersonalRow extends GameColumnsRow {
+  game_id: number;
+  attribute_ids: string;
+  user_links: string;
+  memo: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The columns the library's and the play records' rows share: the game, attribute labels, links, memo and timestamps. */
+export const personalColumns = (row: PersonalRow, labels: ReadonlyMap<string, Attribute>) => ({
+  gameId: row.game_id,
+  ...gameColumns(row),
+  attributes: attributeLabelsOf(row.attribute_ids, labels),
+  userLinks: JSON.parse(row.user_links),
+  memo: row.memo,
+  ...timestampsOf(row),
+});

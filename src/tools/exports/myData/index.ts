@@ -3,28 +3,10 @@ import { invalidInput } from "../../../platform/errors";
 import { countRows, keysetPages } from "../../../platform/keyset";
 import { parseWith } from "../../../platform/validation";
 import { enforcePlanDifferences } from "../../../registry/enforceAccess";
+import { USER_DATASETS } from "../../datasets";
 import type { ExportReader, ExportRow, ExportSource } from "../exportSource";
 import { MY_DATA_PLAN_DIFFERENCES, type MyDataArgs, type MyDatasetName, myDataInput } from "./args";
-import { collectionsDataset } from "./collections";
-import { consolesDataset } from "./consoles";
-import { customGamesDataset } from "./customGames";
 import { EXPORT_PAGE_SIZE, type MyDataset, type SortChoice } from "./dataset";
-import { libraryDataset } from "./library";
-import { playLogsDataset } from "./playLogs";
-import { playRecordsDataset } from "./playRecords";
-import { tagsDataset } from "./tags";
-import { wishlistDataset } from "./wishlist";
-
-export const MY_DATA_SETS: Record<MyDatasetName, MyDataset> = {
-  library: libraryDataset,
-  wishlist: wishlistDataset,
-  playRecords: playRecordsDataset,
-  playLogs: playLogsDataset,
-  tags: tagsDataset,
-  collections: collectionsDataset,
-  consoles: consolesDataset,
-  customGames: customGamesDataset,
-};
 
 /** An export source that can also count its rows (the tool's rowCount). */
 export interface MyDataSource extends ExportSource {
@@ -68,7 +50,7 @@ export async function prepareMyData(
 ): Promise<MyDataSource> {
   const args = parseWith(myDataInput, { ...rawArgs, dataset });
   enforcePlanDifferences({ planDifferences: MY_DATA_PLAN_DIFFERENCES }, reader, args, upgradeUrl);
-  const definition = MY_DATA_SETS[args.dataset];
+  const definition = USER_DATASETS[args.dataset].export;
   const sort = checkApplies(definition, args);
   const query = await definition.query(reader, args, sort);
   const from = query.joins ? sql`${query.from} ${query.joins}` : query.from;
@@ -89,7 +71,7 @@ export async function prepareMyData(
   };
 }
 
-/** The download face's opener for exportMyData links (see exportSource.ts). */
+/** The opener exportFileOf uses for exportMyData links (see exportSource.ts). */
 export const openMyDataSource = (
   reader: ExportReader,
   dataset: string,

@@ -1,0 +1,150 @@
+import { isNotNull, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
+import { z } from "zod";
+import { consoles, maintenanceLogs, playRecords } from "../../db/schema";
+import { newId } from "../../platform/ids";
+import { positiveId } from "../../platform/schemas";
+import { exportNamed, listToolArgs, rowOf, timestampsOf } from "../exports/myData/dataset";
+import { usableIds } from "../games/queries";
+import { pick } from "../shared/cascade";
+import { countOfUser, defineDataset, lastChange, orEmpty, restoredTimes } from "../shared/datasets";
+import { counted } from "../shared/previewText";
+import { orNull, type RestoreContext, type RestoredKind, restoringDecisions, type StagedRow, timesOf } from "../shared/restore";
+import { forgetIdsSql, REISSUED } from "../shared/restoreReads";
+import { type ConsoleRow, consoleFieldArgs } from "./items";
+import {
+  CONSOLE_DEFAULT_SORT,
+  CONSOLE_SORTS,
+  CONSOLES_COUNTER,
+  type ConsoleSort,
+  consoleConditions,
+  consoleFilterArgs,
+  consoleSort,
+  insertConsoleSql,
+  platformsOf,
+} from "./queries";
+import { consolesRemovalSql } from "./removal";
+
+/** Consoles as getConsoles' conditions and sorts name them. */
+const listed = alias(consoles, "c");
+
+const columns = [
+  "consoleId",
+  "name",
+  "nameKana",
+  "publisherName",
+  "rating",
+  "buyDate",
+  "buyPrice",
+  "buyPlace",
+  "memo",
+  "platforms",
+  "createdAt",
+  "updatedAt",
+] as const;
+
+const rowSchema = z.object({
+  consoleId: z.string().min(1).max(60),
+  name: consoleFieldArgs.name,
+  nameKana: consoleFieldArgs.nameKana.nullish(),
+  publisherName: consoleFieldArgs.publisherName.nullish(),
+  rating: consoleFieldArgs.rating.nullish(),
+  buyDate: consoleFieldArgs.buyDate.nullish(),
+  buyPrice: consoleFieldArgs.buyPrice.nullish(),
+  buyPlace: consoleFieldArgs.buyPlace.nullish(),
+  memo: consoleFieldArgs.memo.nullish(),
+  /** As exported: {platformId, name, priority}, highest priority first (name is ignored). */
+  platforms: orEmpty(z.array(z.object({ platformId: positiveId, priority: z.number().int().min(1).max(5) })).max(20)),
+  ...restoredTimes,
+});
+
+const RESTORED: RestoredKind<string> = { field: "consoleId", label: "Console", record: REISSUED.console, counter: CONSOLES_COUNTER };
+
+/** Consoles: new ids (kind console in import_id_map), through which later play record files reference them. */
+async function restoreConsoles(ctx: RestoreContext, rows: StagedRow<z.output<typeof rowSchema>>[]) {
+  const { db, userId } = ctx;
+  const now = ctx.now.toISOString();
+  const [restoring, platforms] = await Promise.all([
+    restoringDecisions(
+      ctx,
+      RESTORED,
+      rows.map((r) => r.d.consoleId),
+    ),
+    usableIds(
+      db,
+      "platforms",
+      userId,
+      rows.flatMap((r) => r.d.platforms.map((p) => p.platformId)),
+    ),
+  ]);
+  const { d } = restoring;
+  for (const { r, d: row } of rows) {
+    if (restoring.alreadyHere(r, row.consoleId)) continue;
+    const missing = row.platforms.findIndex((p) => !platforms.has(p.platformId));
+    if (missing >= 0) {
+      d.fail(r, `platforms[${missing}].platformId`, "not_found", `Platform ${row.platforms[missing]!.platformId} is not one you can use.`);
+      continue;
+    }
+    if (!restoring.roomFor(r)) continue;
+    const id = newId("con");
+    const values = {
+      name: row.name,
+      ...orNull(row, ["nameKana", "memo", "rating", "buyDate", "buyPrice", "buyPlace", "publisherName"]),
+      platformPriorities: row.platforms.map(({ platformId, priority }) => ({ platformId, priority })),
+    };
+    restoring.add(row.consoleId, id, insertConsoleSql(id, userId, values, now, timesOf(row, now)));
+  }
+  return restoring.decided();
+}
+
+/** One row per owned console: getConsoles' filters and sorts, through getConsoles' own builders. */
+export const consolesDataset = defineDataset({
+  export: {
+    ...exportNamed("consoles"),
+    ...listToolArgs(consoleFilterArgs, CONSOLE_SORTS, CONSOLE_DEFAULT_SORT),
+    columns,
+    async query({ db, userId }, args, sort) {
+      return {
+        // raw SQL: read through the keyset machinery (platform/keyset.ts), with getConsoles' own conditions and sorts.
+        from: sql`${consoles} ${listed}`,
+        where: consoleConditions(userId, args),
+        select: sql`${listed}.*`,
+        keys: consoleSort(sort!.sortBy as ConsoleSort, sort!.sortOrder),
+        async render(rows: ConsoleRow[]) {
+          const platforms = await platformsOf(
+            db,
+            rows.map((row) => row.id),
+          );
+          return rows.map((row) =>
+            rowOf(columns, {
+              consoleId: row.id,
+              name: row.name,
+              nameKana: row.name_kana,
+              publisherName: row.publisher_name,
+              rating: row.rating,
+              buyDate: row.buy_date,
+              buyPrice: row.buy_price,
+              buyPlace: row.buy_place,
+              memo: row.memo,
+              platforms: platforms.get(row.id) ?? [],
+              ...timestampsOf(row),
+            }),
+          );
+        },
+      };
+    },
+  },
+  rowSchema,
+  restore: restoreConsoles,
+  removal: (userId, now) => ({
+    counts: {
+      consoles: countOfUser(consoles, userId),
+      logs: countOfUser(maintenanceLogs, userId),
+      plays: countOfUser(playRecords, userId, isNotNull(playRecords.consoleId)),
+    },
+    revision: lastChange(consoles, userId),
+    statements: [...consolesRemovalSql(userId, pick.all, now), forgetIdsSql(userId, ["console"])],
+    describe: (c) =>
+      `${counted(c.consoles ?? 0, "console")} with their ${counted(c.logs ?? 0, "maintenance log")} (not in exports: they cannot be restored); ${counted(c.plays ?? 0, "play record")} lose their console`,
+  }),
+});

@@ -1,0 +1,190 @@
+import { and, eq, type SQL, sql } from "drizzle-orm";
+import { z } from "zod";
+import { consoles, playRecords } from "../../db/schema";
+import { inJsonArray } from "../../platform/columns";
+import { columnList, type Db, queryBatch, rangeConditions } from "../../platform/db";
+import { notFound } from "../../platform/errors";
+import { rating, sharedFilterArgs } from "../../platform/filters";
+import { nullsLastSort, type SortKey } from "../../platform/keyset";
+import { isoDate } from "../../platform/schemas";
+import { utcDay } from "../../platform/time";
+import { readBack } from "../../platform/writes";
+import { attributeLabels } from "../attributes/queries";
+import type { GameRecord } from "../games/gameObject";
+import { GAME_JOINS, GAME_SELECT } from "../games/queries";
+import {
+  attributeConditions,
+  type ListFilter,
+  type ListFilters,
+  type ListLookups,
+  listFilter,
+  listPageOf,
+  listPageQueries,
+  readJoinedConditions,
+  userList,
+  userListFrom,
+} from "../games/userLists";
+import { hasHistory, playCycle } from "../shared/dependentRecords";
+import { EVERY_PLAY_GROUP, PLAY_KEYS, PLAY_STATUSES, type PlayRow, type PlayStatus, toPlayRecord, UNFINISHED } from "./items";
+
+/*
+ * The play records as a user list (getPlayRecords, getGamePlayHistory, exportMyData's playRecords and
+ * playLogs): their columns, filters, sorts, and a record read with its game.
+ */
+
+const r = playCycle;
+
+/** A record's item columns, its console's name and whether other cycles of its game are kept. */
+// raw SQL: computed columns (subqueries) beside the list's own, read by the shared list page machinery.
+const PLAY_COLUMNS = sql`${r.id} AS play_id, ${columnList(r, PLAY_KEYS)},
+  (SELECT ${consoles.name} FROM ${consoles} WHERE ${consoles.id} = ${r.consoleId}) AS console_name, ${hasHistory} AS has_history`;
+
+export const PLAY_RECORDS = userList(playRecords, r, PLAY_COLUMNS, "play");
+
+const { platformIds, genreId, title, releaseDateFrom, releaseDateTo, attributes } = sharedFilterArgs;
+
+/** The play records' filters (getPlayRecords, exportMyData's playRecords and playLogs), read by playConditions. */
+export const playFilterArgs = {
+  statuses: z.array(z.enum(PLAY_STATUSES)).max(5).optional().describe("Any of them."),
+  platformIds,
+  genreId,
+  title,
+  releaseDateFrom,
+  releaseDateTo,
+  attributes,
+  consoleIds: z.array(z.string().min(1).max(40)).max(5).optional().describe("Up to 5; any of them (LIGHT and above)."),
+  playStartDateFrom: isoDate.optional(),
+  playStartDateTo: isoDate.optional(),
+  playEndDateFrom: isoDate.optional(),
+  playEndDateTo: isoDate.optional(),
+  clearTargetDateFrom: isoDate.optional(),
+  clearTargetDateTo: isoDate.optional(),
+  clearTargetOverdue: z
+    .enum(["overdue", "not_overdue"])
+    .optional()
+    .describe("overdue: unfinished with a clear target before today (UTC); COMPLETED and DROPPED are never overdue."),
+  totalPlayTimeFrom: z.number().int().min(0).optional(),
+  totalPlayTimeTo: z.number().int().min(0).optional(),
+  ratingFrom: rating.optional(),
+  ratingTo: rating.optional(),
+};
+
+/** Ranges of the play filters whose end may not come before their start. */
+export const PLAY_RANGES: [keyof typeof playFilterArgs, keyof typeof playFilterArgs][] = [
+  ["releaseDateFrom", "releaseDateTo"],
+  ["playStartDateFrom", "playStartDateTo"],
+  ["playEndDateFrom", "playEndDateTo"],
+  ["clearTargetDateFrom", "clearTargetDateTo"],
+  ["totalPlayTimeFrom", "totalPlayTimeTo"],
+  ["ratingFrom", "ratingTo"],
+];
+
+export interface PlayFilters extends ListFilters {
+  statuses?: PlayStatus[];
+  consoleIds?: string[];
+  playStartDateFrom?: string;
+  playStartDateTo?: string;
+  playEndDateFrom?: string;
+  playEndDateTo?: string;
+  clearTargetDateFrom?: string;
+  clearTargetDateTo?: string;
+  clearTargetOverdue?: "overdue" | "not_overdue";
+  totalPlayTimeFrom?: number;
+  totalPlayTimeTo?: number;
+  ratingFrom?: number;
+  ratingTo?: number;
+}
+
+/** Overdue: an unfinished cycle whose clear target is before today (UTC); COMPLETED and DROPPED never are. */
+function overdue(now: Date): SQL {
+  // IS NOT NULL keeps the test two-valued, so NOT(overdue) also takes records with no target.
+  return sql`(${inJsonArray(r.status, UNFINISHED)} AND ${r.clearTargetDate} IS NOT NULL AND ${r.clearTargetDate} < ${utcDay(now)})`;
+}
+
+/** The latest cycle of each game (or, with cycles "all", every kept cycle), filtered: joinedConditions, lookups read first. */
+export const playConditions = (
+  db: Db,
+  userId: string,
+  filters: PlayFilters,
+  now: Date,
+  cycles: "latest" | "all" = "latest",
+): Promise<SQL[]> => readJoinedConditions(db, userId, filters, (looked) => playFilter(userId, filters, now, looked, cycles));
+
+/** The play filters, from what their lookups (listLookups) looked up: on the records (r) and on their games (g). */
+export function playFilter(
+  userId: string,
+  filters: PlayFilters,
+  now: Date,
+  looked: Partial<ListLookups>,
+  cycles: "latest" | "all" = "latest",
+): ListFilter {
+  // r.is_latest = 1 as written here, not eq(): the partial sort indexes say exactly this.
+  const conditions = [eq(r.userId, userId), ...(cycles === "latest" ? [sql`${r.isLatest} = 1`] : [])];
+  if (filters.statuses?.length) conditions.push(inJsonArray(r.status, filters.statuses));
+  if (filters.consoleIds?.length) conditions.push(inJsonArray(r.consoleId, filters.consoleIds));
+  conditions.push(...attributeConditions(r.attributeIds, looked));
+  if (filters.clearTargetOverdue === "overdue") conditions.push(overdue(now));
+  if (filters.clearTargetOverdue === "not_overdue") conditions.push(sql`NOT ${overdue(now)}`);
+  conditions.push(
+    ...rangeConditions(filters, [
+      ["playStartDateFrom", r.playStartDate, "from"],
+      ["playStartDateTo", r.playStartDate, "to"],
+      ["playEndDateFrom", r.playEndDate, "from"],
+      ["playEndDateTo", r.playEndDate, "to"],
+      ["clearTargetDateFrom", r.clearTargetDate, "from"],
+      ["clearTargetDateTo", r.clearTargetDate, "to"],
+      ["totalPlayTimeFrom", r.totalPlayTime, "from"],
+      ["totalPlayTimeTo", r.totalPlayTime, "to"],
+      ["ratingFrom", r.rating, "from"],
+      ["ratingTo", r.rating, "to"],
+    ]),
+  );
+  // The user's and the latest-cycle conditions alone are the whole list that list_counts keeps.
+  return listFilter(conditions, filters, looked, cycles === "latest" && 2);
+}
+
+export const PLAY_SORTS = {
+  playStartDate: r.playStartDate,
+  playEndDate: r.playEndDate,
+  clearTargetDate: r.clearTargetDate,
+  title: r.gameSortKey,
+  totalPlayTime: r.totalPlayTime,
+  rating: r.rating,
+  updatedAt: r.updatedAt,
+} as const;
+
+export type PlaySort = keyof typeof PLAY_SORTS;
+export const PLAY_DEFAULT_SORT = { sortBy: "updatedAt", sortOrder: "desc" } as const;
+
+export const playSort = (sortBy: PlaySort, sortOrder: "asc" | "desc") => nullsLastSort(PLAY_SORTS[sortBy], sortOrder, r.gameId);
+
+/** One record with its game, as write results show it. */
+async function playWithGame(db: Db, where: SQL): Promise<(PlayRow & GameRecord) | undefined> {
+  // raw SQL: the list's computed columns beside the game's joined columns.
+  const [row] = await db.all<PlayRow & GameRecord>(sql`
+    SELECT ${PLAY_COLUMNS}, ${GAME_SELECT} FROM ${userListFrom(PLAY_RECORDS)} ${GAME_JOINS} WHERE ${where}`);
+  return row;
+}
+
+export const findPlay = (db: Db, userId: string, playId: string) => playWithGame(db, and(eq(r.userId, userId), eq(r.id, playId))!);
+
+export const latestPlay = (db: Db, userId: string, gameId: number) =>
+  playWithGame(db, and(eq(r.userId, userId), eq(r.gameId, gameId), eq(r.isLatest, true))!);
+
+/** A stored play record as a write result: every field group; `gone()` when a removal took it meanwhile. */
+export async function renderPlay(db: Db, userId: string, playId: string, gone = () => notFound(`Your play record ${playId}`)) {
+  const [row, labels] = await Promise.all([findPlay(db, userId, playId), attributeLabels(db, userId)]);
+  return toPlayRecord(readBack(row, gone), EVERY_PLAY_GROUP, labels);
+}
+
+/** Every cycle of one game with its game, newest first. */
+export async function historyPage(db: Db, userId: string, gameId: number, page: { limit: number; offset: number }) {
+  const newestFirst: SortKey[] = [
+    { column: r.createdAt, direction: "desc" },
+    { column: sql`${r}.rowid`, direction: "desc" },
+  ];
+  const filter = { own: [eq(r.userId, userId), eq(r.gameId, gameId)], games: [], narrowed: true };
+  return listPageOf<PlayRow>(
+    await queryBatch(db, listPageQueries({ list: PLAY_RECORDS, userId, filter, sort: newestFirst, page, withGame: true })),
+  );
+}

@@ -1,0 +1,88 @@
+import { z } from "zod";
+import { wishlistEntries } from "../../db/schema";
+import { roomLeft } from "../../platform/registeredLimits";
+import { positiveId } from "../../platform/schemas";
+import { exportNamed, GAME_COLUMNS, gameColumns, listToolArgs, rowOf, timestampsOf, userListQuery } from "../exports/myData/dataset";
+import { pick } from "../shared/cascade";
+import { defineDataset, recordsRemoval, restoredTimes } from "../shared/datasets";
+import { Decisions, decidedWithin, limitMessage, orNull, type RestoreContext, type StagedRow, timesOf } from "../shared/restore";
+import { gameRowsContext, onWishlist, unseenGame } from "../shared/restoreReads";
+import { type WishRow, wishFieldArgs } from "./items";
+import {
+  insertWishSql,
+  WISHLIST,
+  WISHLIST_COUNTER,
+  WISHLIST_DEFAULT_SORT,
+  WISHLIST_SORTS,
+  type WishlistSort,
+  wishlistConditions,
+  wishlistFilterArgs,
+  wishlistSort,
+} from "./queries";
+import { wishesRemovalSql } from "./removal";
+
+const columns = ["gameId", ...GAME_COLUMNS, "priority", "wishDate", "wishPrice", "wishPlace", "memo", "createdAt", "updatedAt"] as const;
+
+const rowSchema = z.object({
+  gameId: positiveId,
+  priority: wishFieldArgs.priority.nullish(),
+  wishDate: wishFieldArgs.wishDate.nullish(),
+  wishPrice: wishFieldArgs.wishPrice.nullish(),
+  wishPlace: wishFieldArgs.wishPlace.nullish(),
+  memo: wishFieldArgs.memo.nullish(),
+  ...restoredTimes,
+});
+
+/** Wishlist entries: a game already wished for, or in the library, is kept as it is. */
+async function restoreWishlist(ctx: RestoreContext, rows: StagedRow<z.output<typeof rowSchema>>[]) {
+  const { db, userId, now, gameIds, targets, visible, owned } = await gameRowsContext(
+    ctx,
+    rows.map((r) => r.d.gameId),
+  );
+  const [wished, room] = await Promise.all([onWishlist(db, userId, targets), roomLeft(db, ctx, WISHLIST_COUNTER)]);
+  const d = new Decisions();
+  let left = room;
+  for (const { r, d: row } of rows) {
+    const gameId = gameIds.get(row.gameId)!;
+    if (unseenGame(d, r, row.gameId, visible, gameId)) continue;
+    if (wished.has(gameId)) d.exists(r, "gameId", `Game ${gameId} is already on your wishlist; kept as it is.`);
+    else if (owned.has(gameId)) d.exists(r, "gameId", `Game ${gameId} is in your library, so it cannot be wished for.`);
+    else if (left <= 0) d.fail(r, "gameId", "plan_limit", limitMessage(ctx.plan, "wishlist"));
+    else {
+      wished.add(gameId);
+      left--;
+      const values = orNull(row, ["priority", "wishDate", "wishPrice", "wishPlace", "memo"]);
+      d.add(insertWishSql(userId, gameId, values, now, timesOf(row, now)));
+    }
+  }
+  return decidedWithin(ctx, d, WISHLIST_COUNTER);
+}
+
+/** One row per wished-for game: getWishlist's filters and sorts, through getWishlist's own builders. */
+export const wishlistDataset = defineDataset({
+  export: {
+    ...exportNamed("wishlist"),
+    ...listToolArgs(wishlistFilterArgs, WISHLIST_SORTS, WISHLIST_DEFAULT_SORT),
+    columns,
+    async query({ db, userId, now }, args, sort) {
+      const where = await wishlistConditions(db, userId, args, now);
+      return userListQuery<WishRow>(WISHLIST, where, wishlistSort(sort!.sortBy as WishlistSort, sort!.sortOrder), (rows) =>
+        rows.map((row) =>
+          rowOf(columns, {
+            gameId: row.game_id,
+            ...gameColumns(row),
+            priority: row.priority,
+            wishDate: row.wish_date,
+            wishPrice: row.wish_price,
+            wishPlace: row.wish_place,
+            memo: row.memo,
+            ...timestampsOf(row),
+          }),
+        ),
+      );
+    },
+  },
+  rowSchema,
+  restore: restoreWishlist,
+  removal: (userId) => recordsRemoval(wishlistEntries, userId, [wishesRemovalSql(userId, pick.all)], "wishlist entry", "wishlist entries"),
+});

@@ -1,0 +1,59 @@
+// GET /docs works offline: the page loads nothing from another origin, and the Scalar bundle it
+// loads is this Worker's static asset (wrangler.toml [assets]), pinned to the installed package.
+// In tests the asset layer is reached through the ASSETS binding (a test's fetch of the Worker
+// skips it); over HTTP, `npm run dev` serves it like a deployment. The page rendering in a real
+// browser is checked by `npm run check:docs`.
+import { env } from "cloudflare:workers";
+import { describe, expect, inject, it } from "vitest";
+import scalarPackage from "../../node_modules/@scalar/api-reference/package.json";
+import { SCALAR_BUNDLE_PATH, SCALAR_BUNDLE_VERSION } from "../../src/faces/docs";
+import { send } from "../support/harness";
+
+const assets = (env as unknown as { ASSETS: Fetcher }).ASSETS;
+const attributes = (html: string, name: string) => [...html.matchAll(new RegExp(`\\s${name}="([^"]*)"`, "g"))].map((m) => m[1]!);
+
+describe("GET /docs", () => {
+  it("names only same-origin scripts and styles: the pinned bundle, no CDN, no font host", async () => {
+    const reply = await send("/docs");
+    expect(reply.status).toBe(200);
+    const html = reply.body as string;
+    expect(attributes(html, "src")).toEqual([SCALAR_BUNDLE_PATH]);
+    for (const url of [...attributes(html, "src"), ...attributes(html, "href")]) expect(url).toMatch(/^\/(?!\/)/);
+    expect(html).not.toMatch(/https?:\/\/|\/\/cdn|@import/i);
+    expect(html).toContain('"url": "/rest/v1/openapi.json"');
+    expect(html).toContain('"withDefaultFonts": false');
+  });
+
+  it("points at the version of @scalar/api-reference that package.json pins", () => {
+    expect(SCALAR_BUNDLE_VERSION).toBe(scalarPackage.version);
+    expect(SCALAR_BUNDLE_PATH).toBe(`/docs/assets/scalar-api-reference-${scalarPackage.version}.js`);
+  });
+});
+
+describe("the reference bundle", () => {
+  it("is served as JavaScript with an ETag, a year of cache, and 304 once the browser has it", async () => {
+    const first = await assets.fetch(`https://api.test${SCALAR_BUNDLE_PATH}`);
+    expect(first.status).toBe(200);
+    expect(first.headers.get("Content-Type")).toMatch(/^(text|application)\/javascript/);
+    const etag = first.headers.get("ETag");
+    expect(etag).toMatch(/^"[^"]+"$/);
+    const body = await first.text();
+    expect(body.length).toBeGreaterThan(1_000_000);
+    expect(body).toContain("createApiReference");
+    const again = await assets.fetch(`https://api.test${SCALAR_BUNDLE_PATH}`, { headers: { "If-None-Match": etag! } });
+    expect(again.status).toBe(304);
+  });
+
+  it("is what npm run dev serves over HTTP, with public/_headers' long cache", async () => {
+    const url = `${inject("devServerUrl")}${SCALAR_BUNDLE_PATH}`;
+    const reply = await fetch(url);
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get("Content-Type")).toMatch(/javascript/);
+    expect(reply.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
+    const etag = reply.headers.get("ETag")!;
+    expect((await reply.text()).length).toBeGreaterThan(1_000_000);
+    expect((await fetch(url, { headers: { "If-None-Match": etag } })).status).toBe(304);
+    const page = await fetch(`${inject("devServerUrl")}/docs`);
+    expect(attributes(await page.text(), "src")).toEqual([SCALAR_BUNDLE_PATH]);
+  });
+});

@@ -1,0 +1,339 @@
+// The MCP face, driven by the official SDK client through the Worker's fetch.
+
+import { env } from "cloudflare:workers";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { PLAN_LIMITS } from "../../src/platform/plans";
+import { tools } from "../../src/tools";
+import companies from "../fixtures/master/library.companies.ndjson?raw";
+import games from "../fixtures/master/library.games.ndjson?raw";
+import genres from "../fixtures/master/library.genres.ndjson?raw";
+import platforms from "../fixtures/master/library.platforms.ndjson?raw";
+import { atWindowStart, burstUsed, useBurstWindow } from "../support/burst";
+import { type Account, admin, authHeader, newAccount, send } from "../support/harness";
+import { importFixture } from "../support/master";
+import { type McpReply, mcpCall, mcpClient } from "../support/mcp";
+
+const A = 750001;
+const B = 750002;
+const GAME_IDS = Array.from({ length: 25 }, (_, i) => 750001 + i);
+
+beforeAll(async () => {
+  await importFixture({ platforms, companies, genres, games });
+});
+
+const clients: Client[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+});
+
+async function connect(account: Pick<Account, "apiKey">): Promise<Client> {
+  const client = await mcpClient(account.apiKey);
+  clients.push(client);
+  return client;
+}
+
+const usedToday = async (userId: string) =>
+  (
+    await env.DB.prepare("SELECT count FROM usage_daily WHERE user_id = ? AND day = ?")
+      .bind(userId, new Date().toISOString().slice(0, 10))
+      .first<{ count: number }>()
+  )?.count ?? 0;
+
+function expectToolError(reply: McpReply, code: string, field?: string) {
+  expect(reply.isError, reply.text).toBe(true);
+  expect(reply.body.code).toBe(code);
+  expect(reply.body.requestId).toMatch(/^req_/);
+  if (field !== undefined) expect(reply.body.field).toBe(field);
+}
+
+const ok = (reply: McpReply) => {
+  expect(reply.isError, reply.text).toBe(false);
+  return reply.body;
+};
+
+const initializeRequest = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+};
+
+const postMcp = (body: unknown, headers: Record<string, string> = {}) =>
+  send("/mcp", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+
+describe("MCP tools/list", () => {
+  it("lists every catalog tool but the REST-only ones, with the catalog's schemas and rules", async () => {
+    const client = await connect(await newAccount());
+    const { tools: listed } = await client.listTools();
+    const catalog = (await send("/rest/v1/tools")).body.tools as any[];
+    const expected = catalog.filter((tool) => !tool.restOnly);
+    expect(listed.map((tool) => tool.name)).toEqual(expected.map((tool) => tool.name));
+    expect(listed.length).toBeGreaterThanOrEqual(50);
+    for (const tool of listed) {
+      const entry = expected.find((candidate) => candidate.name === tool.name)!;
+      expect(tool.title).toBe(entry.title);
+      expect(entry.description.startsWith(tool.description!), tool.name).toBe(true);
+      expect(tool.inputSchema).toEqual(entry.inputSchema);
+      expect(tool.outputSchema).toEqual(entry.outputSchema);
+      expect(tool.outputSchema?.type).toBe("object");
+      expect(tool.annotations).toEqual(entry.annotations);
+      expect(tool._meta).toMatchObject({ scopes: entry.scopes, plans: entry.plans });
+      expect(tool._meta?.planDifferences).toEqual(entry.planDifferences);
+    }
+  });
+
+  it("gives the MCP description without the REST sentence, and getGamesBatch's MCP limit", async () => {
+    const client = await connect(await newAccount());
+    const { tools: listed } = await client.listTools();
+    const batch = listed.find((tool) => tool.name === "getGamesBatch")!;
+    expect(batch.description).toContain("20 over MCP");
+    expect(batch.description).not.toContain("In REST");
+  });
+
+  it("is covered by a registry sweep: every tool is on REST, and on MCP unless REST-only", async () => {
+    const client = await connect(await newAccount());
+    const listed = new Set((await client.listTools()).tools.map((tool) => tool.name));
+    const catalog = (await send("/rest/v1/tools")).body.tools as any[];
+    for (const tool of tools) {
+      expect(listed.has(tool.name), `${tool.name} on MCP`).toBe(!tool.restOnly);
+      expect(catalog.find((entry) => entry.name === tool.name)?.restOnly === true, `${tool.name} marked in the catalog`).toBe(
+        tool.restOnly === true,
+      );
+      const rest = await send(`/rest/v1/${tool.name}`, { method: "POST" });
+      expect(rest.status, `${tool.name} on REST`).toBe(401);
+    }
+  });
+
+  it("charges no daily quota for initialize and tools/list, but counts each message in the key's burst window", async () => {
+    const account = await newAccount();
+    await atWindowStart();
+    const client = await connect(account);
+    await client.listTools();
+    await client.listTools();
+    expect(await usedToday(account.userId)).toBe(0);
+    // initialize, notifications/initialized and two tools/list.
+    expect(await burstUsed(account.keyId)).toBe(4);
+  });
+});
+
+describe("MCP tools/call", () => {
+  it("answers a read with the REST body as structuredContent and as text", async () => {
+    const account = await newAccount();
+    const client = await connect(account);
+    const args = { gameIds: [A, B, 999_999], fields: ["specs"] };
+    const reply = ok(await mcpCall(client, "getGamesBatch", args));
+    expect(reply).toEqual((await account.call("getGamesBatch", args)).body);
+    expect(reply.items.map((game: any) => game.gameId)).toEqual([A, B]);
+    expect(reply.notFoundGameIds).toEqual([999_999]);
+  });
+
+  it("fetches 20 ids per getGamesBatch call over MCP and 100 over REST", async () => {
+    const account = await newAccount();
+    const client = await connect(account);
+    const mcp = ok(await mcpCall(client, "getGamesBatch", { gameIds: GAME_IDS, fields: [] }));
+    expect(mcp.items.length + mcp.notFoundGameIds.length).toBe(20);
+    expect(mcp.omittedGameIds).toEqual(GAME_IDS.slice(20));
+    expect(mcp).toMatchObject({ limitReduced: true, limitReason: expect.stringContaining("20") });
+    const rest = (await account.call("getGamesBatch", { gameIds: GAME_IDS, fields: [] })).body;
+    expect(rest).toMatchObject({ limitReduced: false, omittedGameIds: [] });
+  });
+
+  it("searches, adds to the library and reads it back", async () => {
+    const client = await connect(await newAccount());
+    const found = ok(await mcpCall(client, "searchGames", { query: "ルミナ 霞" }));
+    expect(found.items[0]).toMatchObject({ gameId: A });
+    const added = ok(await mcpCall(client, "addToLibrary", { gameId: A, rating: 4, buyPlace: "駿河屋" }));
+    expect(added.item).toMatchObject({ gameId: A, rating: 4, buyPlace: "駿河屋" });
+    const library = ok(await mcpCall(client, "getLibrary", {}));
+    expect(library.items.map((entry: any) => entry.gameId)).toEqual([A]);
+  });
+
+  it("removes in two steps: a preview with summary and token, then the removal", async () => {
+    const client = await connect(await newAccount());
+    ok(await mcpCall(client, "addToLibrary", { gameId: A }));
+    const preview = ok(await mcpCall(client, "removeFromLibrary", { gameId: A }));
+    expect(preview).toMatchObject({ confirmRequired: true, summary: expect.any(String), confirmToken: expect.stringMatching(/^ct_/) });
+    expect(ok(await mcpCall(client, "getLibrary", {})).totalCount).toBe(1);
+    const removed = ok(await mcpCall(client, "removeFromLibrary", { gameId: A, confirmToken: preview.confirmToken }));
+    expect(removed).toMatchObject({ gameId: A, removed: true });
+    expect(ok(await mcpCall(client, "getLibrary", {})).totalCount).toBe(0);
+  });
+
+  it("confirms a LIGHT replay in two steps, as in REST", async () => {
+    const client = await connect(await newAccount({ plan: "LIGHT" }));
+    ok(await mcpCall(client, "addToLibrary", { gameId: A }));
+    const first = ok(await mcpCall(client, "addPlayRecord", { gameId: A, status: "COMPLETED" }));
+    const preview = ok(await mcpCall(client, "addPlayRecord", { gameId: A, replay: true }));
+    expect(preview).toMatchObject({ confirmRequired: true, confirmToken: expect.any(String) });
+    const replayed = ok(await mcpCall(client, "addPlayRecord", { gameId: A, replay: true, confirmToken: preview.confirmToken }));
+    expect(replayed).toMatchObject({ replayed: true, item: { status: "PLAYING" } });
+    expect(replayed.playId).not.toBe(first.playId);
+  });
+
+  it("answers tool errors as isError results carrying the REST error body", async () => {
+    const client = await connect(await newAccount());
+    expectToolError(await mcpCall(client, "addToLibrary", { gameId: "x" }), "invalid_input", "gameId");
+    expectToolError(await mcpCall(client, "getLibrary", { unexpected: 1 }), "invalid_input", "unexpected");
+    expectToolError(await mcpCall(client, "updateLibraryEntry", { gameId: B, memo: "x" }), "not_found");
+    ok(await mcpCall(client, "addToLibrary", { gameId: A }));
+    expectToolError(await mcpCall(client, "addToLibrary", { gameId: A }), "already_exists");
+    const result = await client.callTool({ name: "addToLibrary", arguments: { gameId: A } });
+    expect(result.structuredContent).toBeUndefined();
+  });
+
+  it("refuses a missing scope and a lower plan with 403 codes, as REST does", async () => {
+    const viewer = await newAccount({ scopes: ["library:read", "play:read", "games:read"] });
+    const refused = await mcpCall(await connect(viewer), "addToLibrary", { gameId: A });
+    expectToolError(refused, "insufficient_scope");
+    expect(refused.body.scopes).toEqual(["library:write"]);
+    const free = await newAccount({ plan: "FREE" });
+    const freeClient = await connect(free);
+    const plan = await mcpCall(freeClient, "getConsoles", {});
+    expectToolError(plan, "plan_required");
+    expect(plan.body.upgradeUrl).toEqual(expect.any(String));
+    expectToolError(await mcpCall(freeClient, "getPlayRecords", { consoleIds: ["c"] }), "plan_required", "consoleIds");
+  });
+
+  it("charges a call once and refunds a refused one, exactly as REST", async () => {
+    const account = await newAccount();
+    const viewer = { apiKey: (await account.newKey(["library:read", "games:read"])).apiKey };
+    const client = await connect(account);
+    ok(await mcpCall(client, "listGenres"));
+    expect(await usedToday(account.userId)).toBe(1);
+    expectToolError(await mcpCall(await connect(viewer), "addToLibrary", { gameId: A }), "insufficient_scope");
+    expect(await usedToday(account.userId), "a refused call is refunded").toBe(1);
+    expectToolError(await mcpCall(client, "addToLibrary", { gameId: -1 }), "invalid_input");
+    expect(await usedToday(account.userId), "invalid input is charged, as in REST").toBe(2);
+    await account.call("listGenres");
+    expect(await usedToday(account.userId)).toBe(3);
+  });
+
+  it("answers a spent daily quota with quota_exceeded, retryAfterSec and resetAt", async () => {
+    const account = await newAccount({ plan: "FREE" });
+    const client = await connect(account);
+    await env.DB.prepare("INSERT INTO usage_daily (user_id, day, count) VALUES (?, ?, ?)")
+      .bind(account.userId, new Date().toISOString().slice(0, 10), PLAN_LIMITS.FREE.dailyQuota)
+      .run();
+    const reply = await mcpCall(client, "listGenres");
+    expectToolError(reply, "quota_exceeded");
+    expect(reply.body).toMatchObject({ retryable: true, retryAfterSec: expect.any(Number), resetAt: expect.any(String) });
+  });
+
+  it("answers an unknown tool with a JSON-RPC error", async () => {
+    const client = await connect(await newAccount());
+    const error = await client.callTool({ name: "noSuchTool", arguments: {} }).catch((e) => e);
+    expect(error).toBeInstanceOf(McpError);
+    expect(error.code).toBe(-32602);
+  });
+
+  it("keeps users apart: another user's game is not found", async () => {
+    const owner = await newAccount();
+    await owner.call("addToLibrary", { gameId: A });
+    const other = await connect(await newAccount());
+    expectToolError(await mcpCall(other, "updateLibraryEntry", { gameId: A, memo: "mine" }), "not_found");
+  });
+});
+
+describe("MCP over HTTP", () => {
+  it("refuses a request without a key, with an unknown key and with a revoked key: 401 Bearer", async () => {
+    const account = await newAccount();
+    await admin("DELETE", `/keys/${account.keyId}`);
+    const unknown = `rgc_${"a".repeat(48)}`;
+    const attempts: Record<string, string>[] = [{}, { Authorization: `Bearer ${unknown}` }, { Authorization: `Bearer ${account.apiKey}` }];
+    for (const headers of attempts) {
+      const reply = await postMcp(initializeRequest, headers);
+      expect(reply.status).toBe(401);
+      expect(reply.headers.get("WWW-Authenticate")).toBe("Bearer");
+      expect(reply.body.code).toBe("unauthorized");
+    }
+    await expect(mcpClient(null)).rejects.toThrow();
+  });
+
+  it("answers GET and DELETE with 405 Allow: POST (a stateless server)", async () => {
+    const account = await newAccount();
+    for (const method of ["GET", "DELETE"]) {
+      const reply = await send("/mcp", { method, headers: { Authorization: `Bearer ${account.apiKey}` } });
+      expect(reply.status).toBe(405);
+      expect(reply.headers.get("Allow")).toBe("POST");
+    }
+  });
+
+  it("answers a body that is not JSON with a JSON-RPC parse error, and keeps no session", async () => {
+    const account = await newAccount();
+    const auth = { Authorization: `Bearer ${account.apiKey}` };
+    const broken = await postMcp("{not json", auth);
+    expect(broken.status).toBe(400);
+    expect(broken.body.error.code).toBe(-32700);
+    const initialized = await postMcp(initializeRequest, auth);
+    expect(initialized.status).toBe(200);
+    expect(initialized.headers.get("mcp-session-id")).toBeNull();
+    expect(initialized.body.result.serverInfo.name).toBe("retro-game-collection-api");
+  });
+});
+
+describe("MCP limits", () => {
+  /** The batch bound docs/mcp.md gives. */
+  const MCP_BATCH_MAX = 10;
+  const listTools = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/list" });
+  const addToLibrary = (id: number, gameId: number) => ({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name: "addToLibrary", arguments: { gameId } },
+  });
+
+  it("counts tools/list against the burst limit: of calls arriving at once, exactly the window's room is served", async () => {
+    const account = await newAccount({ plan: "FREE" });
+    await useBurstWindow(account.keyId, PLAN_LIMITS.FREE.burstLimit - 5);
+    const replies = await Promise.all(Array.from({ length: 10 }, (_, i) => postMcp(listTools(i), authHeader(account.apiKey))));
+    const served = replies.filter((reply) => reply.status === 200);
+    const limited = replies.filter((reply) => reply.status === 429);
+    expect(served).toHaveLength(5);
+    expect(limited).toHaveLength(5);
+    expect(limited[0]!.body).toMatchObject({ code: "rate_limited", retryable: true });
+    expect(limited[0]!.headers.get("Retry-After")).toBe(String(limited[0]!.body.retryAfterSec));
+    expect(await usedToday(account.userId)).toBe(0);
+  });
+
+  it(`refuses a batch of more than ${MCP_BATCH_MAX} messages before running any; a batch within it counts each message`, async () => {
+    const account = await newAccount();
+    await atWindowStart();
+    const over = await postMcp(
+      Array.from({ length: 100 }, (_, i) => listTools(i)),
+      authHeader(account.apiKey),
+    );
+    expect(over.status).toBe(400);
+    expect(over.body).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600 } });
+    expect(await burstUsed(account.keyId), "a refused batch counts once").toBe(1);
+    const within = await postMcp(
+      Array.from({ length: MCP_BATCH_MAX }, (_, i) => listTools(i)),
+      authHeader(account.apiKey),
+    );
+    expect(within.status).toBe(200);
+    expect(within.body.map((answer: any) => answer.id)).toEqual(Array.from({ length: MCP_BATCH_MAX }, (_, i) => i));
+    expect(await burstUsed(account.keyId)).toBe(1 + MCP_BATCH_MAX);
+  });
+
+  it("refuses a batch whose requests share an id, running none of them; distinct ids run and answer each", async () => {
+    const account = await newAccount();
+    const shared = await postMcp([addToLibrary(7, A), addToLibrary(7, B)], authHeader(account.apiKey));
+    expect(shared.status).toBe(400);
+    expect(shared.body).toMatchObject({ id: null, error: { code: -32600 } });
+    expect((await account.call("getLibrary", { fields: [] })).body.totalCount).toBe(0);
+    expect(await usedToday(account.userId), "only the getLibrary above was charged").toBe(1);
+
+    const distinct = await postMcp([addToLibrary(7, A), addToLibrary("7" as unknown as number, B)], authHeader(account.apiKey));
+    expect(distinct.status).toBe(200);
+    expect(distinct.body.map((answer: any) => [answer.id, answer.result.isError ?? false])).toEqual([
+      [7, false],
+      ["7", false],
+    ]);
+    expect((await account.call("getLibrary", { fields: [] })).body.totalCount).toBe(2);
+  });
+});
