@@ -1,3 +1,5 @@
+import type { Column, Table } from "drizzle-orm";
+
 /**
  * Bulk writes that never approach D1's 100-bound-parameter limit: each statement binds ONE
  * parameter, a JSON array of rows, and reads it back with json_each(). Rows are chunked by size
@@ -12,6 +14,13 @@ export interface BulkColumn {
   /** Stored as JSON text (arrays). */
   json?: boolean;
 }
+
+/** The bulk columns of these schema properties of a table, each read from the row key of the same name; `json` ones hold arrays. */
+export const sameNamedColumns = <T extends Table, K extends keyof T["_"]["columns"] & string>(
+  table: T,
+  keys: readonly K[],
+  json: readonly K[] = [],
+): BulkColumn[] => keys.map((key) => ({ column: (table as unknown as Record<K, Column>)[key].name, key, json: json.includes(key) }));
 
 const CHUNK_BYTES = 256 * 1024;
 const STATEMENTS_PER_BATCH = 50;

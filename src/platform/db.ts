@@ -3,7 +3,6 @@ import { drizzle } from "drizzle-orm/d1";
 import { SQLiteAsyncDialect, type SQLiteColumn } from "drizzle-orm/sqlite-core";
 import * as schema from "../db/schema";
 import { type ColumnRef, columnSql } from "./columns";
-import { nullsLastSort, orderOf, type SortKey } from "./keyset";
 import { normalizePlace } from "./normalize";
 
 const newDb = (d1: D1Database) => drizzle(d1, { schema });
@@ -88,15 +87,19 @@ export async function queryBatch<R extends unknown[][] = unknown[][]>(db: Db, qu
 export const isUniqueViolation = (error: unknown) =>
   error instanceof Error && /UNIQUE constraint failed/.test(error.message + String(error.cause ?? ""));
 
-/** ORDER BY one column with empty values last in either direction, then a tie-break column. */
-export const orderNullsLast = (column: SortKey["column"], direction: "asc" | "desc", tieBreak: SortKey["column"]) =>
-  orderOf(nullsLastSort(column, direction, tieBreak));
+/** The names of the ranges among these arguments: `name` for each `<name>From`. */
+type RangeName<A> = { [K in keyof A]: K extends `${infer N}From` ? N : never }[keyof A];
 
-/** Inclusive range filters: each [argument, column, bound] present in `args` becomes a condition. */
-export function rangeConditions<A extends object>(args: A, ranges: readonly [keyof A & string, ColumnRef, "from" | "to"][]): SQL[] {
-  return ranges
-    .filter(([name]) => args[name] !== undefined)
-    .map(([name, column, bound]) => sql`${columnSql(column)} ${sql.raw(bound === "from" ? ">=" : "<=")} ${args[name]}`);
+/** Inclusive range filters: for each range, its `<name>From` and `<name>To` arguments present in `args` bound its column. */
+export function rangeConditions<A extends object>(args: A, ranges: Partial<Record<RangeName<A>, ColumnRef>>): SQL[] {
+  const values = args as Record<string, unknown>;
+  const bounds = Object.entries<ColumnRef>(ranges as Record<string, ColumnRef>).flatMap(([name, column]) => [
+    { value: values[`${name}From`], column, operator: ">=" },
+    { value: values[`${name}To`], column, operator: "<=" },
+  ]);
+  return bounds
+    .filter(({ value }) => value !== undefined)
+    .map(({ value, column, operator }) => sql`${columnSql(column)} ${sql.raw(operator)} ${value}`);
 }
 
 /** A place filter: a substring of the place's key column (normalizePlace), width- and case-blind. */

@@ -3,6 +3,8 @@ import { z } from "zod";
 import { type ColumnRef, columnSql } from "./columns";
 import type { Db } from "./db";
 
+export type SortOrder = "asc" | "desc";
+
 /**
  * One key of an ORDER BY: a column (or expression) and its direction; `nullsLast` puts empty
  * values last in either direction. A list tool's order and an export's keyset pages are built
@@ -11,18 +13,40 @@ import type { Db } from "./db";
 export interface SortKey {
   /** A schema column (of a table or its alias), or an expression. */
   column: ColumnRef;
-  direction: "asc" | "desc";
+  direction: SortOrder;
   nullsLast?: boolean;
 }
 
-/** A list tool's sortBy (one of its sorts) and sortOrder arguments, with its default order. */
-export const sortArgs = <K extends string>(sorts: Record<K, unknown>, defaults: { sortBy: K; sortOrder: "asc" | "desc" }) => ({
-  sortBy: z.enum(Object.keys(sorts) as [K, ...K[]]).default(defaults.sortBy),
-  sortOrder: z.enum(["asc", "desc"]).default(defaults.sortOrder),
+/** A list's sort table: its sortBy values, its default order, and the keys of any sortBy and sortOrder. */
+export interface SortTable<K extends string> {
+  values: [K, ...K[]];
+  default: { sortBy: K; sortOrder: SortOrder };
+  /** The order: the sort column with empty values last in either direction, then the unique tie-break column. */
+  of(sortBy: K, sortOrder: SortOrder): SortKey[];
+}
+
+/** The sortBy values of a sort table. */
+export type SortName<T> = T extends SortTable<infer K> ? K : never;
+
+/** The sort table of a list whose sortBy values name these columns; `tieBreak` keeps pages from overlapping. */
+export const sortTable = <K extends string>(
+  columns: Record<K, ColumnRef>,
+  tieBreak: ColumnRef,
+  defaultSort: { sortBy: NoInfer<K>; sortOrder: SortOrder },
+): SortTable<K> => ({
+  values: Object.keys(columns) as [K, ...K[]],
+  default: defaultSort,
+  of: (sortBy, sortOrder) => nullsLastSort(columns[sortBy], sortOrder, tieBreak),
+});
+
+/** A list tool's sortBy (one of its table's values) and sortOrder arguments, with its default order. */
+export const sortArgs = <K extends string>(table: SortTable<K>) => ({
+  sortBy: z.enum(table.values).default(table.default.sortBy),
+  sortOrder: z.enum(["asc", "desc"]).default(table.default.sortOrder),
 });
 
 /** The list tools' order: one sort column with empty values last, then a unique tie-break column. */
-export const nullsLastSort = (column: SortKey["column"], direction: "asc" | "desc", tieBreak: SortKey["column"]): SortKey[] => [
+export const nullsLastSort = (column: ColumnRef, direction: SortOrder, tieBreak: ColumnRef): SortKey[] => [
   { column, direction, nullsLast: true },
   { column: tieBreak, direction: "asc" },
 ];

@@ -110,3 +110,15 @@ export function pageOf<T>(items: T[], page: number, totalCount: number, limit: L
 }
 
 export const pageOffset = (page: number, limit: LimitResolution) => (page - 1) * limit.effectiveLimit;
+
+/** The rows a page reads: how many, and how many come before it. */
+export interface PageWindow {
+  limit: number;
+  offset: number;
+}
+
+/** The window of this page number at the resolved limit. */
+export const pageWindow = (page: number, limit: LimitResolution): PageWindow => ({
+  limit: limit.effectiveLimit,
+  offset: pageOffset(page, limit),
+});

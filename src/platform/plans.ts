@@ -1,4 +1,3 @@
-import type { Bindings } from "../env";
 /**
  * Plans, scopes, key presets and every per-plan size, in one place. docs/conventions.md
  * ("Plans") mirrors this file.
@@ -52,4 +51,4 @@ export const REGISTERED_LIMITS = {
 export type RegisteredResource = keyof typeof REGISTERED_LIMITS;
 
 /** Where plan_required errors send the user: the configured page, else this service's docs. */
-export const upgradeUrlOf = (env: Pick<Bindings, "UPGRADE_URL">, origin: string) => env.UPGRADE_URL ?? `${origin}/docs`;
+export const upgradeUrlOf = (env: { UPGRADE_URL?: string }, origin: string) => env.UPGRADE_URL ?? `${origin}/docs`;

@@ -6,7 +6,7 @@ import { createApp } from "../../src/app";
 import { keyRowQuery } from "../../src/platform/auth";
 import { renderQuery } from "../../src/platform/db";
 import { issueExportLink } from "../../src/platform/signedLinks";
-import { DOWNLOAD_COSTS } from "../../src/tools/exports/downloads";
+import { DOWNLOAD_COSTS } from "../../src/tools/exports/downloadCosts";
 import { fetchLink, tokenOf } from "../support/downloads";
 import { admin, authHeader, newAccount, ORIGIN, send, sendTo } from "../support/harness";
 

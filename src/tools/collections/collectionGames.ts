@@ -1,8 +1,9 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import { alias, type SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { collectionGames, collections, genres, libraryEntries, playRecords, tagGames } from "../../db/schema";
-import { type Db, orderNullsLast, queryBatch } from "../../platform/db";
-import { orderOf } from "../../platform/keyset";
+import { type Db, queryBatch } from "../../platform/db";
+import { orderOf, type SortName, type SortOrder, sortTable } from "../../platform/keyset";
+import type { PageWindow } from "../../platform/paging";
 import {
   allOf,
   GAME_CORE_SELECT,
@@ -37,7 +38,7 @@ const { game: g } = GAME_VIEW;
  * chosen collections (`where`, in order, one page) are read first, then all their games at once
  * through collectionGamesCtes, never one query per collection.
  */
-function collectionItemsQuery(userId: string, where: SQL, page: { limit: number; offset: number }): SQL {
+function collectionItemsQuery(userId: string, where: SQL, page: PageWindow): SQL {
   const order = orderOf(COLLECTION_ORDER);
   // raw SQL: CTEs over the page of collections, and COLLECTION_SELECT's select list.
   return sql`WITH listed AS MATERIALIZED (SELECT ${c}.* FROM ${COLLECTIONS_C} WHERE ${where} ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset}),
@@ -47,7 +48,7 @@ function collectionItemsQuery(userId: string, where: SQL, page: { limit: number;
     FROM listed ${c} LEFT JOIN counts s ON s.collection_id = ${c.id} ORDER BY ${order}`;
 }
 
-export async function collectionPage(db: Db, userId: string, filters: CollectionFilters, page: { limit: number; offset: number }) {
+export async function collectionPage(db: Db, userId: string, filters: CollectionFilters, page: PageWindow) {
   const where = allOf(collectionConditions(userId, filters));
   // raw SQL: the page's count in the same round trip.
   const [rows, total] = await queryBatch<[CollectionItemRow[], { n: number }[]]>(db, [
@@ -126,13 +127,17 @@ const gameOfRow = joinGame("LEFT JOIN", "h.game_id");
 /** A collection's summary counts over h (collectionSummary makes the summary of them). */
 const SUMMARY_COUNTS = sql`COUNT(*) AS total_games, COALESCE(SUM(h.achieved), 0) AS achieved_games`;
 
-export const COLLECTION_GAME_SORTS = { title: g.sortKey, releaseDate: g.releaseDate, achievedAt: "h.achieved_at" } as const;
+/** getCollectionGames' sorts; the game id breaks ties. */
+export const COLLECTION_GAME_SORTS = sortTable({ title: g.sortKey, releaseDate: g.releaseDate, achievedAt: "h.achieved_at" }, "h.game_id", {
+  sortBy: "releaseDate",
+  sortOrder: "asc",
+});
 
 export interface CollectionGamesFilters extends GameFilters {
   title?: string;
   achieved?: boolean;
-  sortBy: keyof typeof COLLECTION_GAME_SORTS;
-  sortOrder: "asc" | "desc";
+  sortBy: SortName<typeof COLLECTION_GAME_SORTS>;
+  sortOrder: SortOrder;
 }
 
 /**
@@ -147,14 +152,14 @@ export async function collectionGamesQuery(
   userId: string,
   collection: CollectionRow,
   filters: CollectionGamesFilters,
-  page: { limit: number; offset: number },
+  page: PageWindow,
 ): Promise<SQL> {
   const conditions = await readGameConditions(db, filters);
   // Only game filters read the games; counting without them reads the collection's rows alone.
   const countGames = conditions.length > 0 ? gameOfRow : sql``;
   if (filters.achieved !== undefined) conditions.push(sql`h.achieved = ${filters.achieved ? 1 : 0}`);
   const where = allOf(conditions);
-  const order = orderNullsLast(COLLECTION_GAME_SORTS[filters.sortBy], filters.sortOrder, "h.game_id");
+  const order = orderOf(COLLECTION_GAME_SORTS.of(filters.sortBy, filters.sortOrder));
   // raw SQL: CTEs, a window function and the game columns' select list.
   return sql`WITH listed AS (SELECT * FROM ${collections} WHERE ${eq(collections.id, collection.id)}),
       ${collectionGamesCtes(userId)},

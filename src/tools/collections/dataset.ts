@@ -8,7 +8,8 @@ import { isoDate, positiveId } from "../../platform/schemas";
 import { exportNamed, rowOf } from "../exports/myData/dataset";
 import { usableIds } from "../games/queries";
 import { defineDataset, orEmpty, recordsRemoval, restoredTimes } from "../shared/datasets";
-import { orNull, type RestoreContext, type RestoredKind, restoringDecisions, type StagedRow, timesOf } from "../shared/restore";
+import type { RestoreContext, StagedRow } from "../shared/decisions";
+import { orNull, type RestoredKind, restoringDecisions, timesOf } from "../shared/restore";
 import { forgetIdsSql, mappedGameIds, REISSUED, referencedIds, visibleGames } from "../shared/restoreReads";
 import {
   COLLECTION_FIELDS,

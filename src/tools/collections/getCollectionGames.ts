@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { notFound } from "../../platform/errors";
 import { sharedFilterArgs } from "../../platform/filters";
-import { type Paging, pageArgs, pageEnvelopeFields, pageOf, pageOffset } from "../../platform/paging";
+import { sortArgs } from "../../platform/keyset";
+import { type Paging, pageArgs, pageEnvelopeFields, pageOf, pageWindow } from "../../platform/paging";
 import { PREMIUM_ONLY } from "../../platform/plans";
 import { orderedRanges } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
@@ -39,8 +40,7 @@ export const getCollectionGames = defineTool({
       title,
       releaseDateFrom,
       releaseDateTo,
-      sortBy: z.enum(Object.keys(COLLECTION_GAME_SORTS) as [keyof typeof COLLECTION_GAME_SORTS]).default("releaseDate"),
-      sortOrder: z.enum(["asc", "desc"]).default("asc"),
+      ...sortArgs(COLLECTION_GAME_SORTS),
       ...pageArgs(PAGING),
     })
     .superRefine(orderedRanges([["releaseDateFrom", "releaseDateTo"]])),
@@ -58,7 +58,7 @@ export const getCollectionGames = defineTool({
     const [[collection]] = await read<[CollectionRow[]]>([collectionQuery(auth.userId, args.collectionId)]);
     if (!collection) throw notFound(`Your collection ${args.collectionId}`);
     const limit = pageLimit(args.limit);
-    const page = { limit: limit.effectiveLimit, offset: pageOffset(args.page, limit) };
+    const page = pageWindow(args.page, limit);
     const [rows] = await read<[CollectionGameRow[]]>([await collectionGamesQuery(db, auth.userId, collection, args, page)]);
     // Every row, an empty page's one row too, brings the counts.
     const counts = rows[0];

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type Paging, pageArgs, pagedEnvelope, pageOf, pageOffset } from "../../platform/paging";
+import { type Paging, pageArgs, pagedEnvelope, pageOf, pageWindow } from "../../platform/paging";
 import { PREMIUM_ONLY } from "../../platform/plans";
 import { text } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
@@ -29,10 +29,7 @@ export const getCollections = defineTool({
   notes: ["Each summary covers the whole collection and is computed on each call, in one query for the page."],
   async handler({ db, auth, pageLimit }, args) {
     const limit = pageLimit(args.limit);
-    const { rows, totalCount } = await collectionPage(db, auth.userId, args, {
-      limit: limit.effectiveLimit,
-      offset: pageOffset(args.page, limit),
-    });
+    const { rows, totalCount } = await collectionPage(db, auth.userId, args, pageWindow(args.page, limit));
     return pageOf(rows.map(toCollectionItem), args.page, totalCount, limit);
   },
 });

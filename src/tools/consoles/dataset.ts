@@ -8,21 +8,12 @@ import { exportNamed, listToolArgs, rowOf, timestampsOf } from "../exports/myDat
 import { usableIds } from "../games/queries";
 import { pick } from "../shared/cascade";
 import { countOfUser, defineDataset, lastChange, orEmpty, restoredTimes } from "../shared/datasets";
+import type { RestoreContext, StagedRow } from "../shared/decisions";
 import { counted } from "../shared/previewText";
-import { orNull, type RestoreContext, type RestoredKind, restoringDecisions, type StagedRow, timesOf } from "../shared/restore";
+import { orNull, type RestoredKind, restoringDecisions, timesOf } from "../shared/restore";
 import { forgetIdsSql, REISSUED } from "../shared/restoreReads";
 import { type ConsoleRow, consoleFieldArgs } from "./items";
-import {
-  CONSOLE_DEFAULT_SORT,
-  CONSOLE_SORTS,
-  CONSOLES_COUNTER,
-  type ConsoleSort,
-  consoleConditions,
-  consoleFilterArgs,
-  consoleSort,
-  insertConsoleSql,
-  platformsOf,
-} from "./queries";
+import { CONSOLE_SORTS, CONSOLES_COUNTER, consoleConditions, consoleFilterArgs, insertConsoleSql, platformsOf } from "./queries";
 import { consolesRemovalSql } from "./removal";
 
 /** Consoles as getConsoles' conditions and sorts name them. */
@@ -101,15 +92,15 @@ async function restoreConsoles(ctx: RestoreContext, rows: StagedRow<z.output<typ
 export const consolesDataset = defineDataset({
   export: {
     ...exportNamed("consoles"),
-    ...listToolArgs(consoleFilterArgs, CONSOLE_SORTS, CONSOLE_DEFAULT_SORT),
+    ...listToolArgs(consoleFilterArgs, CONSOLE_SORTS),
     columns,
-    async query({ db, userId }, args, sort) {
+    async query({ db, userId }, args, order) {
       return {
         // raw SQL: read through the keyset machinery (platform/keyset.ts), with getConsoles' own conditions and sorts.
         from: sql`${consoles} ${listed}`,
         where: consoleConditions(userId, args),
         select: sql`${listed}.*`,
-        keys: consoleSort(sort!.sortBy as ConsoleSort, sort!.sortOrder),
+        keys: order!,
         async render(rows: ConsoleRow[]) {
           const platforms = await platformsOf(
             db,

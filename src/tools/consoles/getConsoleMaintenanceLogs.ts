@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { notFound } from "../../platform/errors";
-import { type Paging, pageArgs, pagedEnvelope, pageOf, pageOffset } from "../../platform/paging";
+import { type Paging, pageArgs, pagedEnvelope, pageOf, pageWindow } from "../../platform/paging";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
 import { maintenanceLogSchema, toMaintenanceLog } from "./items";
@@ -24,7 +24,7 @@ export const getConsoleMaintenanceLogs = defineTool({
   async handler({ db, auth, pageLimit }, args) {
     if (!(await findConsole(db, auth.userId, args.consoleId))) throw notFound(`Your console ${args.consoleId}`);
     const limit = pageLimit(args.limit);
-    const { rows, totalCount } = await logPage(db, args.consoleId, { limit: limit.effectiveLimit, offset: pageOffset(args.page, limit) });
+    const { rows, totalCount } = await logPage(db, args.consoleId, pageWindow(args.page, limit));
     return pageOf(rows.map(toMaintenanceLog), args.page, totalCount, limit);
   },
 });

@@ -1,20 +1,11 @@
 import { z } from "zod";
 import { sortArgs } from "../../platform/keyset";
-import { type Paging, pageArgs, pagedEnvelope, pageOf, pageOffset } from "../../platform/paging";
+import { type Paging, pageArgs, pagedEnvelope, pageOf, pageWindow } from "../../platform/paging";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
 import { orderedRanges } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
 import { CONSOLE_FIELD_GROUPS, type ConsoleFieldGroup, consoleSchema, toConsoleItem } from "./items";
-import {
-  CONSOLE_DEFAULT_SORT,
-  CONSOLE_RANGES,
-  CONSOLE_SORTS,
-  consoleConditions,
-  consoleFilterArgs,
-  consoleOrder,
-  consolePage,
-  platformsOf,
-} from "./queries";
+import { CONSOLE_RANGES, CONSOLE_SORTS, consoleConditions, consoleFilterArgs, consolePage, platformsOf } from "./queries";
 
 const PAGING: Paging = { cap: 200, defaultLimit: 50 };
 
@@ -32,7 +23,7 @@ export const getConsoles = defineTool({
   input: z
     .strictObject({
       ...consoleFilterArgs,
-      ...sortArgs(CONSOLE_SORTS, CONSOLE_DEFAULT_SORT),
+      ...sortArgs(CONSOLE_SORTS),
       ...pageArgs(PAGING),
       fields: z.array(z.enum(CONSOLE_FIELD_GROUPS)).optional().describe("Default: purchase. memo adds memo and nameKana."),
     })
@@ -42,10 +33,9 @@ export const getConsoles = defineTool({
   async handler({ db, auth, pageLimit }, args) {
     const groups = new Set<ConsoleFieldGroup>(args.fields ?? ["purchase"]);
     const limit = pageLimit(args.limit);
-    const { rows, totalCount } = await consolePage(db, consoleConditions(auth.userId, args), consoleOrder(args.sortBy, args.sortOrder), {
-      limit: limit.effectiveLimit,
-      offset: pageOffset(args.page, limit),
-    });
+    const sort = CONSOLE_SORTS.of(args.sortBy, args.sortOrder);
+    const page = pageWindow(args.page, limit);
+    const { rows, totalCount } = await consolePage(db, consoleConditions(auth.userId, args), sort, page);
     const platforms = groups.has("platforms")
       ? await platformsOf(
           db,

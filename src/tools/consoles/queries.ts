@@ -7,8 +7,9 @@ import { type Db, placeContains, rangeConditions, statements } from "../../platf
 import { ApiError, notFound } from "../../platform/errors";
 import { rating } from "../../platform/filters";
 import { newId } from "../../platform/ids";
-import { nullsLastSort, orderOf } from "../../platform/keyset";
+import { orderOf, type SortKey, sortTable } from "../../platform/keyset";
 import { normalizePlace } from "../../platform/normalize";
+import type { PageWindow } from "../../platform/paging";
 import { addWithinLimit, type LimitContext, planCounter, runConditional, type WriteCondition } from "../../platform/registeredLimits";
 import { isoDate, text } from "../../platform/schemas";
 import { utcDay } from "../../platform/time";
@@ -34,13 +35,7 @@ const c = alias(consoles, "c");
 const ownConsole = (userId: string, consoleId: string) => and(eq(consoles.id, consoleId), eq(consoles.userId, userId));
 
 /** One page of a table's rows and how many match `where` in all, in one round trip. */
-async function pageAndTotal<T extends SQLiteTable>(
-  db: Db,
-  table: T,
-  where: SQL | undefined,
-  order: SQL[],
-  page: { limit: number; offset: number },
-) {
+async function pageAndTotal<T extends SQLiteTable>(db: Db, table: T, where: SQL | undefined, order: SQL[], page: PageWindow) {
   const [rows, [total]] = await db.batch([
     db
       .select()
@@ -114,36 +109,26 @@ export function consoleConditions(userId: string, filters: ConsoleFilters): SQL[
     conditions.push(sql`(${placeContains(c.nameKey, filters.name)} OR ${placeContains(c.publisherKey, filters.name)})`);
   }
   if (filters.unrated !== undefined) conditions.push(filters.unrated ? isNull(c.rating) : isNotNull(c.rating));
-  conditions.push(
-    ...rangeConditions(filters, [
-      ["ratingFrom", c.rating, "from"],
-      ["ratingTo", c.rating, "to"],
-      ["buyDateFrom", c.buyDate, "from"],
-      ["buyDateTo", c.buyDate, "to"],
-      ["buyPriceFrom", c.buyPrice, "from"],
-      ["buyPriceTo", c.buyPrice, "to"],
-    ]),
-  );
+  conditions.push(...rangeConditions(filters, { rating: c.rating, buyDate: c.buyDate, buyPrice: c.buyPrice }));
   return conditions;
 }
 
-export const CONSOLE_SORTS = {
-  name: c.nameKey,
-  rating: c.rating,
-  buyDate: c.buyDate,
-  buyPrice: c.buyPrice,
-  createdAt: c.createdAt,
-  updatedAt: c.updatedAt,
-} as const;
+/** getConsoles' sorts (and the consoles dataset's); the id breaks ties. */
+export const CONSOLE_SORTS = sortTable(
+  {
+    name: c.nameKey,
+    rating: c.rating,
+    buyDate: c.buyDate,
+    buyPrice: c.buyPrice,
+    createdAt: c.createdAt,
+    updatedAt: c.updatedAt,
+  },
+  c.id,
+  { sortBy: "rating", sortOrder: "desc" },
+);
 
-export type ConsoleSort = keyof typeof CONSOLE_SORTS;
-export const CONSOLE_DEFAULT_SORT = { sortBy: "rating", sortOrder: "desc" } as const;
-
-export const consoleSort = (sortBy: ConsoleSort, sortOrder: "asc" | "desc") => nullsLastSort(CONSOLE_SORTS[sortBy], sortOrder, c.id);
-export const consoleOrder = (sortBy: ConsoleSort, sortOrder: "asc" | "desc") => orderOf(consoleSort(sortBy, sortOrder));
-
-export const consolePage = (db: Db, conditions: SQL[], order: SQL, page: { limit: number; offset: number }) =>
-  pageAndTotal(db, c, and(...conditions), [order], page);
+export const consolePage = (db: Db, conditions: SQL[], sort: readonly SortKey[], page: PageWindow) =>
+  pageAndTotal(db, c, and(...conditions), [orderOf(sort)], page);
 
 /** The platforms of these consoles, highest priority first, keyed by console. */
 export async function platformsOf(db: Db, consoleIds: readonly string[]): Promise<Map<string, ConsolePlatform[]>> {
@@ -295,7 +280,7 @@ export const deleteLogSql = (userId: string, maintenanceLogId: string): SQL =>
   statements.delete(maintenanceLogs).where(ownLog(userId, maintenanceLogId)).getSQL();
 
 /** Newest first: by the date the work was done or planned, else when it was logged. */
-export const logPage = (db: Db, consoleId: string, page: { limit: number; offset: number }) =>
+export const logPage = (db: Db, consoleId: string, page: PageWindow) =>
   pageAndTotal(
     db,
     maintenanceLogs,

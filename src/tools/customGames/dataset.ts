@@ -6,11 +6,13 @@ import { columnList, guardStatement, type RowOf, statements } from "../../platfo
 import { positiveId } from "../../platform/schemas";
 import { GAME_FILTER_NAMES } from "../exports/myData/args";
 import { exportNamed, GAME_REFERENCE_COLUMNS, rowOf } from "../exports/myData/dataset";
+import { CUSTOM_GAME_KEYS } from "../games/gameWrites";
 import { GAME_LEFT_JOINS, GAME_VIEW, ownedGameConditions, usableIds } from "../games/queries";
 import { pick } from "../shared/cascade";
 import { countOf, countOfUser, defineDataset, orEmpty } from "../shared/datasets";
+import type { RestoreContext, StagedRow } from "../shared/decisions";
 import { counted } from "../shared/previewText";
-import { orNull, type RestoreContext, type RestoredKind, restoringDecisions, type StagedRow } from "../shared/restore";
+import { orNull, type RestoredKind, restoringDecisions } from "../shared/restore";
 import { forgetIdsSql, REISSUED } from "../shared/restoreReads";
 import { type CustomGameFields, customGameFields } from "./items";
 import { CUSTOM_GAMES_COUNTER, genreParents, insertCustomGameStatements, referencesStillUsable } from "./queries";
@@ -33,21 +35,7 @@ const columns = [
 ] as const;
 
 const { game, platform, publisher, mainGenre, subGenre } = GAME_VIEW;
-const GAME_KEYS = [
-  "id",
-  "title",
-  "titleReading",
-  "titleEn",
-  "aliases",
-  "platformId",
-  "publisherId",
-  "genreId",
-  "genreSubId",
-  "releaseDate",
-  "janCode",
-  "modelNumber",
-  "price",
-] as const;
+const GAME_KEYS = ["id", ...CUSTOM_GAME_KEYS] as const;
 
 /** A game row without external ids, with the names of what it refers to. */
 type CustomGameRow = RowOf<typeof games, (typeof GAME_KEYS)[number]> & {

@@ -4,24 +4,12 @@ import type { Db } from "../../platform/db";
 import { ApiError } from "../../platform/errors";
 import { invalidExportLink, type VerifiedExportLink, verifyExportToken } from "../../platform/signedLinks";
 import type { ToolName } from "../types";
+import { downloadCost } from "./downloadCosts";
 import type { ExportKind, ExportReader, ExportRequest, ExportSource } from "./exportSource";
 import { openMasterDataSource } from "./masterData";
 import { openMyDataSource } from "./myData";
 
-/**
- * Daily quota units one download of an export link costs, per dataset (one place; docs/exports-and-imports.md,
- * "Download links", mirrors it). Issuing the link is an ordinary call (1 unit). A games master file
- * is a whole platform's catalogue, so it costs more than the other master files, as the spec says.
- */
-export const DOWNLOAD_COSTS = {
-  myData: 5,
-  masterData: { games: 20, platforms: 5, companies: 5, genres: 5 },
-} as const;
-
-export function downloadCost(request: Pick<ExportRequest, "kind" | "dataset">): number {
-  if (request.kind === "myData") return DOWNLOAD_COSTS.myData;
-  return DOWNLOAD_COSTS.masterData[request.dataset as keyof typeof DOWNLOAD_COSTS.masterData] ?? DOWNLOAD_COSTS.masterData.platforms;
-}
+/** What a download costs is decided in downloadCosts.ts (exportMasterData quotes it without importing the download face's machinery). */
 
 /** The tool that issues each kind of link (a download's log line names it). */
 const EXPORT_TOOLS: Record<ExportKind, ToolName> = { myData: "exportMyData", masterData: "exportMasterData" };

@@ -7,7 +7,7 @@ import { positiveId } from "../../platform/schemas";
 import { EXPORT_LINK_TTL_SEC, issueExportLink } from "../../platform/signedLinks";
 import { defineTool } from "../../registry/defineTool";
 import { EMPTY_GENERATION, generationKey } from "../games/generation";
-import { DOWNLOAD_COSTS, downloadCost } from "./downloads";
+import { DOWNLOAD_COSTS, downloadCost } from "./downloadCosts";
 import { MASTER_EXPORT_DATASETS } from "./masterData";
 import { countQueries, MASTER_COLUMNS } from "./masterData/rows";
 

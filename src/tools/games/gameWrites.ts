@@ -1,39 +1,29 @@
 import { getTableName } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { gameEditions, games } from "../../db/schema";
-import { type BulkColumn, bulkDeleteWhereIn, bulkInsert } from "../../platform/bulkWrite";
+import { type BulkColumn, bulkDeleteWhereIn, bulkInsert, sameNamedColumns } from "../../platform/bulkWrite";
 import { normalizeSearchText } from "../../platform/normalize";
 import type { GameRow } from "./masterRows";
 import { SEARCH_COLUMNS, searchColumnsOf } from "./searchColumns";
 
+/** A game's titles, by schema property. */
+const TITLE_KEYS = ["title", "titleReading", "titleEn", "aliases"] as const;
+/** What a game is and refers to besides its titles, by schema property. */
+const FACT_KEYS = ["platformId", "publisherId", "genreId", "genreSubId", "releaseDate", "janCode", "modelNumber", "price"] as const;
+/** The games columns a custom game sets (customGameFields), in their stored order. */
+export const CUSTOM_GAME_KEYS = [...TITLE_KEYS, ...FACT_KEYS] as const;
+
 /**
  * How a game row (master row format) is stored: one place for the operator import and the
- * custom-game tools, so both write the same columns and search forms.
+ * custom-game tools, so both write the same columns and search forms. Every column but the id is
+ * read from the row key named as its schema property.
  */
-const col = (column: SQLiteColumn, key: string, json = false): BulkColumn => ({ column: column.name, key, json });
-
 export const GAME_COLUMNS: BulkColumn[] = [
-  col(games.id, "gameId"),
-  col(games.title, "title"),
-  col(games.titleReading, "titleReading"),
-  col(games.titleEn, "titleEn", true),
-  col(games.aliases, "aliases", true),
-  col(games.sortKey, "sortKey"),
-  col(games.platformId, "platformId"),
-  col(games.publisherId, "publisherId"),
-  col(games.genreId, "genreId"),
-  col(games.genreSubId, "genreSubId"),
-  col(games.releaseDate, "releaseDate"),
-  col(games.janCode, "janCode"),
-  col(games.modelNumber, "modelNumber", true),
-  col(games.price, "price"),
-  col(games.mediaId, "mediaId"),
-  col(games.gpsId, "gpsId"),
-  col(games.dbId, "dbId"),
-  col(games.dbSlug, "dbSlug"),
-  col(games.dbCoverId, "dbCoverId"),
-  col(games.ownerUserId, "ownerUserId"),
-  col(games.contentHash, "contentHash"),
+  { column: games.id.name, key: "gameId" },
+  ...sameNamedColumns(
+    games,
+    [...TITLE_KEYS, "sortKey", ...FACT_KEYS, "mediaId", "gpsId", "dbId", "dbSlug", "dbCoverId", "ownerUserId", "contentHash"],
+    ["titleEn", "aliases", "modelNumber"],
+  ),
   ...SEARCH_COLUMNS,
 ];
 
@@ -51,14 +41,8 @@ export const toGameDbRow = (row: StoredGameRow) => ({
 });
 
 const EDITION_COLUMNS: BulkColumn[] = [
-  col(gameEditions.id, "gameEditionId"),
-  col(gameEditions.gameId, "gameId"),
-  col(gameEditions.position, "position"),
-  col(gameEditions.title, "title"),
-  col(gameEditions.modelNumber, "modelNumber", true),
-  col(gameEditions.releaseDate, "releaseDate"),
-  col(gameEditions.price, "price"),
-  col(gameEditions.janCode, "janCode"),
+  { column: gameEditions.id.name, key: "gameEditionId" },
+  ...sameNamedColumns(gameEditions, ["gameId", "position", "title", "modelNumber", "releaseDate", "price", "janCode"], ["modelNumber"]),
 ];
 
 /**

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { queryBatch } from "../../platform/db";
-import { type Paging, pageArgs, pagedEnvelope, pageOf, pageOffset } from "../../platform/paging";
+import { type Paging, pageArgs, pagedEnvelope, pageOf, pageWindow } from "../../platform/paging";
 import { ALL_PLANS } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
 import { type CoverageRows, coverageFrom, coverageQueries, type PlatformPageRow, platformPageQueries } from "./queries";
@@ -28,7 +28,7 @@ export const listPlatforms = defineTool({
   ),
   async handler({ db, auth, pageLimit }, args) {
     const limit = pageLimit(args.limit);
-    const page = { limit: limit.effectiveLimit, offset: pageOffset(args.page, limit) };
+    const page = pageWindow(args.page, limit);
     const [rows, total, ...coverageRows] = await queryBatch<[PlatformPageRow[], { n: number }[], ...CoverageRows]>(db, [
       ...platformPageQueries(auth.userId, page),
       ...coverageQueries(auth.userId),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { queryBatch } from "../../platform/db";
 import { normalizeSearchText } from "../../platform/normalize";
-import { type Paging, pageArgs, pagedEnvelope, pageOf, pageOffset } from "../../platform/paging";
+import { type Paging, pageArgs, pagedEnvelope, pageOf, pageWindow } from "../../platform/paging";
 import { ALL_PLANS } from "../../platform/plans";
 import { searchText } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
@@ -29,7 +29,7 @@ export const listPublishers = defineTool({
   async handler({ db, auth, pageLimit }, args) {
     const limit = pageLimit(args.limit);
     const term = args.query === undefined ? "" : normalizeSearchText(args.query);
-    const page = { limit: limit.effectiveLimit, offset: pageOffset(args.page, limit) };
+    const page = pageWindow(args.page, limit);
     const [rows, total] = await queryBatch<[PublisherPageRow[], { n: number }[]]>(db, publisherPageQueries(auth.userId, term, page));
     return pageOf(
       rows.map((row) => ({ companyId: row.id, name: row.name, nameKana: row.name_kana, nameEn: row.name_en, custom: row.custom === 1 })),

@@ -5,6 +5,7 @@ import { type ColumnRef, columnSql, inJsonArray, visibleToUser } from "../../pla
 import { type Db, type RowOf, statements } from "../../platform/db";
 import { buildAfterLookups, type LookupPlan, type Lookups } from "../../platform/lookups";
 import { normalizeSearchText } from "../../platform/normalize";
+import type { PageWindow } from "../../platform/paging";
 import type { GameFieldGroup, GameRecord } from "./gameObject";
 import { EMPTY_GENERATION, generationKey } from "./generation";
 
@@ -190,8 +191,6 @@ const customFlag = (owner: SQLiteColumn) => sql<number>`${owner} IS NOT NULL`.as
 /** A page of master rows in listing order: official ones first, each part in id order. */
 const listingOrder = (owner: SQLiteColumn, id: SQLiteColumn) => [sql`${owner} IS NOT NULL`, id];
 
-type Page = { limit: number; offset: number };
-
 /**
  * A page of the master rows of `table` the user can see that meet `where` (the `keys` columns and
  * `custom`), in listing order, and their total, for the tool's batch.
@@ -201,7 +200,7 @@ function masterPageQueries<T extends typeof platforms | typeof companies>(
   keys: readonly (keyof T["_"]["columns"] & string)[],
   userId: string,
   where: SQL | undefined,
-  page: Page,
+  page: PageWindow,
 ): [SQL, SQL] {
   const columns = Object.fromEntries(keys.map((key) => [key, (table as unknown as Record<string, SQLiteColumn>)[key]!]));
   const visible = and(officialOrOwn(table.ownerUserId, userId), where);
@@ -226,14 +225,14 @@ const PLATFORM_PAGE_KEYS = ["id", "name", "nameEn", "shortName", "maker", "relea
 export type PlatformPageRow = RowOf<typeof platforms, (typeof PLATFORM_PAGE_KEYS)[number]> & { custom: number };
 
 /** listPlatforms' page of the platforms the user can see, and their total. */
-export const platformPageQueries = (userId: string, page: Page) =>
+export const platformPageQueries = (userId: string, page: PageWindow) =>
   masterPageQueries(platforms, PLATFORM_PAGE_KEYS, userId, undefined, page);
 
 const PUBLISHER_PAGE_KEYS = ["id", "name", "nameKana", "nameEn"] as const;
 export type PublisherPageRow = RowOf<typeof companies, (typeof PUBLISHER_PAGE_KEYS)[number]> & { custom: number };
 
 /** listPublishers' page of the publishers the user can see whose search text holds `term`, and their total. */
-export const publisherPageQueries = (userId: string, term: string, page: Page) =>
+export const publisherPageQueries = (userId: string, term: string, page: PageWindow) =>
   masterPageQueries(companies, PUBLISHER_PAGE_KEYS, userId, sql`instr(${companies.searchText}, ${term}) > 0`, page);
 
 /** listGenres' read: every genre in id order. */

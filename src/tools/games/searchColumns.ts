@@ -1,4 +1,5 @@
 import { games } from "../../db/schema";
+import { sameNamedColumns } from "../../platform/bulkWrite";
 import { normalizeCode, normalizeSearchText } from "../../platform/normalize";
 
 /** Joins several search forms in one column; "|" cannot occur in a normalised form. */
@@ -54,6 +55,11 @@ export function searchColumnsOf(game: SearchableGame): SearchColumns {
   };
 }
 
-export const SEARCH_COLUMNS = (
-  ["searchTitle", "searchTitleEn", "searchAlias", "searchModel", "searchEditionModel", "searchEditionTitle"] as const
-).map((key) => ({ column: games[key].name, key }));
+export const SEARCH_COLUMNS = sameNamedColumns(games, [
+  "searchTitle",
+  "searchTitleEn",
+  "searchAlias",
+  "searchModel",
+  "searchEditionModel",
+  "searchEditionTitle",
+]);

@@ -2,15 +2,16 @@ import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { jsonArrayHolds } from "../../platform/columns";
 import type { Db } from "../../platform/db";
-import { orderOf, type SortKey, sortArgs } from "../../platform/keyset";
+import { orderOf, type SortKey, type SortTable, sortArgs } from "../../platform/keyset";
 import { buildAfterLookups, type LookupPlan, type Lookups } from "../../platform/lookups";
 import {
   LIST_REST_NOTE,
   type LimitResolution,
   listFieldCaps,
   type PageLimit,
+  type PageWindow,
   pageArgs,
-  pageOffset,
+  pageWindow,
   USER_LIST_PAGING,
 } from "../../platform/paging";
 import { ALL_PLANS } from "../../platform/plans";
@@ -123,7 +124,7 @@ export interface ListPageRequest {
   userId: string;
   filter: ListFilter;
   sort: readonly SortKey[];
-  page: { limit: number; offset: number };
+  page: PageWindow;
   withGame: boolean;
   /** More statements for the same round trip (e.g. the attribute labels); their rows come back as `also`. */
   also?: readonly SQL[];
@@ -166,8 +167,8 @@ export const GAME_LIST_TOOL = {
 } as const satisfies Partial<ToolDefinition>;
 
 /** A user-list tool's sortBy, sortOrder, page and limit arguments (every user list pages alike). */
-export const listArgs = <K extends string>(sorts: Record<K, unknown>, defaults: { sortBy: K; sortOrder: "asc" | "desc" }) => ({
-  ...sortArgs(sorts, defaults),
+export const listArgs = <K extends string>(sorts: SortTable<K>) => ({
+  ...sortArgs(sorts),
   ...pageArgs(USER_LIST_PAGING),
 });
 
@@ -194,7 +195,7 @@ export interface ListPageReads {
  */
 export function listPageReads({ filter, groups, args, pageLimit, ...request }: ListReadRequest): LookupPlan<ListLookups, ListPageReads> {
   const limit = pageLimit(args.limit, listFieldCaps(groups));
-  const page = { limit: limit.effectiveLimit, offset: pageOffset(args.page, limit) };
+  const page = pageWindow(args.page, limit);
   return {
     lookups: listLookups(request.userId, args),
     build: (looked) => ({ limit, queries: listPageQueries({ ...request, filter: filter(looked), page, withGame: groups.has("game") }) }),

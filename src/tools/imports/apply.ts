@@ -1,6 +1,6 @@
 import { isUniqueViolation, runGuarded } from "../../platform/db";
 import { userDataset } from "../datasets";
-import type { BatchOutcome, Decided, RestoreContext, StagedRow } from "../shared/restore";
+import type { BatchOutcome, Decided, RestoreContext, StagedRow } from "../shared/decisions";
 import type { TrackerRow } from "./rows";
 import { restoreTrackerRows } from "./trackerRestore";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { importJobs } from "../../db/schema";
-import { REPORT_CODES, type ReportedRow } from "../shared/restore";
+import { REPORT_CODES, type ReportedRow } from "../shared/decisions";
 
 /**
  * Import jobs: created by importMyData, fed by one PUT to the job's signed upload link (the file

@@ -7,7 +7,7 @@ import { quotaExceeded, userDailyChargeStatement } from "../../platform/quota";
 import { utcDay } from "../../platform/time";
 import { userDataset } from "../datasets";
 import type { UserDataset } from "../shared/datasets";
-import type { ReportedRow, StagedRow } from "../shared/restore";
+import type { ReportedRow, StagedRow } from "../shared/decisions";
 import { applyBatch } from "./apply";
 import { exportFileEventsOfAnyFormat } from "./exportCsv";
 import { BATCH_ROWS, type JobRow, LEASE_SEC, MAX_IMPORT_BYTES, MAX_REPORTED, STEP_ROWS, stagedKey, UNITS_PER_BATCH } from "./jobs";

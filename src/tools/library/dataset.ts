@@ -8,31 +8,14 @@ import { attributeLabels } from "../attributes/queries";
 import { exportNamed, GAME_COLUMNS, listToolArgs, personalColumns, rowOf, userListQuery } from "../exports/myData/dataset";
 import { pick } from "../shared/cascade";
 import { countOfUser, defineDataset, lastChange, listOf, restoredTimes } from "../shared/datasets";
+import { Decisions, type RestoreContext, type StagedRow } from "../shared/decisions";
 import { latestPlays } from "../shared/dependentRecords";
 import { counted } from "../shared/previewText";
-import {
-  attributeResolver,
-  Decisions,
-  decidedWithin,
-  limitMessage,
-  orNull,
-  type RestoreContext,
-  type StagedRow,
-  timesOf,
-} from "../shared/restore";
+import { attributeResolver, decidedWithin, limitMessage, orNull, timesOf } from "../shared/restore";
 import { forgetIdsSql, gameRowsContext, unseenGame } from "../shared/restoreReads";
 import { deleteWishSql } from "../wishlist/queries";
 import { type EntryRow, entryFieldArgs, userLink } from "./items";
-import {
-  insertEntrySql,
-  LIBRARY,
-  LIBRARY_COUNTER,
-  LIBRARY_DEFAULT_SORT,
-  LIBRARY_SORTS,
-  type LibrarySort,
-  libraryConditions,
-  librarySort,
-} from "./queries";
+import { insertEntrySql, LIBRARY, LIBRARY_COUNTER, LIBRARY_SORTS, libraryConditions } from "./queries";
 import { libraryEntriesRemovalSql } from "./removal";
 
 const columns = [
@@ -99,11 +82,11 @@ async function restoreLibrary(ctx: RestoreContext, rows: StagedRow<z.output<type
 export const libraryDataset = defineDataset({
   export: {
     ...exportNamed("library"),
-    ...listToolArgs(sharedFilterArgs, LIBRARY_SORTS, LIBRARY_DEFAULT_SORT),
+    ...listToolArgs(sharedFilterArgs, LIBRARY_SORTS),
     columns,
-    async query({ db, userId }, args, sort) {
+    async query({ db, userId }, args, order) {
       const [where, labels] = await Promise.all([libraryConditions(db, userId, args), attributeLabels(db, userId)]);
-      return userListQuery<EntryRow>(LIBRARY, where, librarySort(sort!.sortBy as LibrarySort, sort!.sortOrder), async (rows) => {
+      return userListQuery<EntryRow>(LIBRARY, where, order!, async (rows) => {
         const plays = await latestPlays(
           db,
           userId,

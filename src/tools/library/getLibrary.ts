@@ -16,12 +16,12 @@ import {
   libraryEntrySchema,
   toLibraryItem,
 } from "./items";
-import { LIBRARY, LIBRARY_DEFAULT_SORT, LIBRARY_SORTS, libraryFilter, librarySort } from "./queries";
+import { LIBRARY, LIBRARY_SORTS, libraryFilter } from "./queries";
 
 const input = z
   .strictObject({
     ...sharedFilterArgs,
-    ...listArgs(LIBRARY_SORTS, LIBRARY_DEFAULT_SORT),
+    ...listArgs(LIBRARY_SORTS),
     fields: z
       .array(z.enum(LIBRARY_FIELD_GROUPS))
       .optional()
@@ -82,7 +82,7 @@ function libraryReads(userId: string, args: LibraryArgs, pageLimit: PageLimit) {
     list: LIBRARY,
     userId,
     filter: (looked) => libraryFilter(userId, args, looked),
-    sort: librarySort(args.sortBy, args.sortOrder),
+    sort: LIBRARY_SORTS.of(args.sortBy, args.sortOrder),
     groups: fieldGroupsOf(args),
     args,
     pageLimit,

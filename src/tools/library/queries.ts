@@ -6,7 +6,7 @@ import { columnList, type Db, isUniqueViolation, placeContains, rangeConditions,
 import { ApiError, notFound } from "../../platform/errors";
 import type { SharedFilters } from "../../platform/filters";
 import { newRevision } from "../../platform/ids";
-import { nullsLastSort } from "../../platform/keyset";
+import { sortTable } from "../../platform/keyset";
 import { placeKey } from "../../platform/normalize";
 import { addWithinLimit, type LimitContext, listSizeCounter, runConditional, type WriteCondition } from "../../platform/registeredLimits";
 import { differs, touchedIfChanged } from "../../platform/writes";
@@ -37,33 +37,23 @@ export const libraryConditions = (db: Db, userId: string, filters: SharedFilters
 export function libraryFilter(userId: string, filters: SharedFilters, looked: Partial<ListLookups>): ListFilter {
   const conditions = [eq(l.userId, userId), ...attributeConditions(l.attributeIds, looked)];
   if (filters.buyPlace !== undefined) conditions.push(placeContains(l.buyPlaceKey, filters.buyPlace));
-  conditions.push(
-    ...rangeConditions(filters, [
-      ["ratingFrom", l.rating, "from"],
-      ["ratingTo", l.rating, "to"],
-      ["buyDateFrom", l.buyDate, "from"],
-      ["buyDateTo", l.buyDate, "to"],
-      ["buyPriceFrom", l.buyPrice, "from"],
-      ["buyPriceTo", l.buyPrice, "to"],
-    ]),
-  );
+  conditions.push(...rangeConditions(filters, { rating: l.rating, buyDate: l.buyDate, buyPrice: l.buyPrice }));
   return listFilter(conditions, filters, looked);
 }
 
-export const LIBRARY_SORTS = {
-  buyDate: l.buyDate,
-  buyPrice: l.buyPrice,
-  updatedAt: l.updatedAt,
-  title: l.gameSortKey,
-  rating: l.rating,
-  releaseDate: l.gameReleaseDate,
-} as const;
-
-export type LibrarySort = keyof typeof LIBRARY_SORTS;
-export const LIBRARY_DEFAULT_SORT = { sortBy: "updatedAt", sortOrder: "desc" } as const;
-
-/** Nulls last in either direction; gameId breaks ties so pages never overlap. */
-export const librarySort = (sortBy: LibrarySort, sortOrder: "asc" | "desc") => nullsLastSort(LIBRARY_SORTS[sortBy], sortOrder, l.gameId);
+/** getLibrary's sorts (and the library dataset's); gameId breaks ties so pages never overlap. */
+export const LIBRARY_SORTS = sortTable(
+  {
+    buyDate: l.buyDate,
+    buyPrice: l.buyPrice,
+    updatedAt: l.updatedAt,
+    title: l.gameSortKey,
+    rating: l.rating,
+    releaseDate: l.gameReleaseDate,
+  },
+  l.gameId,
+  { sortBy: "updatedAt", sortOrder: "desc" },
+);
 
 export const LIBRARY = userList(libraryEntries, l, columnList(l, ENTRY_KEYS), "library");
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { notFound } from "../../platform/errors";
-import { type Paging, pageArgs, pagedEnvelope, pageOf, pageOffset } from "../../platform/paging";
+import { type Paging, pageArgs, pagedEnvelope, pageOf, pageWindow } from "../../platform/paging";
 import { PREMIUM_ONLY } from "../../platform/plans";
 import { positiveId } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
@@ -28,7 +28,7 @@ export const getGamePlayHistory = defineTool({
     if (!(await findEntry(db, auth.userId, args.gameId))) throw notFound(`Game ${args.gameId} in your library`);
     const limit = pageLimit(args.limit);
     const [{ rows, totalCount }, labels] = await Promise.all([
-      historyPage(db, auth.userId, args.gameId, { limit: limit.effectiveLimit, offset: pageOffset(args.page, limit) }),
+      historyPage(db, auth.userId, args.gameId, pageWindow(args.page, limit)),
       attributeLabels(db, auth.userId),
     ]);
     return pageOf(

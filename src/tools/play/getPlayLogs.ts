@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { notFound } from "../../platform/errors";
-import { type Paging, pageArgs, pagedEnvelope, pageOf, pageOffset } from "../../platform/paging";
+import { type Paging, pageArgs, pagedEnvelope, pageOf, pageWindow } from "../../platform/paging";
 import { ALL_PLANS } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
 import { playLogSchema, toPlayLog } from "./items";
@@ -24,7 +24,7 @@ export const getPlayLogs = defineTool({
   async handler({ db, auth, pageLimit }, args) {
     if (!(await findPlay(db, auth.userId, args.playId))) throw notFound(`Your play record ${args.playId}`);
     const limit = pageLimit(args.limit);
-    const { rows, totalCount } = await playLogPage(db, args.playId, { limit: limit.effectiveLimit, offset: pageOffset(args.page, limit) });
+    const { rows, totalCount } = await playLogPage(db, args.playId, pageWindow(args.page, limit));
     return pageOf(rows.map(toPlayLog), args.page, totalCount, limit);
   },
 });

@@ -8,12 +8,12 @@ import { attributeLabelsFrom, type OwnAttributeRow } from "../attributes/items";
 import { ownAttributesQuery } from "../attributes/queries";
 import { listArgs, listPageOf, listPageReads } from "../games/userLists";
 import { PLAY_FIELD_GROUPS, type PlayFieldGroup, type PlayRow, playRecordSchema, toPlayRecord } from "./items";
-import { PLAY_DEFAULT_SORT, PLAY_RANGES, PLAY_RECORDS, PLAY_SORTS, playFilter, playFilterArgs, playSort } from "./listQueries";
+import { PLAY_RANGES, PLAY_RECORDS, PLAY_SORTS, playFilter, playFilterArgs } from "./listQueries";
 
 const input = z
   .strictObject({
     ...playFilterArgs,
-    ...listArgs(PLAY_SORTS, PLAY_DEFAULT_SORT),
+    ...listArgs(PLAY_SORTS),
     fields: z.array(z.enum(PLAY_FIELD_GROUPS)).optional().describe("Default: game, console, goal (FREE: game, goal)."),
   })
   .superRefine(orderedRanges(PLAY_RANGES));
@@ -75,7 +75,7 @@ function playRecordsReads(userId: string, plan: Plan, args: PlayRecordsArgs, now
     list: PLAY_RECORDS,
     userId,
     filter: (looked) => playFilter(userId, args, now, looked),
-    sort: playSort(args.sortBy, args.sortOrder),
+    sort: PLAY_SORTS.of(args.sortBy, args.sortOrder),
     groups: fieldGroupsOf(plan, args),
     args,
     pageLimit,

@@ -5,7 +5,8 @@ import { inJsonArray } from "../../platform/columns";
 import { columnList, type Db, queryBatch, rangeConditions } from "../../platform/db";
 import { notFound } from "../../platform/errors";
 import { rating, sharedFilterArgs } from "../../platform/filters";
-import { nullsLastSort, type SortKey } from "../../platform/keyset";
+import { type SortKey, sortTable } from "../../platform/keyset";
+import type { PageWindow } from "../../platform/paging";
 import { isoDate } from "../../platform/schemas";
 import { utcDay } from "../../platform/time";
 import { readBack } from "../../platform/writes";
@@ -126,37 +127,32 @@ export function playFilter(
   if (filters.clearTargetOverdue === "overdue") conditions.push(overdue(now));
   if (filters.clearTargetOverdue === "not_overdue") conditions.push(sql`NOT ${overdue(now)}`);
   conditions.push(
-    ...rangeConditions(filters, [
-      ["playStartDateFrom", r.playStartDate, "from"],
-      ["playStartDateTo", r.playStartDate, "to"],
-      ["playEndDateFrom", r.playEndDate, "from"],
-      ["playEndDateTo", r.playEndDate, "to"],
-      ["clearTargetDateFrom", r.clearTargetDate, "from"],
-      ["clearTargetDateTo", r.clearTargetDate, "to"],
-      ["totalPlayTimeFrom", r.totalPlayTime, "from"],
-      ["totalPlayTimeTo", r.totalPlayTime, "to"],
-      ["ratingFrom", r.rating, "from"],
-      ["ratingTo", r.rating, "to"],
-    ]),
+    ...rangeConditions(filters, {
+      playStartDate: r.playStartDate,
+      playEndDate: r.playEndDate,
+      clearTargetDate: r.clearTargetDate,
+      totalPlayTime: r.totalPlayTime,
+      rating: r.rating,
+    }),
   );
   // The user's and the latest-cycle conditions alone are the whole list that list_counts keeps.
   return listFilter(conditions, filters, looked, cycles === "latest" && 2);
 }
 
-export const PLAY_SORTS = {
-  playStartDate: r.playStartDate,
-  playEndDate: r.playEndDate,
-  clearTargetDate: r.clearTargetDate,
-  title: r.gameSortKey,
-  totalPlayTime: r.totalPlayTime,
-  rating: r.rating,
-  updatedAt: r.updatedAt,
-} as const;
-
-export type PlaySort = keyof typeof PLAY_SORTS;
-export const PLAY_DEFAULT_SORT = { sortBy: "updatedAt", sortOrder: "desc" } as const;
-
-export const playSort = (sortBy: PlaySort, sortOrder: "asc" | "desc") => nullsLastSort(PLAY_SORTS[sortBy], sortOrder, r.gameId);
+/** getPlayRecords' sorts (and the playRecords dataset's); gameId breaks ties among latest records. */
+export const PLAY_SORTS = sortTable(
+  {
+    playStartDate: r.playStartDate,
+    playEndDate: r.playEndDate,
+    clearTargetDate: r.clearTargetDate,
+    title: r.gameSortKey,
+    totalPlayTime: r.totalPlayTime,
+    rating: r.rating,
+    updatedAt: r.updatedAt,
+  },
+  r.gameId,
+  { sortBy: "updatedAt", sortOrder: "desc" },
+);
 
 /** One record with its game, as write results show it. */
 async function playWithGame(db: Db, where: SQL): Promise<(PlayRow & GameRecord) | undefined> {
@@ -178,7 +174,7 @@ export async function renderPlay(db: Db, userId: string, playId: string, gone = 
 }
 
 /** Every cycle of one game with its game, newest first. */
-export async function historyPage(db: Db, userId: string, gameId: number, page: { limit: number; offset: number }) {
+export async function historyPage(db: Db, userId: string, gameId: number, page: PageWindow) {
   const newestFirst: SortKey[] = [
     { column: r.createdAt, direction: "desc" },
     { column: sql`${r}.rowid`, direction: "desc" },

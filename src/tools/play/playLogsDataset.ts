@@ -16,8 +16,9 @@ import {
 } from "../exports/myData/dataset";
 import { GAME_LEFT_JOINS, joinGame } from "../games/queries";
 import { defineDataset, recordsRemoval, restoredTimes } from "../shared/datasets";
+import { Decisions, type RestoreContext, type StagedRow } from "../shared/decisions";
 import { playCycle } from "../shared/dependentRecords";
-import { Decisions, orNull, type RestoreContext, type StagedRow, timesOf } from "../shared/restore";
+import { orNull, timesOf } from "../shared/restore";
 import { forgetIdsSql, mapSql, REISSUED, referencedIds, restoredIds } from "../shared/restoreReads";
 import { playConditions, playFilterArgs } from "./listQueries";
 import { insertPlayLogSql } from "./queries";
@@ -97,7 +98,7 @@ export const playLogsDataset = defineDataset({
     columns,
     async query({ db, userId, now }, args) {
       return {
-        // raw SQL: read through the keyset machinery (platform/keyset.ts), with the play list's own conditions (play/queries.ts).
+        // raw SQL: read through the keyset machinery (platform/keyset.ts), with the play list's own conditions (play/listQueries.ts).
         from: sql`${playLogs} ${log} JOIN ${playRecords} ${record} ON ${record.id} = ${log.playId} ${joinGame("JOIN", record.gameId)}`,
         joins: GAME_LEFT_JOINS,
         where: [eq(log.userId, userId), ...(await playConditions(db, userId, args, now, "all"))],

@@ -7,8 +7,9 @@ import { attributeLabels } from "../attributes/queries";
 import { exportNamed, GAME_COLUMNS, listToolArgs, personalColumns, rowOf, userListQuery } from "../exports/myData/dataset";
 import { userLink } from "../library/items";
 import { countOfUser, defineDataset, lastChange, listOf, restoredTimes } from "../shared/datasets";
+import { Decisions, type RestoreContext, type StagedRow } from "../shared/decisions";
 import { counted } from "../shared/previewText";
-import { attributeResolver, Decisions, orNull, type RestoreContext, type StagedRow, timesOf } from "../shared/restore";
+import { attributeResolver, orNull, timesOf } from "../shared/restore";
 import {
   allOwnedGuard,
   forgetIdsSql,
@@ -21,7 +22,7 @@ import {
   withLatestPlay,
 } from "../shared/restoreReads";
 import { EVERY_PLAY_GROUP, type PlayRow, playFieldArgs, toPlayRecord } from "./items";
-import { PLAY_DEFAULT_SORT, PLAY_RECORDS, PLAY_SORTS, type PlaySort, playConditions, playFilterArgs, playSort } from "./listQueries";
+import { PLAY_RECORDS, PLAY_SORTS, playConditions, playFilterArgs } from "./listQueries";
 import { endLatestSql, insertPlaySql, newPlayId } from "./queries";
 import { playCyclesRemovalSql } from "./removal";
 
@@ -152,19 +153,18 @@ async function restorePlayRecords(ctx: RestoreContext, rows: StagedRow<z.output<
 export const playRecordsDataset = defineDataset({
   export: {
     ...exportNamed("playRecords"),
-    ...listToolArgs(playFilterArgs, PLAY_SORTS, PLAY_DEFAULT_SORT, "includeHistory"),
+    ...listToolArgs(playFilterArgs, PLAY_SORTS, "includeHistory"),
     columns,
-    async query({ db, userId, now }, args, sort) {
+    async query({ db, userId, now }, args, listOrder) {
       const history = args.includeHistory === true;
       const [where, labels] = await Promise.all([
         playConditions(db, userId, args, now, history ? "all" : "latest"),
         attributeLabels(db, userId),
       ]);
-      const keys = playSort(sort!.sortBy as PlaySort, sort!.sortOrder);
       // The list's tie-break (gameId) is unique among latest records only; cycles of a game follow in creation order.
       const order: SortKey[] = history
-        ? [...keys, { column: record.createdAt, direction: "asc" }, { column: record.id, direction: "asc" }]
-        : keys;
+        ? [...listOrder!, { column: record.createdAt, direction: "asc" }, { column: record.id, direction: "asc" }]
+        : listOrder!;
       return userListQuery<PlayRow>(PLAY_RECORDS, where, order, (rows) =>
         rows.map((row) =>
           // getPlayRecords' record, its game flattened into columns and its attributes as labels.

@@ -3,6 +3,7 @@ import { consoles, games, playLogs, playRecords } from "../../db/schema";
 import { type Db, statements } from "../../platform/db";
 import { ApiError, notFound } from "../../platform/errors";
 import { newId, newRevision } from "../../platform/ids";
+import type { PageWindow } from "../../platform/paging";
 import { runConditional, type WriteCondition } from "../../platform/registeredLimits";
 import { utcDay } from "../../platform/time";
 import { type Fingerprint, fingerprintsOf, keyOf } from "../shared/fingerprints";
@@ -216,7 +217,7 @@ export const deletePlayLogSql = (userId: string, playLogId: string): SQL =>
     .getSQL();
 
 /** Newest session first. */
-export async function playLogPage(db: Db, playId: string, page: { limit: number; offset: number }) {
+export async function playLogPage(db: Db, playId: string, page: PageWindow) {
   const ofRecord = eq(playLogs.playId, playId);
   const [rows, [total]] = await db.batch([
     db

@@ -3,8 +3,8 @@ import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
 import { statements } from "../../platform/db";
 import type { MyDataset } from "../exports/myData/dataset";
+import type { Decided, RestoreContext, StagedRow } from "./decisions";
 import { counted } from "./previewText";
-import type { Decided, RestoreContext, StagedRow } from "./restore";
 
 /**
  * One dataset of a user's records, as its family defines it (src/tools/<family>/*dataset.ts): what

@@ -5,7 +5,7 @@ import { inJsonArray, visibleToUser } from "../../platform/columns";
 import { type Db, guardStatement, statements } from "../../platform/db";
 import { CUSTOM_ID_BASE } from "../../platform/schemas";
 import { allOwnedSql } from "../tags/queries";
-import type { Decisions, RestoreContext } from "./restore";
+import type { Decisions, RestoreContext } from "./decisions";
 
 /**
  * What a restore reads before it decides its rows: which records are here already, and the ids

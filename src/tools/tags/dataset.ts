@@ -8,8 +8,9 @@ import { tagCollectionsOn } from "../collections/removal";
 import { exportNamed, rowOf } from "../exports/myData/dataset";
 import { pick } from "../shared/cascade";
 import { countOf, countOfUser, defineDataset, lastChange, orEmpty, restoredTimes } from "../shared/datasets";
+import { Decisions, type RestoreContext, type StagedRow } from "../shared/decisions";
 import { counted } from "../shared/previewText";
-import { Decisions, limitMessage, orNull, type RestoreContext, Room, type StagedRow, timesOf } from "../shared/restore";
+import { limitMessage, orNull, Room, timesOf } from "../shared/restore";
 import { allOwnedGuard, forgetIdsSql, inLibrary, mapSql, rowsContext } from "../shared/restoreReads";
 import { type TagRow, tagFieldArgs, toTag } from "./items";
 import { insertTagSql, TAG_ORDER, TAG_SELECT, TAGS_COUNTER, tagGamesInsertSql, tagIdByNameSql, tagsNamed } from "./queries";
@@ -96,7 +97,7 @@ export const tagsDataset = defineDataset({
         // raw SQL: read through the keyset machinery (platform/keyset.ts); json_group_array has no builder form.
         from: sql`${tags} ${listed}`,
         where: [eq(listed.userId, userId)],
-        select: sql`${TAG_SELECT}, (SELECT json_group_array(game_id) FROM (SELECT game_id FROM tag_games WHERE tag_id = ${listed.id} ORDER BY game_id)) AS game_ids`,
+        select: sql`${TAG_SELECT}, (SELECT json_group_array(game_id) FROM (SELECT game_id FROM ${tagGames} WHERE tag_id = ${listed.id} ORDER BY game_id)) AS game_ids`,
         keys: TAG_ORDER,
         render: (rows: (TagRow & { game_ids: string; created_at: string })[]) =>
           rows.map((row) => rowOf(columns, { ...toTag(row), gameIds: JSON.parse(row.game_ids), createdAt: row.created_at })),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type Paging, pageArgs, pagedEnvelope, pageOf, pageOffset } from "../../platform/paging";
+import { type Paging, pageArgs, pagedEnvelope, pageOf, pageWindow } from "../../platform/paging";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
 import { tagSchema, toTag } from "./items";
@@ -21,7 +21,7 @@ export const getTags = defineTool({
   output: pagedEnvelope(tagSchema),
   async handler({ db, auth, pageLimit }, args) {
     const limit = pageLimit(args.limit);
-    const { rows, totalCount } = await tagPage(db, auth.userId, { limit: limit.effectiveLimit, offset: pageOffset(args.page, limit) });
+    const { rows, totalCount } = await tagPage(db, auth.userId, pageWindow(args.page, limit));
     return pageOf(rows.map(toTag), args.page, totalCount, limit);
   },
 });

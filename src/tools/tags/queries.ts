@@ -6,6 +6,7 @@ import { columnList, type Db, isUniqueViolation, queryBatch, statements } from "
 import { ApiError, notFound } from "../../platform/errors";
 import { newRevision } from "../../platform/ids";
 import { orderOf, type SortKey } from "../../platform/keyset";
+import type { PageWindow } from "../../platform/paging";
 import { addWithinLimit, type LimitContext, planCounter } from "../../platform/registeredLimits";
 import { differs, touchedIfChanged } from "../../platform/writes";
 import { TAG_KEYS, type TagRow, type TagValues } from "./items";
@@ -36,7 +37,7 @@ export async function findTag(db: Db, userId: string, tagId: number): Promise<Ta
 /** Oldest first. */
 export const TAG_ORDER: SortKey[] = [{ column: t.id, direction: "asc" }];
 
-export async function tagPage(db: Db, userId: string, page: { limit: number; offset: number }) {
+export async function tagPage(db: Db, userId: string, page: PageWindow) {
   // queryBatch, not db.batch: drizzle's D1 batch runs no raw statement with parameters
   const [rows, [total]] = await queryBatch<[TagRow[], { n: number }[]]>(db, [
     sql`${selectTags(eq(t.userId, userId))} ORDER BY ${orderOf(TAG_ORDER)} LIMIT ${page.limit} OFFSET ${page.offset}`,
@@ -67,7 +68,7 @@ export const tagIdByNameSql = (userId: string, name: string) =>
 /** Tags the games of the list that are in the user's library (the others are left out). */
 export const tagGamesInsertSql = (userId: string, tagId: number | SQL, gameIds: readonly number[]) =>
   // raw SQL: INSERT OR IGNORE of the rows json_each reads has no builder form
-  sql`INSERT OR IGNORE INTO tag_games (tag_id, game_id) SELECT ${tagId}, value FROM json_each(${JSON.stringify(gameIds)})
+  sql`INSERT OR IGNORE INTO ${tagGames} (tag_id, game_id) SELECT ${tagId}, value FROM json_each(${JSON.stringify(gameIds)})
     WHERE value IN ${statements.select({ gameId: libraryEntries.gameId }).from(libraryEntries).where(eq(libraryEntries.userId, userId))}`;
 
 export async function insertTag(db: Db, limit: LimitContext, values: TagValues, now: string): Promise<number> {

@@ -5,20 +5,11 @@ import { positiveId } from "../../platform/schemas";
 import { exportNamed, GAME_COLUMNS, gameColumns, listToolArgs, rowOf, timestampsOf, userListQuery } from "../exports/myData/dataset";
 import { pick } from "../shared/cascade";
 import { defineDataset, recordsRemoval, restoredTimes } from "../shared/datasets";
-import { Decisions, decidedWithin, limitMessage, orNull, type RestoreContext, type StagedRow, timesOf } from "../shared/restore";
+import { Decisions, type RestoreContext, type StagedRow } from "../shared/decisions";
+import { decidedWithin, limitMessage, orNull, timesOf } from "../shared/restore";
 import { gameRowsContext, onWishlist, unseenGame } from "../shared/restoreReads";
 import { type WishRow, wishFieldArgs } from "./items";
-import {
-  insertWishSql,
-  WISHLIST,
-  WISHLIST_COUNTER,
-  WISHLIST_DEFAULT_SORT,
-  WISHLIST_SORTS,
-  type WishlistSort,
-  wishlistConditions,
-  wishlistFilterArgs,
-  wishlistSort,
-} from "./queries";
+import { insertWishSql, WISHLIST, WISHLIST_COUNTER, WISHLIST_SORTS, wishlistConditions, wishlistFilterArgs } from "./queries";
 import { wishesRemovalSql } from "./removal";
 
 const columns = ["gameId", ...GAME_COLUMNS, "priority", "wishDate", "wishPrice", "wishPlace", "memo", "createdAt", "updatedAt"] as const;
@@ -62,11 +53,11 @@ async function restoreWishlist(ctx: RestoreContext, rows: StagedRow<z.output<typ
 export const wishlistDataset = defineDataset({
   export: {
     ...exportNamed("wishlist"),
-    ...listToolArgs(wishlistFilterArgs, WISHLIST_SORTS, WISHLIST_DEFAULT_SORT),
+    ...listToolArgs(wishlistFilterArgs, WISHLIST_SORTS),
     columns,
-    async query({ db, userId, now }, args, sort) {
+    async query({ db, userId, now }, args, order) {
       const where = await wishlistConditions(db, userId, args, now);
-      return userListQuery<WishRow>(WISHLIST, where, wishlistSort(sort!.sortBy as WishlistSort, sort!.sortOrder), (rows) =>
+      return userListQuery<WishRow>(WISHLIST, where, order!, (rows) =>
         rows.map((row) =>
           rowOf(columns, {
             gameId: row.game_id,

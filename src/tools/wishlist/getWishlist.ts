@@ -12,20 +12,12 @@ import {
   type WishRow,
   wishlistEntrySchema,
 } from "./items";
-import {
-  WISHLIST,
-  WISHLIST_DEFAULT_SORT,
-  WISHLIST_RANGES,
-  WISHLIST_SORTS,
-  wishlistFilter,
-  wishlistFilterArgs,
-  wishlistSort,
-} from "./queries";
+import { WISHLIST, WISHLIST_RANGES, WISHLIST_SORTS, wishlistFilter, wishlistFilterArgs } from "./queries";
 
 const input = z
   .strictObject({
     ...wishlistFilterArgs,
-    ...listArgs(WISHLIST_SORTS, WISHLIST_DEFAULT_SORT),
+    ...listArgs(WISHLIST_SORTS),
     fields: z.array(z.enum(WISHLIST_FIELD_GROUPS)).optional().describe("Default: game, wish. [] gives gameId, priority and revision."),
   })
   .superRefine(orderedRanges(WISHLIST_RANGES));
@@ -65,7 +57,7 @@ function wishlistReads(userId: string, args: WishlistArgs, now: Date, pageLimit:
     list: WISHLIST,
     userId,
     filter: (looked) => wishlistFilter(userId, args, now, looked),
-    sort: wishlistSort(args.sortBy, args.sortOrder),
+    sort: WISHLIST_SORTS.of(args.sortBy, args.sortOrder),
     groups: fieldGroupsOf(args),
     args,
     pageLimit,

@@ -6,7 +6,7 @@ import { columnList, type Db, isUniqueViolation, placeContains, rangeConditions,
 import { ApiError, notFound } from "../../platform/errors";
 import { rating, sharedFilterArgs } from "../../platform/filters";
 import { newRevision } from "../../platform/ids";
-import { nullsLastSort } from "../../platform/keyset";
+import { sortTable } from "../../platform/keyset";
 import { placeKey } from "../../platform/normalize";
 import { addWithinLimit, type LimitContext, listSizeCounter, type WriteCondition } from "../../platform/registeredLimits";
 import { isoDate, text } from "../../platform/schemas";
@@ -79,32 +79,23 @@ export function wishlistFilter(userId: string, filters: WishFilters, now: Date, 
   const conditions = [eq(w.userId, userId)];
   if (filters.wishPlace !== undefined) conditions.push(placeContains(w.wishPlaceKey, filters.wishPlace));
   if (filters.wishDateOverdue !== undefined) conditions.push(overdueCondition(filters.wishDateOverdue, now));
-  conditions.push(
-    ...rangeConditions(filters, [
-      ["wishDateFrom", w.wishDate, "from"],
-      ["wishDateTo", w.wishDate, "to"],
-      ["wishPriceFrom", w.wishPrice, "from"],
-      ["wishPriceTo", w.wishPrice, "to"],
-      ["priorityFrom", w.priority, "from"],
-      ["priorityTo", w.priority, "to"],
-    ]),
-  );
+  conditions.push(...rangeConditions(filters, { wishDate: w.wishDate, wishPrice: w.wishPrice, priority: w.priority }));
   return listFilter(conditions, filters, looked);
 }
 
-export const WISHLIST_SORTS = {
-  priority: w.priority,
-  createdAt: w.createdAt,
-  wishDate: w.wishDate,
-  wishPrice: w.wishPrice,
-  title: w.gameSortKey,
-  releaseDate: w.gameReleaseDate,
-} as const;
-
-export type WishlistSort = keyof typeof WISHLIST_SORTS;
-export const WISHLIST_DEFAULT_SORT = { sortBy: "priority", sortOrder: "desc" } as const;
-
-export const wishlistSort = (sortBy: WishlistSort, sortOrder: "asc" | "desc") => nullsLastSort(WISHLIST_SORTS[sortBy], sortOrder, w.gameId);
+/** getWishlist's sorts (and the wishlist dataset's); gameId breaks ties. */
+export const WISHLIST_SORTS = sortTable(
+  {
+    priority: w.priority,
+    createdAt: w.createdAt,
+    wishDate: w.wishDate,
+    wishPrice: w.wishPrice,
+    title: w.gameSortKey,
+    releaseDate: w.gameReleaseDate,
+  },
+  w.gameId,
+  { sortBy: "priority", sortOrder: "desc" },
+);
 
 export const WISHLIST = userList(wishlistEntries, w, columnList(w, WISH_KEYS), "wishlist");
 

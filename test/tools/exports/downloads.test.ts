@@ -26,7 +26,8 @@ import {
   verifyExportToken,
 } from "../../../src/platform/signedLinks";
 import { cleanUpExports } from "../../../src/tools/bucketCleanup";
-import { DOWNLOAD_COSTS, EXPORT_OPENERS, type ExportOpener } from "../../../src/tools/exports/downloads";
+import { DOWNLOAD_COSTS } from "../../../src/tools/exports/downloadCosts";
+import { EXPORT_OPENERS, type ExportOpener } from "../../../src/tools/exports/downloads";
 import type { ExportRequest, ExportRow } from "../../../src/tools/exports/exportSource";
 import companies from "../../fixtures/master/exports.companies.ndjson?raw";
 import games from "../../fixtures/master/exports.games.ndjson?raw";

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "../../../src/platform/db";
 import { linkFileKey } from "../../../src/platform/exportStorage";
 import { cleanUpExports } from "../../../src/tools/bucketCleanup";
-import { DOWNLOAD_COSTS } from "../../../src/tools/exports/downloads";
+import { DOWNLOAD_COSTS } from "../../../src/tools/exports/downloadCosts";
 import { officialPartKey, readMasterState } from "../../../src/tools/exports/masterData/officialGames";
 import { gameRow } from "../../../src/tools/games/masterRows";
 import companies from "../../fixtures/master/exports.companies.ndjson?raw";

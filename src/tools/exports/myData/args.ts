@@ -31,7 +31,7 @@ export const MY_DATA_FORMATS = ["json", "csv"] as const;
 export const DEFAULT_MY_DATA_FORMAT = "json";
 
 /** Every sortBy of the list tools behind the datasets, in their order, each once. */
-const SORT_VALUES = [...new Set([LIBRARY_SORTS, WISHLIST_SORTS, PLAY_SORTS, CONSOLE_SORTS].flatMap((sorts) => Object.keys(sorts)))] as [
+const SORT_VALUES = [...new Set([LIBRARY_SORTS, WISHLIST_SORTS, PLAY_SORTS, CONSOLE_SORTS].flatMap((sorts) => sorts.values))] as [
   string,
   ...string[],
 ];

@@ -1,5 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
-import type { SortKey } from "../../../platform/keyset";
+import type { SortKey, SortTable } from "../../../platform/keyset";
 import type { Plan } from "../../../platform/plans";
 import type { Attribute } from "../../attributes/items";
 import { GAME_LEFT_JOINS, GAME_VIEW } from "../../games/queries";
@@ -28,23 +28,19 @@ export interface DatasetQuery<R = Record<string, unknown>> {
   render(rows: R[]): Promise<ExportRow[]> | ExportRow[];
 }
 
-export interface SortChoice {
-  sortBy: string;
-  sortOrder: "asc" | "desc";
-}
-
 /** exportMyData's side of a dataset (UserDataset.export, shared/datasets.ts), defined by its family with the rest of it. */
 export interface MyDataset {
   name: MyDatasetName;
   plans: readonly Plan[];
   /** The arguments it takes besides dataset and format; any other argument is refused. */
   accepts: readonly (keyof MyDataArgs)[];
-  /** Its sortBy values and default order (the matching list tool's); absent: one fixed order. */
-  sorts?: { values: readonly string[]; default: SortChoice };
+  /** Its sorts (the matching list tool's sort table); absent: one fixed order. */
+  sorts?: SortTable<string>;
   /** The file's columns, in order. */
   columns: readonly string[];
+  /** `order`: the sort table's keys for the sortBy and sortOrder asked for (else its default), when it has sorts. */
   // biome-ignore lint/suspicious/noExplicitAny: each dataset reads rows of its own type; the registry only passes them on.
-  query(reader: ExportReader, args: MyDataArgs, sort: SortChoice | undefined): Promise<DatasetQuery<any>>;
+  query(reader: ExportReader, args: MyDataArgs, order: SortKey[] | undefined): Promise<DatasetQuery<any>>;
 }
 
 /** A dataset's name and the plans it is exported on. */
@@ -53,13 +49,10 @@ export const exportNamed = (name: MyDatasetName) => ({ name, plans: MY_DATASET_P
 /** Sort arguments, for the datasets that take them. */
 const SORT_ARGS = ["sortBy", "sortOrder"] as const;
 
-/**
- * What a dataset over a list tool takes: the tool's filters (its own argument schemas), any `also`,
- * and its sorts (its sortBy values and default order).
- */
-export const listToolArgs = (filters: object, sorts: object, byDefault: SortChoice, ...also: (keyof MyDataArgs)[]) => ({
+/** What a dataset over a list tool takes: the tool's filters (its own argument schemas), any `also`, and its sort table. */
+export const listToolArgs = (filters: object, sorts: SortTable<string>, ...also: (keyof MyDataArgs)[]) => ({
   accepts: [...(Object.keys(filters) as (keyof MyDataArgs)[]), ...also, ...SORT_ARGS],
-  sorts: { values: Object.keys(sorts), default: byDefault },
+  sorts,
 });
 
 /** A record's createdAt and updatedAt, as raw SQL reads them. */

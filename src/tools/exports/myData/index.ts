@@ -1,12 +1,12 @@
 import { sql } from "drizzle-orm";
 import { invalidInput } from "../../../platform/errors";
-import { countRows, keysetPages } from "../../../platform/keyset";
+import { countRows, keysetPages, type SortKey } from "../../../platform/keyset";
 import { parseWith } from "../../../platform/validation";
 import { enforcePlanDifferences } from "../../../registry/enforceAccess";
 import { USER_DATASETS } from "../../datasets";
 import type { ExportReader, ExportRow, ExportSource } from "../exportSource";
 import { MY_DATA_PLAN_DIFFERENCES, type MyDataArgs, type MyDatasetName, myDataInput } from "./args";
-import { EXPORT_PAGE_SIZE, type MyDataset, type SortChoice } from "./dataset";
+import { EXPORT_PAGE_SIZE, type MyDataset } from "./dataset";
 
 /** An export source that can also count its rows (the tool's rowCount). */
 export interface MyDataSource extends ExportSource {
@@ -18,8 +18,8 @@ export interface MyDataSource extends ExportSource {
 /** Where a plan_required raised at download time points, when the caller does not say: this service's docs. */
 const DOWNLOAD_UPGRADE_URL = "/docs";
 
-/** Refuses every argument the dataset does not take (400 naming it), and a sort it does not have. */
-function checkApplies(dataset: MyDataset, args: MyDataArgs): SortChoice | undefined {
+/** Refuses every argument the dataset does not take (400 naming it), and a sort it does not have; answers its order. */
+function checkApplies(dataset: MyDataset, args: MyDataArgs): SortKey[] | undefined {
   const accepted = new Set<string>(["dataset", "format", ...dataset.accepts]);
   for (const [name, value] of Object.entries(args)) {
     if (value !== undefined && !accepted.has(name)) {
@@ -31,9 +31,7 @@ function checkApplies(dataset: MyDataset, args: MyDataArgs): SortChoice | undefi
   if (args.sortBy !== undefined && !values.includes(args.sortBy)) {
     throw invalidInput("sortBy", `sortBy: the ${dataset.name} dataset sorts by ${values.join(", ")}.`);
   }
-  return args.sortBy === undefined
-    ? { sortBy: fallback.sortBy, sortOrder: args.sortOrder ?? fallback.sortOrder }
-    : { sortBy: args.sortBy, sortOrder: args.sortOrder ?? fallback.sortOrder };
+  return dataset.sorts.of(args.sortBy ?? fallback.sortBy, args.sortOrder ?? fallback.sortOrder);
 }
 
 /**
@@ -51,8 +49,8 @@ export async function prepareMyData(
   const args = parseWith(myDataInput, { ...rawArgs, dataset });
   enforcePlanDifferences({ planDifferences: MY_DATA_PLAN_DIFFERENCES }, reader, args, upgradeUrl);
   const definition = USER_DATASETS[args.dataset].export;
-  const sort = checkApplies(definition, args);
-  const query = await definition.query(reader, args, sort);
+  const order = checkApplies(definition, args);
+  const query = await definition.query(reader, args, order);
   const from = query.joins ? sql`${query.from} ${query.joins}` : query.from;
   return {
     dataset: args.dataset,
