@@ -240,6 +240,28 @@ const IMPORTERS: { [D in MasterDataset]: DatasetImporter<z.output<(typeof MASTER
   games: gameImporter,
 };
 
+/**
+ * What game rows carry of the other datasets (platformName, publisherName, genreName, genreKey):
+ * a change to one of these fields changes the games file's rows, so the games generation moves
+ * with it (an equal generation means nothing needs to be fetched again).
+ */
+const CARRIED_BY_GAME_ROWS: Partial<Record<MasterDataset, readonly string[]>> = {
+  platforms: ["name"],
+  companies: ["name"],
+  genres: ["name", "taxonomyKey"],
+};
+
+/** Whether the changed rows change a field that game rows carry (compared with what is stored). */
+async function changesGameRows(d1: D1Database, dataset: MasterDataset, importer: DatasetImporter<object>, changed: readonly object[]) {
+  const table = importer.table as unknown as Record<string, { name: string }>;
+  for (const field of CARRIED_BY_GAME_ROWS[dataset] ?? []) {
+    // raw SQL: ids of any number, read in chunks of one JSON parameter (platform/bulkWrite.ts)
+    const stored = await readByIds<unknown>(d1, getTableName(importer.table), table[field]!.name, changed.map(importer.idOf));
+    if (changed.some((row) => (row as Record<string, unknown>)[field] !== stored.get(importer.idOf(row)))) return true;
+  }
+  return false;
+}
+
 /** Names that game rows carry for joining; derived on export, so not part of the content. */
 const DERIVED_FIELDS = ["platformName", "publisherName", "genreName", "genreKey"];
 const contentOf = (row: object) =>
@@ -277,11 +299,18 @@ export async function importMasterDataset(db: Db, dataset: MasterDataset, body: 
   if (changed.length === 0) {
     return { dataset, received: rows.length, upserted: 0, unchanged: rows.length, generation: await readGeneration(d1, dataset) };
   }
-  // The generation moves first: should a later batch fail, the rows already written carry their
+  // The generations move first: should a later batch fail, the rows already written carry their
   // new hashes, and a client must still see that the dataset changed.
   const { generation, statement } = bumpGeneration(d1, dataset);
+  const gameRowsChange = await changesGameRows(
+    d1,
+    dataset,
+    importer,
+    changed.map(({ row }) => row),
+  );
   await runInBatches(d1, [
     statement,
+    ...(gameRowsChange ? [bumpGeneration(d1, "games").statement] : []),
     ...importer.write(
       d1,
       changed.map(({ row, hash }) => ({ ...row, contentHash: hash })),

@@ -154,6 +154,24 @@ describe("idempotent upsert and generations", () => {
     expect((await account.call("getGamesBatch", { gameIds: [730003] })).body.items[0].title).toBe("ザンバラ外伝");
   });
 
+  it("moves the games generation when a platform, publisher or genre name or a genre key changes, since game rows carry them", async () => {
+    for (const [dataset, body, field] of [
+      ["platforms", platforms, "name"],
+      ["companies", companies, "name"],
+      ["genres", genres, "name"],
+    ] as const) {
+      const games0 = (await importOk("games", games)).body.generation;
+      const rows = fixtureRows(body);
+      rows[0]![field] = `${rows[0]![field]} ${crypto.randomUUID().slice(0, 8)}`;
+      const renamed = await importOk(dataset, toNdjson(rows));
+      expect(renamed.body, dataset).toMatchObject({ dataset, upserted: 1 });
+      const games1 = (await importOk("games", games)).body;
+      expect(games1.upserted, dataset).toBe(0);
+      expect(games1.generation, dataset).not.toBe(games0);
+      await importOk(dataset, body);
+    }
+  });
+
   it("ignores the derived name columns of game rows when comparing content", async () => {
     const rows = fixtureRows(games).map((row) => ({
       ...row,
@@ -179,7 +197,7 @@ describe("idempotent upsert and generations", () => {
     expect((await importOk("platforms", platforms)).body.upserted).toBe(1);
   });
 
-  it("shows a renamed platform in coverage at once, though the games generation stays", async () => {
+  it("shows a renamed platform in coverage at once", async () => {
     const account = await newAccount();
     const before = await account.call("searchGames", { query: "ザンバラ戦記" });
     expect(before.body.coverage.platforms).toContain("ザンバラ機");
