@@ -6,7 +6,7 @@ import { exportNamed, GAME_COLUMNS, gameColumns, listToolArgs, rowOf, timestamps
 import { pick } from "../shared/cascade";
 import { defineDataset, recordsRemoval, restoredTimes } from "../shared/datasets";
 import { Decisions, type RestoreContext, type StagedRow } from "../shared/decisions";
-import { decidedWithin, limitMessage, orNull, timesOf } from "../shared/restore";
+import { decidedWithin, limitMessage, orNull, Room, timesOf } from "../shared/restore";
 import { gameRowsContext, onWishlist, unseenGame } from "../shared/restoreReads";
 import { type WishRow, wishFieldArgs } from "./items";
 import { insertWishSql, WISHLIST, WISHLIST_COUNTER, WISHLIST_SORTS, wishlistConditions, wishlistFilterArgs } from "./queries";
@@ -32,16 +32,14 @@ async function restoreWishlist(ctx: RestoreContext, rows: StagedRow<z.output<typ
   );
   const [wished, room] = await Promise.all([onWishlist(db, userId, targets), roomLeft(db, ctx, WISHLIST_COUNTER)]);
   const d = new Decisions();
-  let left = room;
+  const left = new Room(room, (r) => d.fail(r, "gameId", "plan_limit", limitMessage(ctx.plan, "wishlist")));
   for (const { r, d: row } of rows) {
     const gameId = gameIds.get(row.gameId)!;
     if (unseenGame(d, r, row.gameId, visible, gameId)) continue;
     if (wished.has(gameId)) d.exists(r, "gameId", `Game ${gameId} is already on your wishlist; kept as it is.`);
     else if (owned.has(gameId)) d.exists(r, "gameId", `Game ${gameId} is in your library, so it cannot be wished for.`);
-    else if (left <= 0) d.fail(r, "gameId", "plan_limit", limitMessage(ctx.plan, "wishlist"));
-    else {
+    else if (left.take(r)) {
       wished.add(gameId);
-      left--;
       const values = orNull(row, ["priority", "wishDate", "wishPrice", "wishPlace", "memo"]);
       d.add(insertWishSql(userId, gameId, values, now, timesOf(row, now)));
     }
