@@ -69,7 +69,8 @@ interface DatasetImporter<R> {
   table: MasterTable;
   idField: string;
   idOf(row: R): number;
-  checkReferences(db: Db, rows: Line<R>[]): Promise<void>;
+  /** Refuses a row whose references do not hold, and completes what a row derives from them (a game's genreKey). */
+  settleReferences(db: Db, rows: Line<R>[]): Promise<void>;
   /** Statements that store the changed rows (with their content hashes) and what hangs off them. */
   write(d1: D1Database, changed: (R & { contentHash: string })[]): D1PreparedStatement[];
 }
@@ -77,8 +78,8 @@ interface DatasetImporter<R> {
 const importerOf = <R extends object>(
   table: MasterTable,
   idField: string,
-  { checkReferences, write }: Pick<DatasetImporter<R>, "checkReferences" | "write">,
-): DatasetImporter<R> => ({ table, idField, idOf: (row) => (row as Record<string, number>)[idField]!, checkReferences, write });
+  { settleReferences, write }: Pick<DatasetImporter<R>, "settleReferences" | "write">,
+): DatasetImporter<R> => ({ table, idField, idOf: (row) => (row as Record<string, number>)[idField]!, settleReferences, write });
 
 /**
  * A dataset whose rows map to columns one to one (plus their content hash): `fields` names the
@@ -89,8 +90,8 @@ function plainImporter<T extends typeof platforms | typeof companies | typeof ge
   fields: { id: string } & Partial<Record<keyof T["$inferSelect"], string>>,
   {
     toDbRow = (row) => row,
-    checkReferences = async () => {},
-  }: { toDbRow?: (row: R) => object; checkReferences?: DatasetImporter<R>["checkReferences"] } = {},
+    settleReferences = async () => {},
+  }: { toDbRow?: (row: R) => object; settleReferences?: DatasetImporter<R>["settleReferences"] } = {},
 ): DatasetImporter<R> {
   const schemaColumns = getTableColumns(table) as Record<string, SQLiteColumn>;
   const columns: BulkColumn[] = [
@@ -98,7 +99,7 @@ function plainImporter<T extends typeof platforms | typeof companies | typeof ge
     { column: table.contentHash.name, key: "contentHash" },
   ];
   return importerOf<R>(table, fields.id, {
-    checkReferences,
+    settleReferences,
     write: (d1, changed) =>
       // raw SQL: a bulk upsert, one JSON parameter per chunk of rows (platform/bulkWrite.ts)
       bulkInsert(
@@ -197,11 +198,29 @@ async function checkGenreTaxonomy(db: Db, rows: Line<GenreRow>[]) {
 const genreImporter = plainImporter<typeof genres, GenreRow>(
   genres,
   { id: "genreId", name: "name", parentId: "parentId", taxonomyKey: "taxonomyKey" },
-  { checkReferences: checkGenreTaxonomy },
+  { settleReferences: checkGenreTaxonomy },
 );
 
+/**
+ * A game's genreKey is its most specific classification: the main genre's taxonomy key or one
+ * beneath it. A row that leaves it out (or null) is classified by its main genre alone.
+ */
+async function settleGenreKeys(d1: D1Database, rows: Line<GameRow>[]) {
+  const mainIds = [...new Set(rows.map(({ row }) => row.genreId).filter((id): id is number => id !== null))];
+  // raw SQL: ids of any number, read in chunks of one JSON parameter (platform/bulkWrite.ts)
+  const mainKeys = await readByIds<string>(d1, getTableName(genres), genres.taxonomyKey.name, mainIds);
+  for (const { line, row } of rows) {
+    const mainKey = row.genreId === null ? null : mainKeys.get(row.genreId)!;
+    const genreKey = row.genreKey ?? mainKey;
+    row.genreKey = genreKey;
+    if (genreKey === mainKey || (mainKey !== null && genreKey?.startsWith(`${mainKey}.`))) continue;
+    const problem = mainKey === null ? "needs a main genre (genreId)" : `does not lie within the main genre's key '${mainKey}'`;
+    throw lineError(line, "genreKey", `'${genreKey}' ${problem}`);
+  }
+}
+
 const gameImporter = importerOf<GameRow>(games, "gameId", {
-  async checkReferences({ $client: d1 }, rows) {
+  async settleReferences({ $client: d1 }, rows) {
     await requireExisting(d1, platforms.ownerUserId, rows, (r) => r.platformId, "platformId", officialOnly);
     await requireExisting(d1, companies.ownerUserId, rows, (r) => r.publisherId, "publisherId", officialOnly);
     await requireExisting(
@@ -212,6 +231,7 @@ const gameImporter = importerOf<GameRow>(games, "gameId", {
       "genreId",
       (parent) => (parent === null ? null : "is not a main (root) genre"),
     );
+    await settleGenreKeys(d1, rows);
     await requireExisting(d1, genres.id, rows, (r) => r.genreSubId, "genreSubId");
     const editions = rows.flatMap(({ line, row }) => row.editions.map((e) => ({ line, gameId: row.gameId, id: e.gameEditionId })));
     // raw SQL: ids of any number, read in chunks of one JSON parameter (platform/bulkWrite.ts)
@@ -241,14 +261,14 @@ const IMPORTERS: { [D in MasterDataset]: DatasetImporter<z.output<(typeof MASTER
 };
 
 /**
- * What game rows carry of the other datasets (platformName, publisherName, genreName, genreKey):
+ * What game rows carry of the other datasets (platformName, publisherName, genreName):
  * a change to one of these fields changes the games file's rows, so the games generation moves
  * with it (an equal generation means nothing needs to be fetched again).
  */
 const CARRIED_BY_GAME_ROWS: Partial<Record<MasterDataset, readonly string[]>> = {
   platforms: ["name"],
   companies: ["name"],
-  genres: ["name", "taxonomyKey"],
+  genres: ["name"],
 };
 
 /** Whether the changed rows change a field that game rows carry (compared with what is stored). */
@@ -263,7 +283,7 @@ async function changesGameRows(d1: D1Database, dataset: MasterDataset, importer:
 }
 
 /** Names that game rows carry for joining; derived on export, so not part of the content. */
-const DERIVED_FIELDS = ["platformName", "publisherName", "genreName", "genreKey"];
+const DERIVED_FIELDS = ["platformName", "publisherName", "genreName"];
 const contentOf = (row: object) =>
   JSON.stringify(Object.fromEntries(Object.entries(row).filter(([key]) => !DERIVED_FIELDS.includes(key) && key !== "custom")));
 
@@ -284,7 +304,7 @@ export async function importMasterDataset(db: Db, dataset: MasterDataset, body: 
   const importer = IMPORTERS[dataset] as DatasetImporter<object>;
   const rows = parseNdjson(body, MASTER_DATASETS[dataset]) as Line<object>[];
   refuseDuplicateIds(rows, importer.idOf, importer.idField);
-  await importer.checkReferences(db, rows);
+  await importer.settleReferences(db, rows);
 
   const hashes = await Promise.all(rows.map(({ row }) => sha256Hex(contentOf(row))));
   // raw SQL: ids of any number, read in chunks of one JSON parameter (platform/bulkWrite.ts)

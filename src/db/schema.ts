@@ -176,6 +176,11 @@ export const games = sqliteTable(
     publisherId: integer("publisher_id"),
     genreId: integer("genre_id"),
     genreSubId: integer("genre_sub_id"),
+    /**
+     * The game's most specific classification (a taxonomy key within its main genre's), a stored
+     * fact of official master rows; null for custom games, which are classified by their ids only.
+     */
+    genreKey: text("genre_key"),
     releaseDate: text("release_date"),
     janCode: text("jan_code"),
     modelNumber: text("model_number", { mode: "json" }).$type<string[]>().notNull(),
@@ -211,6 +216,7 @@ export const games = sqliteTable(
     index("games_publisher_idx").on(t.publisherId),
     index("games_genre_idx").on(t.genreId),
     index("games_genre_sub_idx").on(t.genreSubId),
+    index("games_genre_key_idx").on(t.genreKey),
     index("games_db_id_idx").on(t.dbId),
     index("games_db_slug_idx").on(t.dbSlug),
     index("games_owner_idx").on(t.ownerUserId),
@@ -289,6 +295,7 @@ export const gameRank = sqliteTable("game_rank", {
   titleForms: text("title_forms").notNull(),
   titleEnForms: text("title_en_forms").notNull(),
   aliasForms: text("alias_forms").notNull(),
+  genreKey: text("genre_key"),
 });
 
 /** The numbers 1 to 8192, seeded by the hand-written migration: the character positions the gram views walk. */

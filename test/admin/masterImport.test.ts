@@ -52,7 +52,7 @@ function gameRow(overrides: Record<string, unknown> = {}): Record<string, unknow
     genreId: G_ROOT,
     genreName: "ザンバラRPG",
     genreSubId: null,
-    genreKey: "zanbara_rpg",
+    genreKey: null,
     releaseDate: "1990-01-01",
     janCode: null,
     modelNumber: [],
@@ -178,7 +178,6 @@ describe("idempotent upsert and generations", () => {
       platformName: "別の名前",
       publisherName: null,
       genreName: "x",
-      genreKey: "y",
     }));
     const reply = await importOk("games", toNdjson(rows));
     expect(reply.body.upserted).toBe(0);
@@ -458,6 +457,51 @@ describe("body size: 8 MiB of bytes per request", () => {
     expect(reply.status).toBe(413);
     expect(reply.body.code).toBe("payload_too_large");
     expect(produced).toBeLessThan(2 * LIMIT);
+  });
+});
+
+describe("genreKey: the game's most specific classification, a stored fact", () => {
+  const storedGenreKey = (gameId: number) =>
+    env.DB.prepare("SELECT genre_key FROM games WHERE id = ?").bind(gameId).first<string | null>("genre_key");
+  const foundByGenre = async (genreId: number) => {
+    const reply = await (await newAccount()).call("searchGames", { query: "ザンバラ分類", genreId, limit: 20 });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    return reply.body.items.map((game: { gameId: number }) => game.gameId);
+  };
+
+  it("keeps a key deeper than the main genre's, and a non-root genre finds the game through it", async () => {
+    await importOk("games", toNdjson([gameRow({ gameId: 730601, title: "ザンバラ分類深", genreKey: "zanbara_rpg.action" })]));
+    expect(await storedGenreKey(730601)).toBe("zanbara_rpg.action");
+    expect(await foundByGenre(G_CHILD)).toContain(730601);
+    expect(await foundByGenre(G_ROOT)).toContain(730601);
+  });
+
+  it("classifies a row without one by its main genre alone", async () => {
+    await importOk("games", toNdjson([gameRow({ gameId: 730602, title: "ザンバラ分類浅" })]));
+    expect(await storedGenreKey(730602)).toBe("zanbara_rpg");
+    expect(await foundByGenre(G_CHILD)).not.toContain(730602);
+    expect(await foundByGenre(G_ROOT)).toContain(730602);
+  });
+
+  it("moves the games generation when only a game's genreKey changes", async () => {
+    await importOk("games", toNdjson([gameRow({ gameId: 730603, title: "ザンバラ分類替" })]));
+    const before = await storedGeneration("games");
+    const reply = await importOk("games", toNdjson([gameRow({ gameId: 730603, title: "ザンバラ分類替", genreKey: "zanbara_rpg.action" })]));
+    expect(reply.body.upserted).toBe(1);
+    expect(await storedGeneration("games")).not.toBe(before);
+  });
+
+  it.each([
+    ["outside the main genre's key", { genreKey: "zanbara_other.action" }, "does not lie within the main genre's key 'zanbara_rpg'"],
+    ["a sibling key sharing the main key's letters", { genreKey: "zanbara_rpgx" }, "does not lie within"],
+    ["without a main genre", { genreId: null, genreKey: "zanbara_rpg" }, "needs a main genre"],
+  ])("refuses a genreKey %s: 400 naming the line, nothing written", async (_, overrides, message) => {
+    const body = toNdjson([gameRow({ gameId: 730611, title: "ザンバラ分類可" }), gameRow({ gameId: 730612, ...overrides })]);
+    const reply = await importMaster("games", body);
+    expect(reply.status).toBe(400);
+    expect(reply.body).toMatchObject({ code: "invalid_input", field: "genreKey", line: 2 });
+    expect(reply.body.message).toContain(message);
+    expect(await storedGenreKey(730611)).toBeNull();
   });
 });
 

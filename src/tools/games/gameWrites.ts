@@ -21,7 +21,7 @@ export const GAME_COLUMNS: BulkColumn[] = [
   { column: games.id.name, key: "gameId" },
   ...sameNamedColumns(
     games,
-    [...TITLE_KEYS, "sortKey", ...FACT_KEYS, "mediaId", "gpsId", "dbId", "dbSlug", "dbCoverId", "ownerUserId", "contentHash"],
+    [...TITLE_KEYS, "sortKey", ...FACT_KEYS, "genreKey", "mediaId", "gpsId", "dbId", "dbSlug", "dbCoverId", "ownerUserId", "contentHash"],
     ["titleEn", "aliases", "modelNumber"],
   ),
   ...SEARCH_COLUMNS,

@@ -4,8 +4,9 @@ import { isoDate, janCode, masterId, nameText, text } from "../../platform/schem
 
 /**
  * The master row format of DESIGN.md: what the operator import reads and exportMasterData
- * writes. Name columns of game rows (platformName, ...) and genreKey are accepted on import
- * but derived from the ids, so a file can never contradict the tables it joins with.
+ * writes. Name columns of game rows (platformName, ...) are accepted on import but derived from
+ * the ids, so a file can never contradict the tables it joins with; genreKey is a fact of its own
+ * (the game's most specific classification), kept by the import and written back by the export.
  */
 
 const nullableText = (max: number) => text(max).nullable();
@@ -36,11 +37,13 @@ export const companySearchText = (row: { name: string; nameKana?: string | null;
     .map((v) => normalizeSearchText(v!))
     .join("|");
 
+const taxonomyKey = z.string().regex(/^[a-z0-9_]+(\.[a-z0-9_]+)*$/, "must be dot-separated lower-case keys");
+
 export const genreRow = z.strictObject({
   genreId: masterId,
   name: nameText(100),
   parentId: masterId.nullable(),
-  taxonomyKey: z.string().regex(/^[a-z0-9_]+(\.[a-z0-9_]+)*$/, "must be dot-separated lower-case keys"),
+  taxonomyKey,
 });
 
 export const editionRow = z.strictObject({
@@ -68,7 +71,7 @@ export const gameRow = z.strictObject({
   genreId: masterId.nullable(),
   genreName: z.string().nullable().optional(),
   genreSubId: masterId.nullable(),
-  genreKey: z.string().nullable().optional(),
+  genreKey: taxonomyKey.nullable().optional(),
   releaseDate: isoDate.nullable(),
   janCode: janCode.nullable(),
   modelNumber: codes,

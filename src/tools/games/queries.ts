@@ -129,19 +129,21 @@ export const gameLookups = ({ genreId }: GameFilters): Lookups<GameLookups> =>
 /**
  * The genre filter, the one rule of every tool that takes genreId: a root genre matches a game's
  * main or support genre id; any other genre matches through its taxonomy key, i.e. the game's
- * support or main genre is that genre or one beneath it.
+ * classification (genreKey), support or main genre is that genre or one beneath it.
  */
 function genreCondition(genreId: number, genre: GenreNode | null | undefined): SQL {
   if (!genre) return sql`0`;
   if (genre.parentId === null) return sql`(${g.genreId} = ${genreId} OR ${g.genreSubId} = ${genreId})`;
-  // A prefix test, not LIKE: "_" in a key is a LIKE wildcard.
+  // A range, not LIKE ("_" in a key is a LIKE wildcard), so games_genre_key_idx serves it: the keys
+  // beneath "a.b" are those from "a.b." up to, not including, "a.b/" ("/" follows ".").
   const below = `${genre.taxonomyKey}.`;
+  const classified = sql`(${g.genreKey} = ${genre.taxonomyKey} OR (${g.genreKey} >= ${below} AND ${g.genreKey} < ${`${genre.taxonomyKey}/`}))`;
   const subtree = statements
     .select({ id: genres.id })
     .from(genres)
     .where(or(eq(genres.taxonomyKey, genre.taxonomyKey), sql`substr(${genres.taxonomyKey}, 1, ${below.length}) = ${below}`))
     .getSQL();
-  return sql`(${g.genreSubId} IN (${subtree}) OR ${g.genreId} IN (${subtree}))`;
+  return sql`(${classified} OR ${g.genreSubId} IN (${subtree}) OR ${g.genreId} IN (${subtree}))`;
 }
 
 /** The shared `title` filter: title, reading and nicknames, or an edition's title, normalised. */

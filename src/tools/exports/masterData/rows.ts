@@ -104,8 +104,9 @@ const EDITIONS_JSON = sql`(SELECT json_group_array(json_object('gameEditionId', 
 );
 
 /**
- * A game as a master row, its keys in the file's column order (MASTER_COLUMNS.games); names and
- * genreKey (the support genre's key, else the main genre's) derive from the ids.
+ * A game as a master row, its keys in the file's column order (MASTER_COLUMNS.games); names derive
+ * from the ids. genreKey is the stored one; a custom game, which has none, is classified by its
+ * support genre's key where that lies within its main genre's, else by its main genre's.
  */
 const GAME_ROW = {
   gameId: games.id,
@@ -120,7 +121,10 @@ const GAME_ROW = {
   genreId: games.genreId,
   genreName: mainGenre.name,
   genreSubId: games.genreSubId,
-  genreKey: sql<string | null>`coalesce(${subGenre.taxonomyKey}, ${mainGenre.taxonomyKey})`,
+  // raw SQL: a prefix test and a fallback over two joined genres have no builder form
+  genreKey: sql<string | null>`coalesce(${games.genreKey},
+    CASE WHEN substr(${subGenre.taxonomyKey}, 1, length(${mainGenre.taxonomyKey}) + 1) = ${mainGenre.taxonomyKey} || '.' THEN ${subGenre.taxonomyKey} END,
+    ${mainGenre.taxonomyKey})`,
   releaseDate: games.releaseDate,
   janCode: games.janCode,
   modelNumber: games.modelNumber,
