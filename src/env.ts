@@ -16,6 +16,12 @@ export interface Bindings {
    * it answers. Unset (local dev), links use the origin the request reached.
    */
   PUBLIC_BASE_URL?: string;
+  /**
+   * Who the official master data comes from, as its licences ask to be credited: named in every
+   * searchGames/browseGames `coverage.note`. wrangler.toml credits the embedded default catalog;
+   * an operator who imports other master data says so here.
+   */
+  MASTER_DATA_CREDIT?: string;
   /** Origins browsers may call the API from: "*" (the default: no cookies are involved) or a comma list. */
   CORS_ORIGINS?: string;
 }

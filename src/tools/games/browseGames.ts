@@ -94,7 +94,7 @@ export const browseGames = defineTool({
     "Default fields: editions, specs, supportGenre (page cap 50); externalLinks caps the page at 25; fields [] gives core rows.",
     "Games without a release date sort last and are excluded by a release date range.",
   ],
-  async handler({ db, auth, pageLimit }, args) {
+  async handler({ db, auth, pageLimit, env }, args) {
     const groups = groupsOf(args.fields, DEFAULT_GAME_FIELDS);
     const limit = pageLimit(args.limit, fieldCaps(groups));
     const conditions = [visibleTo(auth.userId), ...(await readGameConditions(db, args))];
@@ -115,7 +115,7 @@ export const browseGames = defineTool({
       ...(byPlatform ? [] : [sql`SELECT COUNT(*) AS n FROM ${GAME_RANK_G} WHERE ${where}`]),
     ]);
     const [generations, customGames, counted] = rest;
-    const { generation, coverage, gamesPerPlatform } = await coverageFrom(db, [generations, customGames]);
+    const { generation, coverage, gamesPerPlatform } = await coverageFrom(db, [generations, customGames], env.MASTER_DATA_CREDIT);
     const totalCount = byPlatform ? totalOnPlatforms(gamesPerPlatform, args.platformIds) : (counted[0]?.n ?? 0);
     return {
       ...pageOf(

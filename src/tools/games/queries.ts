@@ -321,11 +321,13 @@ export type CoverageRows = [GenerationRows, PlatformCountRows];
 
 /**
  * What the master data covers, and how many games the caller can see on each platform: the
- * official part (cached, see officialMaster) plus the caller's custom games.
+ * official part (cached, see officialMaster) plus the caller's custom games; the note credits the
+ * data's source.
  */
 export async function coverageFrom(
   db: Db,
   [generationRows, customRows]: CoverageRows,
+  credit?: string,
 ): Promise<{ generation: string; coverage: Coverage; gamesPerPlatform: ReadonlyMap<number, number> }> {
   const official = await officialMaster(db, generationRows);
   const gamesPerPlatform = new Map(official.gamesPerPlatform);
@@ -337,7 +339,8 @@ export async function coverageFrom(
     note:
       `Official master data of ${official.platformNames.length} retro platforms` +
       (customGames ? `, plus your ${customGames} custom games.` : ".") +
-      " Games not listed may simply not be registered yet.",
+      " Games not listed may simply not be registered yet." +
+      (credit ? ` Source: ${credit}` : ""),
   };
   return { generation: official.generation, coverage, gamesPerPlatform };
 }

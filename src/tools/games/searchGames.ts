@@ -86,13 +86,13 @@ export const searchGames = defineTool({
     const prepared = buildWithoutLookups(searchPlan(userId, args, pageLimit(args.limit).effectiveLimit));
     return prepared && searchReads(prepared, userId);
   },
-  async handler({ db, read, auth, pageLimit }, args) {
+  async handler({ db, read, auth, pageLimit, env }, args) {
     const limit = pageLimit(args.limit);
     const groups = groupsOf(args.fields, DEFAULT_GAME_FIELDS);
     const prepared = await prepareSearch(db, auth.userId, args, limit.effectiveLimit);
     const [page, ...coverageRows] = await read<[HitRow[], ...CoverageRows]>(searchReads(prepared, auth.userId));
     const result = readSearch(prepared, page);
-    const { generation, coverage } = await coverageFrom(db, coverageRows);
+    const { generation, coverage } = await coverageFrom(db, coverageRows, env.MASTER_DATA_CREDIT);
     const hasMore = result.totalCount > result.hits.length;
     return {
       items: result.hits.map((hit) => ({

@@ -459,7 +459,8 @@ describe("searchGames: limit, totals and narrowing hints", () => {
     expect(Number.isInteger(reply.body.coverage.totalGames)).toBe(true);
     expect(reply.body.coverage.totalGames).toBeGreaterThanOrEqual(225 + 26);
     expect(reply.body.coverage.platforms).toEqual(expect.arrayContaining(["ゾルバ機01", "ファミリーコンピュータ"]));
-    expect(typeof reply.body.coverage.note).toBe("string");
+    // The licences of the master data ask for credit: the note names its source (MASTER_DATA_CREDIT).
+    expect(reply.body.coverage.note).toContain("Source: GameDataBase by PigSaint (CC BY 4.0");
   });
 });
 
