@@ -2,10 +2,11 @@
 //   npm run master:from-libretro -- <dir> [--out <outDir>]
 // Reads <dir>/dat/*.dat and <dir>/metadat/{publisher,releaseyear,releasemonth,serial}/*.dat and
 // writes platforms.ndjson, companies.ndjson and games.ndjson (default: <dir>/master-ndjson).
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { readDatFolder } from "./lib/datFolder";
 import { convertLibretro, METADAT_FIELDS } from "./lib/libretro";
 import { toNdjsonChunks } from "./lib/masterRows";
 
@@ -16,13 +17,6 @@ const USAGE =
 function fail(message: string): never {
   console.error(`${message}\n${USAGE}`);
   process.exit(1);
-}
-
-/** File name -> text for the `.dat` files of a folder that are named in `only` (all when omitted). */
-function readDatFolder(folder: string, only?: Set<string>): Record<string, string> {
-  if (!existsSync(folder)) return {};
-  const names = readdirSync(folder).filter((name) => name.endsWith(".dat") && (only === undefined || only.has(name)));
-  return Object.fromEntries(names.map((name) => [name, readFileSync(join(folder, name), "utf8")]));
 }
 
 const { values, positionals } = parseArgs({

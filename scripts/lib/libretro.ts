@@ -52,10 +52,11 @@ export function convertLibretro(input: LibretroInput, options: LibretroOptions =
 
 // ---------------------------------------------------------------------------------------------
 // clrmamepro parsing: `key value` pairs where a value is a quoted string, a bare token or a
-// parenthesised block of further pairs. These files never escape quotes.
+// parenthesised block of further pairs. These files never escape quotes. Exported for the
+// model-number join (gamedatabase/serials.ts), which reads the same files.
 
 type ClrValue = string | ClrBlock;
-type ClrBlock = Array<[key: string, value: ClrValue]>;
+export type ClrBlock = Array<[key: string, value: ClrValue]>;
 type Token = { kind: "open" } | { kind: "close" } | { kind: "word"; text: string };
 
 const TOKEN = /"([^"]*)"|([()])|([^\s()"]+)/g;
@@ -71,7 +72,7 @@ function tokenize(text: string): Token[] {
   return tokens;
 }
 
-function parseClrmamepro(text: string): ClrBlock {
+export function parseClrmamepro(text: string): ClrBlock {
   return parseBlock(tokenize(text), { index: 0 });
 }
 
@@ -93,12 +94,12 @@ function parseBlock(tokens: Token[], cursor: { index: number }): ClrBlock {
   return block;
 }
 
-function stringField(block: ClrBlock, key: string): string | undefined {
+export function stringField(block: ClrBlock, key: string): string | undefined {
   const entry = block.find(([entryKey, value]) => entryKey === key && typeof value === "string");
   return entry?.[1] as string | undefined;
 }
 
-function childBlocks(block: ClrBlock, key: string): ClrBlock[] {
+export function childBlocks(block: ClrBlock, key: string): ClrBlock[] {
   return block.flatMap(([entryKey, value]) => (entryKey === key && typeof value !== "string" ? [value] : []));
 }
 
@@ -153,7 +154,7 @@ function lookUp(index: MetadatIndex, name: string, crcs: string[]): string | und
   return undefined;
 }
 
-function romCrcs(game: ClrBlock): string[] {
+export function romCrcs(game: ClrBlock): string[] {
   return childBlocks(game, "rom").flatMap((rom) => {
     const crc = stringField(rom, "crc");
     return crc === undefined ? [] : [crc.toUpperCase()];
@@ -211,7 +212,8 @@ function namesJapan(tag: string): boolean {
   );
 }
 
-function splitSerials(serial: string | undefined): string[] {
+/** "SHVC-AY2J-JPN, SHVC-AY2J" -> both; libretro separates a dump's serials with ", " or " / ". */
+export function splitSerials(serial: string | undefined): string[] {
   if (serial === undefined) return [];
   return serial
     .split(/, | \/ /)
