@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm run dev`: apply local D1 migrations, serve the Worker with local D1/KV/R2, and seed the demo
-// master data and a demo account (printing its keys once) when the database is empty; on a
+// `npm run dev`: apply local D1 migrations, serve the Worker with local D1/KV/R2, and seed the default
+// catalog and a demo account (printing its keys once) when the database is empty; on a
 // database seeded before, print how to issue a new key for the demo account.
 // Honours PORT, ADMIN_TOKEN, EXPORT_SIGNING_SECRET and STATE_DIR.
 import { applyMigrations, startWrangler, waitUntilServing } from "./lib/devServer.mjs";
@@ -45,8 +45,10 @@ try {
   await waitUntilServing(child, baseUrl(), 180_000); // a loaded 2-core machine can take a minute
   console.log(`Serving on ${baseUrl()} (catalog: /rest/v1/tools, reference: /docs)`);
   if (await databaseIsEmpty()) {
+    const startedAt = performance.now();
     const imported = await seedDemoMasterData();
-    console.log(`Seeded demo master data: ${imported.map((r) => `${r.received} ${r.dataset}`).join(", ")}.`);
+    const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
+    console.log(`Seeded the default catalog in ${seconds} s: ${imported.map((r) => `${r.received} ${r.dataset}`).join(", ")}.`);
     printDemoAccount(await seedDemoAccount());
   } else {
     await printHowToGetAKey();

@@ -2,9 +2,10 @@
 // --help, values are checked before anything is sent (plans, presets, scopes, datasets, true/false,
 // page numbers), and the exit code tells a usage error (2) from a failure at the server (1).
 import { existsSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { Argument, Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { adminFetch, adminToken, baseUrl } from "./local.mjs";
-import { importNdjsonFile, MASTER_DATASETS, readNdjsonLines } from "./masterImport.mjs";
+import { importCatalog, importNdjsonFile, MASTER_DATASETS, readNdjsonLines } from "./masterImport.mjs";
 import { importProgress } from "./progress.mjs";
 
 /** Mirrors src/platform/plans.ts (test/admin/adminCli.node.test.ts keeps them equal). */
@@ -53,6 +54,7 @@ All commands:
   keys create <userId> --preset viewOnly|standard|individual [--scopes a,b] [--name NAME]
   keys revoke <keyId>
   master import platforms|companies|genres|games <file.ndjson>
+  master load [dir]                (a whole master folder; default seed/master, the default catalog)
 Every command has --help, e.g. npm run admin -- keys create --help
 `;
 
@@ -165,6 +167,28 @@ export function buildProgram({ print }) {
         progress.stop(); // ends the bar's line before anything else is printed
       }
       print(result);
+    });
+
+  master
+    .command("load")
+    .description(
+      "import a whole master folder in dataset order (platforms, companies, genres, games), its games\n" +
+        "with the model numbers of serials.ndjson merged in: the default catalog, or a converter's output.",
+    )
+    .argument("[dir]", "the folder", "seed/master")
+    .action(async (dir) => {
+      for (const dataset of MASTER_DATASETS) {
+        if (!existsSync(join(dir, `${dataset}.ndjson`))) throw new UsageError(`master load: no ${dataset}.ndjson in ${dir}`);
+      }
+      requireToken();
+      const progress = importProgress();
+      let results;
+      try {
+        results = await importCatalog(dir, { onProgress: progress.onProgress });
+      } finally {
+        progress.stop();
+      }
+      print(results);
     });
 
   return program;

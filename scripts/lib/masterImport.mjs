@@ -2,7 +2,8 @@
 // requests of LINES_PER_REQUEST lines (fewer when they would pass the server's byte limit). Shared by `npm run admin -- master import`, the demo seed
 // and the benchmarks. Errors name the line of the file, not the line within one request.
 import { readFileSync } from "node:fs";
-import { basename } from "node:path";
+import { basename, join } from "node:path";
+import { tsImport } from "tsx/esm/api";
 import { adminFetch } from "./local.mjs";
 
 /** Import order: games refer to the other three. */
@@ -32,25 +33,28 @@ export function requestRanges(lines) {
   return ranges;
 }
 
-/** The file's non-blank lines and, for each, its 1-based line number in the file. */
+/** The file's non-blank lines and, for each, its 1-based line number in the file; `name` for messages. */
 export function readNdjsonLines(path) {
+  return ndjsonLinesOf(readFileSync(path, "utf8"), basename(path));
+}
+
+/** The same for NDJSON text made in memory (rows merged before the import), named `name` in messages. */
+export function ndjsonLinesOf(text, name) {
   const lines = [];
   const lineNumbers = [];
-  readFileSync(path, "utf8")
-    .split(/\r?\n/)
-    .forEach((text, index) => {
-      if (text.trim() === "") return;
-      lines.push(text);
-      lineNumbers.push(index + 1);
-    });
-  return { lines, lineNumbers };
+  text.split(/\r?\n/).forEach((line, index) => {
+    if (line.trim() === "") return;
+    lines.push(line);
+    lineNumbers.push(index + 1);
+  });
+  return { lines, lineNumbers, name };
 }
 
 /**
  * The server's 400 names a line of the request body (`line`, and "line N: ..." in `message`);
  * this turns it into the line of the file, which is what the operator can open and fix.
  */
-function inFileTerms(error, { path, lineNumbers, start, end }) {
+function inFileTerms(error, { name, lineNumbers, start, end }) {
   const requestLine = error.body?.line;
   if (!Number.isInteger(requestLine) || requestLine < 1 || requestLine > end - start) return error;
   const fileLine = lineNumbers[start + requestLine - 1];
@@ -60,8 +64,7 @@ function inFileTerms(error, { path, lineNumbers, start, end }) {
       ? "Nothing was imported"
       : `The ${start.toLocaleString("en-US")} rows before line ${lineNumbers[start]} were imported by earlier requests; nothing from line ${lineNumbers[start]} on`;
   const message =
-    `${basename(path)} line ${fileLine}: ${problem}\n` +
-    `${imported}. The import is idempotent: fix the line and run the same command again.`;
+    `${name} line ${fileLine}: ${problem}\n` + `${imported}. The import is idempotent: fix the line and run the same command again.`;
   return Object.assign(new Error(message), {
     status: error.status,
     body: { ...error.body, line: fileLine, message: `line ${fileLine}: ${problem}` },
@@ -73,8 +76,12 @@ function inFileTerms(error, { path, lineNumbers, start, end }) {
  * and answers the summed counts. `onProgress({dataset, done, total, elapsedMs})` is called before the first
  * request and after each one. Other options (e.g. `token`) go to adminFetch.
  */
-export async function importNdjsonFile(dataset, path, { onProgress, ...fetchOptions } = {}) {
-  const { lines, lineNumbers } = readNdjsonLines(path);
+export function importNdjsonFile(dataset, path, options = {}) {
+  return importNdjsonLines(dataset, readNdjsonLines(path), options);
+}
+
+/** importNdjsonFile for lines already read (ndjsonLinesOf). */
+export async function importNdjsonLines(dataset, { lines, lineNumbers, name }, { onProgress, ...fetchOptions } = {}) {
   const total = { dataset, received: 0, upserted: 0, unchanged: 0, generation: null };
   const startedAt = performance.now();
   onProgress?.({ dataset, done: 0, total: lines.length, elapsedMs: 0 });
@@ -84,7 +91,7 @@ export async function importNdjsonFile(dataset, path, { onProgress, ...fetchOpti
     try {
       result = await adminFetch(`/master/${dataset}`, { method: "POST", body, contentType: "application/x-ndjson", ...fetchOptions });
     } catch (error) {
-      throw inFileTerms(error, { path, lineNumbers, start, end });
+      throw inFileTerms(error, { name, lineNumbers, start, end });
     }
     total.received += result.received;
     total.upserted += result.upserted;
@@ -93,4 +100,20 @@ export async function importNdjsonFile(dataset, path, { onProgress, ...fetchOpti
     onProgress?.({ dataset, done: end, total: lines.length, elapsedMs: performance.now() - startedAt });
   }
   return total;
+}
+
+/**
+ * Imports a whole master folder (seed/master, or a converter's --out) in dataset order, its games
+ * with the model numbers of the serials.ndjson beside them merged in: that file keeps its own
+ * licence, so it stays apart until the import. Answers one importNdjsonLines result per dataset.
+ */
+export async function importCatalog(dir, options = {}) {
+  const { gamesWithSerials } = await tsImport("./gamedatabase/serialsFiles.ts", import.meta.url);
+  const results = [];
+  for (const dataset of MASTER_DATASETS) {
+    const lines =
+      dataset === "games" ? ndjsonLinesOf(gamesWithSerials(dir), "games.ndjson") : readNdjsonLines(join(dir, `${dataset}.ndjson`));
+    results.push(await importNdjsonLines(dataset, lines, options));
+  }
+  return results;
 }

@@ -1,8 +1,8 @@
-// Seeds an empty local database through the operator API: the demo master data (seed/master),
+// Seeds an empty local database through the operator API: the default master data (seed/master),
 // a demo account and its keys.
 import { join } from "node:path";
 import { adminFetch, projectRoot } from "./local.mjs";
-import { importNdjsonFile, MASTER_DATASETS } from "./masterImport.mjs";
+import { importCatalog } from "./masterImport.mjs";
 
 const DEMO_KEYS = [
   { label: "standard", body: { preset: "standard", name: "demo standard" } },
@@ -40,10 +40,5 @@ export async function findDemoUser() {
   return items.find((user) => user.name === DEMO_USER_NAME);
 }
 
-export async function seedDemoMasterData() {
-  const results = [];
-  for (const dataset of MASTER_DATASETS) {
-    results.push(await importNdjsonFile(dataset, join(projectRoot, "seed", "master", `${dataset}.ndjson`)));
-  }
-  return results;
-}
+/** The default catalog (seed/master: converted from PigSaint's GameDataBase, model numbers from libretro-database). */
+export const seedDemoMasterData = () => importCatalog(join(projectRoot, "seed", "master"));

@@ -2,7 +2,8 @@
  * Search normalisation, applied identically to stored terms and to queries, so that what a
  * collector types matches what is printed on the box:
  * - NFKC: full-width latin and digits become half-width, half-width kana full-width, Ⅲ becomes III;
- * - lower case; katakana become hiragana;
+ * - lower case; katakana become hiragana; latin letters lose their diacritics, so a romanised
+ *   title typed without macrons matches (Akumajō = akumajo; kana keep their dakuten);
  * - a long-vowel mark after kana in any form (ー ｰ, or a hyphen or dash typed for it) is ー:
  *   スーパー = すーぱー = ス-パ-; the same marks elsewhere, wave dashes (〜 ～, decoration in titles),
  *   spaces, punctuation and symbols are dropped (R-TYPE = rtype). Keeping ー keeps words long
@@ -34,10 +35,15 @@ function romanToNumber(numeral: string): number | null {
 }
 
 const toHiragana = (text: string) => text.replace(KATAKANA, (ch) => String.fromCharCode(ch.charCodeAt(0) - 0x60));
+// Latin letters that may carry a diacritic (Latin-1 Supplement to Latin Extended Additional); only
+// these are decomposed, since decomposing kana would split が into か and a sound mark.
+const LATIN_WITH_MARKS = /[\u00c0-\u024f\u1e00-\u1eff]/g;
+const COMBINING_MARKS = /\p{M}/gu;
+const plainLatin = (text: string) => text.replace(LATIN_WITH_MARKS, (ch) => ch.normalize("NFD").replace(COMBINING_MARKS, ""));
 
 /** Normalises one word (no spaces expected) or a whole title into its search form. */
 export function normalizeSearchText(text: string): string {
-  const lower = toHiragana(text.normalize("NFKC").toLowerCase()).replace(LONG_VOWEL_RUN, longVowels);
+  const lower = plainLatin(toHiragana(text.normalize("NFKC").toLowerCase())).replace(LONG_VOWEL_RUN, longVowels);
   // Numerals are read per word before spaces and punctuation disappear, so "final fantasy vi"
   // sees "vi" and イースI・II stays 1 and 2 rather than becoming III.
   return lower

@@ -2,7 +2,7 @@
 // of vitest.config.ts), not workerd: it spawns the CLI against a stand-in operator API served
 // here, which records the requests and answers like src/admin/adminRoutes.ts.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -88,7 +88,7 @@ describe("--help", () => {
     const run = await admin(["--help"]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("Usage: npm run admin --");
-    for (const line of ["users list", "users create", "users update", "keys create", "keys revoke", "master import"]) {
+    for (const line of ["users list", "users create", "users update", "keys create", "keys revoke", "master import", "master load"]) {
       expect(run.stdout).toContain(line);
     }
     expect(run.stdout + run.stderr).not.toMatch(/\bat .*\.m?js:\d+/);
@@ -204,6 +204,42 @@ describe("commands send what the operator API expects", () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/cannot reach http:\/\/127\.0\.0\.1:9/);
     expect(run.stderr).not.toMatch(/\bat .*\.m?js:\d+/);
+  });
+});
+
+describe("master load", () => {
+  it("imports a master folder in dataset order, the games with the model numbers of serials.ndjson merged in", async () => {
+    const folder = join(dir, "catalog");
+    mkdirSync(folder);
+    const game = { gameId: 1, title: "悪魔城伝説", modelNumber: [], editions: [{ gameEditionId: 7, title: "Rev 1", modelNumber: [] }] };
+    const files: Record<string, object[]> = {
+      platforms: [{ platformId: 1, name: "ファミリーコンピュータ" }],
+      companies: [{ companyId: 1, name: "コナミ" }],
+      genres: [{ genreId: 1, name: "アクション", parentId: null, taxonomyKey: "action" }],
+      games: [game],
+      serials: [
+        { gameId: 1, gameEditionId: null, modelNumber: ["KDS-UX"] },
+        { gameId: 1, gameEditionId: 7, modelNumber: ["KDS-UX-R1"] },
+      ],
+    };
+    for (const [name, rows] of Object.entries(files)) {
+      writeFileSync(join(folder, `${name}.ndjson`), rows.map((row) => `${JSON.stringify(row)}\n`).join(""));
+    }
+    const run = await admin(["master", "load", folder]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(requests.map((r) => r.path)).toEqual(["platforms", "companies", "genres", "games"].map((d) => `/admin/v1/master/${d}`));
+    expect(JSON.parse(requests[3]!.body)).toMatchObject({
+      modelNumber: ["KDS-UX"],
+      editions: [{ gameEditionId: 7, modelNumber: ["KDS-UX-R1"] }],
+    });
+    expect(JSON.parse(run.stdout)).toHaveLength(4);
+  });
+
+  it("is a usage error (exit 2, nothing sent) when a dataset file is missing", async () => {
+    const run = await admin(["master", "load", join(dir, "nowhere")]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("master load: no platforms.ndjson");
+    expect(requests).toHaveLength(0);
   });
 });
 

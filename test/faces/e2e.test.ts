@@ -43,6 +43,55 @@ describe("npm run dev", () => {
   });
 });
 
+describe("the default catalog that npm run dev seeds (PigSaint GameDataBase, libretro serials)", () => {
+  const standardKey = () => /^\s+standard\s+(rgc_[A-Za-z0-9]{48})/m.exec(log)![1]!;
+  const call = async (tool: string, params: Record<string, string>) => {
+    const reply = await fetch(`${url}/rest/v1/${tool}?${new URLSearchParams(params)}`, {
+      headers: { Authorization: `Bearer ${standardKey()}` },
+    });
+    expect(reply.status).toBe(200);
+    return (await reply.json()) as any;
+  };
+  const titlesFound = async (params: Record<string, string>) =>
+    (await call("searchGames", { fields: "", limit: "20", ...params })).items.map((game: { title: string }) => game.title);
+
+  it("says how long the seed took and what it holds", () => {
+    const seeded = /Seeded the default catalog in ([\d.]+) s: 31 platforms, (\d+) companies, (\d+) genres, (\d+) games\./.exec(log);
+    expect(seeded, log).not.toBeNull();
+    console.log(`seeded the default catalog in ${seeded![1]} s`);
+    expect(Number(seeded![4])).toBeGreaterThan(8_000);
+  });
+
+  it.each([
+    ["its reading", "あくまじょうでんせつ"],
+    ["part of its reading", "あくまじょう"],
+    ["its original title", "悪魔城伝説"],
+    ["its romanisation", "Akumajō Densetsu"],
+    ["its romanisation typed without macrons", "akumajo densetsu"],
+    ["its overseas title", "Castlevania III"],
+  ])("finds 悪魔城伝説 by %s", async (_, query) => {
+    expect(await titlesFound({ query })).toContain("悪魔城伝説");
+  });
+
+  it("finds a Super Famicom game by its model number, hyphens and case aside", async () => {
+    const found = await call("searchGames", { modelNumber: "shvcay2j", fields: "specs" });
+    expect(found.items[0]).toMatchObject({ matchedBy: "modelNumber", specs: { modelNumber: ["SHVC-AY2J-JPN"], janCode: null } });
+  });
+
+  it("browses a sub-genre: platformers on the Super Famicom", async () => {
+    const genres = await call("listGenres", { limit: "50" });
+    const action = genres.items.find((genre: { taxonomyKey: string }) => genre.taxonomyKey === "action");
+    const platformer = action.children.find((genre: { taxonomyKey: string }) => genre.taxonomyKey === "action.platformer");
+    expect(platformer.name).toBe("プラットフォーム");
+    const browsed = await call("browseGames", { genreId: String(platformer.genreId), platformIds: "3", limit: "100", fields: "" });
+    expect(browsed.totalCount).toBeGreaterThan(50);
+    expect(browsed.items.map((game: { title: string }) => game.title)).toContain(
+      "Super Mario World スーパーマリオワールド Super Mario Bros. 4",
+    );
+    expect(browsed.coverage.note).toContain("GameDataBase by PigSaint (CC BY 4.0");
+  });
+});
+
 describe("MCP against npm run dev", () => {
   const demoKey = (name: string) => new RegExp(`^\\s+${name}\\s+(rgc_[A-Za-z0-9]{48})`, "m").exec(log)![1]!;
 

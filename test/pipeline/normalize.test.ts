@@ -23,6 +23,15 @@ describe("normalizeSearchText: kana and width", () => {
     same("Mega Man", "MEGA MAN");
   });
 
+  it("reads latin letters without their diacritics: a romanisation typed without macrons matches", () => {
+    expect(normalizeSearchText("Akumajō Densetsu")).toBe("akumajodensetsu");
+    same("Tōkyō Pachi-Slot", "tokyo pachislot");
+    same("Pokémon", "POKEMON");
+    // Kana keep their sound marks: decomposing them would read が as か.
+    expect(normalizeSearchText("ガ")).toBe("が");
+    expect(normalizeSearchText("ﾊﾟ")).toBe("ぱ");
+  });
+
   it("keeps a long-vowel mark after kana in any form, and drops wave dashes of any width", () => {
     expect(normalizeSearchText("スーパー")).toBe("すーぱー");
     same("ｽｰﾊﾟｰ", "スーパー");

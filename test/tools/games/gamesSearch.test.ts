@@ -1,10 +1,10 @@
 // searchGames over fictional fixture games (ids 700000+, every title carries the marker ゾルバ)
-// and, for text cases on real titles, the repo's demo seed (which holds no identifiers).
+// and, for text cases on real titles, 225 hand-picked real games (fixtures/master/handpicked.*, no identifiers).
 import { beforeAll, describe, expect, it } from "vitest";
-import seedCompanies from "../../../seed/master/companies.ndjson?raw";
-import seedGames from "../../../seed/master/games.ndjson?raw";
-import seedGenres from "../../../seed/master/genres.ndjson?raw";
-import seedPlatforms from "../../../seed/master/platforms.ndjson?raw";
+import handpickedCompanies from "../../fixtures/master/handpicked.companies.ndjson?raw";
+import handpickedGames from "../../fixtures/master/handpicked.games.ndjson?raw";
+import handpickedGenres from "../../fixtures/master/handpicked.genres.ndjson?raw";
+import handpickedPlatforms from "../../fixtures/master/handpicked.platforms.ndjson?raw";
 import companies from "../../fixtures/master/search.companies.ndjson?raw";
 import games from "../../fixtures/master/search.games.ndjson?raw";
 import genres from "../../fixtures/master/search.genres.ndjson?raw";
@@ -34,7 +34,7 @@ const MASS_IN_ORDER = [
 const MASS_QUERY = "ゾルバ量産";
 
 beforeAll(async () => {
-  await importFixture({ platforms: seedPlatforms, companies: seedCompanies, genres: seedGenres, games: seedGames });
+  await importFixture({ platforms: handpickedPlatforms, companies: handpickedCompanies, genres: handpickedGenres, games: handpickedGames });
   await importFixture({ platforms, companies, genres, games });
 });
 
