@@ -6,13 +6,11 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { toNdjsonChunks } from "./lib/masterRows";
 import { generateSyntheticMaster } from "./lib/syntheticMaster";
+import { usageFailure } from "./lib/usage";
 
 const USAGE = "usage: npm run gen:master -- --games <count> [--out bench-data/master] [--seed 1]";
 
-function fail(message: string): never {
-  console.error(`${message}\n${USAGE}`);
-  process.exit(1);
-}
+const fail: (message: string) => never = usageFailure(USAGE);
 
 function integerOption(value: string | undefined, name: string, min: number): number {
   const number = Number(value);

@@ -11,15 +11,13 @@ import { type ConversionSummary, convertGameDatabase, type GameDatabaseMaster, m
 import { PLATFORM_FILES } from "./lib/gamedatabase/platforms";
 import { readingFor } from "./lib/gamedatabase/readings";
 import { toNdjsonChunks } from "./lib/masterRows";
+import { usageFailure } from "./lib/usage";
 
 const USAGE =
   "usage: npm run master:from-gamedatabase -- <GameDataBase checkout> [--out <dir, default seed/master>]" +
   " [--ids <ledger, default seed/master/gamedatabase-ids.tsv>] [--regions japan|all]";
 
-function fail(message: string): never {
-  console.error(`${message}\n${USAGE}`);
-  process.exit(2);
-}
+const fail: (message: string) => never = usageFailure(USAGE);
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,

@@ -9,15 +9,13 @@ import { parseArgs } from "node:util";
 import { readDatFolder } from "./lib/datFolder";
 import { convertLibretro, METADAT_FIELDS } from "./lib/libretro";
 import { toNdjsonChunks } from "./lib/masterRows";
+import { usageFailure } from "./lib/usage";
 
 const USAGE =
   "usage: npm run master:from-libretro -- <libretro-database dir> [--out <outDir>]" +
   " [--first-platform-id N] [--first-company-id N] [--first-game-id N]";
 
-function fail(message: string): never {
-  console.error(`${message}\n${USAGE}`);
-  process.exit(1);
-}
+const fail: (message: string) => never = usageFailure(USAGE);
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,

@@ -19,13 +19,11 @@ import {
   SERIALS_FILE,
 } from "./lib/gamedatabase/serialsFiles";
 import { toNdjsonChunks } from "./lib/masterRows";
+import { usageFailure } from "./lib/usage";
 
 const USAGE = "usage: npm run master:serials -- <libretro-database dir> [--master <dir, default seed/master>] [--import]";
 
-function fail(message: string): never {
-  console.error(`${message}\n${USAGE}`);
-  process.exit(2);
-}
+const fail: (message: string) => never = usageFailure(USAGE);
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,

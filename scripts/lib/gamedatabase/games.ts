@@ -136,8 +136,7 @@ function editionRow(product: Product, gameTitle: string, refs: GameRefs): Editio
   };
 }
 
-/** A line of rom-hashes.ndjson: the dumps of a game (gameEditionId null) or of one of its editions. */
-/** The game's and its editions' ROM hashes, leaving out those with no dump. */
+/** The game's and its editions' ROM hashes (lines of rom-hashes.ndjson), leaving out those with no dump. */
 export function romHashRows(draft: GameDraft, gameId: number, editionIdOf: (product: Product) => number): RomHashRow[] {
   const rows = [
     hashesOf(draft.base, gameId, null),
