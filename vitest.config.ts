@@ -18,6 +18,7 @@ export default defineConfig(async () => ({
               bindings: {
                 ADMIN_TOKEN: "test-admin-token",
                 EXPORT_SIGNING_SECRET: "test-export-signing-secret",
+                SESSION_SECRET: "test-session-secret",
                 TEST_MIGRATIONS: await readD1Migrations("./migrations"),
               },
             },

@@ -11,10 +11,10 @@
 // `--only examples|reference` runs one of the two; `--url http://127.0.0.1:8787` checks the
 // reference page of a running server (examples need a fresh demo account, so only a server of
 // their own). Run it through npm: the docPages.ts it imports needs Node 24, which npm puts first.
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import puppeteer from "puppeteer-core";
+import { chromiumPath, guardOrigins, launchChromium } from "./lib/chromium.mjs";
 import { startDemoServer } from "./lib/demoServer.mjs";
 import { runExamples } from "./lib/docExamples.mjs";
 import { projectRoot } from "./lib/local.mjs";
@@ -30,8 +30,6 @@ const EXPECTED_TOOLS = [
   "getTags",
   "exportMyData",
 ];
-const CHROMIUM_CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
-const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
 const CHECKS = ["examples", "reference"];
 
@@ -46,35 +44,11 @@ if (!checks.every((check) => CHECKS.includes(check)) || (values.url && values.on
   process.exit(2);
 }
 
-function chromiumPath() {
-  const path = process.env.CHROMIUM_PATH ?? CHROMIUM_CANDIDATES.find((candidate) => existsSync(candidate));
-  if (!path) {
-    throw new Error("no Chromium found: install it (Debian: apt-get install chromium) or set CHROMIUM_PATH; `--only examples` needs none");
-  }
-  return path;
-}
-
 async function checkReference(baseUrl) {
-  const browser = await puppeteer.launch({
-    executablePath: chromiumPath(),
-    headless: true,
-    // Belt and braces: no other host even resolves, besides the request filter below.
-    args: ["--no-sandbox", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1", "--window-size=1400,1000"],
-    defaultViewport: { width: 1400, height: 1000 },
-  });
-  const outside = [];
-  const failed = [];
+  const browser = await launchChromium({ width: 1400, height: 1000 });
   try {
     const page = await browser.newPage();
-    await page.setRequestInterception(true);
-    page.on("request", (request) => {
-      const url = new URL(request.url());
-      if (["data:", "blob:", "about:"].includes(url.protocol) || LOOPBACK.has(url.hostname)) return request.continue();
-      outside.push(request.url());
-      return request.abort("blockedbyclient");
-    });
-    page.on("requestfailed", (request) => failed.push(`${request.url()} (${request.failure()?.errorText})`));
-    page.on("pageerror", (error) => failed.push(`page error: ${error.message}`));
+    const { outside, failed } = await guardOrigins(page);
 
     const response = await page.goto(`${baseUrl}/docs`, { waitUntil: "networkidle0", timeout });
     if (response?.status() !== 200) throw new Error(`/docs answered ${response?.status()}`);
@@ -116,7 +90,14 @@ async function checkReference(baseUrl) {
   }
 }
 
-if (checks.includes("reference")) chromiumPath(); // fail now, not after the examples ran
+if (checks.includes("reference")) {
+  try {
+    chromiumPath(); // fail now, not after the examples ran
+  } catch (error) {
+    console.error(`check:docs: ${error.message}; \`--only examples\` needs none`);
+    process.exit(1);
+  }
+}
 const server = values.url ? { url: values.url.replace(/\/$/, ""), stop: async () => {} } : await startDemoServer();
 const problems = [];
 try {

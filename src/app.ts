@@ -5,6 +5,7 @@ import { docsPage } from "./faces/docs";
 import { mountDownloadRoutes } from "./faces/downloads";
 import { errorResponse, serviceFrame } from "./faces/httpHeaders";
 import { MCP_PATH, mountMcpEndpoint } from "./faces/mcp";
+import { mountPages } from "./faces/pages";
 import { mountToolRoutes } from "./faces/rest";
 import { mountUploadRoutes } from "./faces/uploads";
 import { ApiError, asApiError } from "./platform/errors";
@@ -29,6 +30,7 @@ export function createApp(tools: readonly ToolDefinition[] = registeredTools) {
   mountDownloadRoutes(app);
   mountUploadRoutes(app);
   app.route("/admin/v1", createAdminRouter());
+  mountPages(app);
   app.get("/docs", docsPage());
   app.get("/", (c) => c.redirect("/docs"));
 

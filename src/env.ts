@@ -8,6 +8,10 @@ export interface Bindings {
   ADMIN_TOKEN?: string;
   /** HMAC key of export download links; a Worker secret in production, `.dev.vars` or the environment locally. */
   EXPORT_SIGNING_SECRET?: string;
+  /** HMAC key of the pages' session cookies; a Worker secret in production, `.dev.vars` or the environment locally. */
+  SESSION_SECRET?: string;
+  /** Who may get an account: "invite" (default; the operator invites) or "open" (anyone, FREE plan). */
+  SIGNUP_MODE?: string;
   /** "on" answers every endpoint with 503 and Retry-After. */
   MAINTENANCE_MODE?: string;
   UPGRADE_URL?: string;

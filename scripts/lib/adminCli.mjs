@@ -12,6 +12,8 @@ import { importProgress } from "./progress.mjs";
 export const PLANS = ["FREE", "LIGHT", "PREMIUM"];
 export const PRESETS = ["viewOnly", "standard", "individual"];
 export const SCOPES = ["library:read", "library:write", "library:delete", "play:read", "play:write", "play:delete", "games:read"];
+/** Mirrors KEY_EXPIRY_DAYS of src/accounts/apiKeys.ts. */
+export const KEY_EXPIRY_DAYS = ["30", "90", "365"];
 
 export const EXIT_OK = 0;
 export const EXIT_SERVER = 1;
@@ -28,6 +30,11 @@ function strictBoolean(text) {
 
 function positiveInteger(text) {
   if (!/^[1-9]\d{0,8}$/.test(text)) throw new InvalidArgumentError("Give a whole number from 1 up.");
+  return Number(text);
+}
+
+function expiryDays(text) {
+  if (!KEY_EXPIRY_DAYS.includes(text)) throw new InvalidArgumentError(`Give ${KEY_EXPIRY_DAYS.join(", ")} (days).`);
   return Number(text);
 }
 
@@ -51,7 +58,9 @@ All commands:
   users list [--page N] [--limit N]
   users create --plan FREE|LIGHT|PREMIUM [--name NAME]
   users update <userId> [--plan PLAN] [--suspended true|false]
-  keys create <userId> --preset viewOnly|standard|individual [--scopes a,b] [--name NAME]
+  users invite <userId>            (a one-time link, valid 72 h, to register a passkey: sign-up or recovery)
+  keys list <userId> [--page N] [--limit N]
+  keys create <userId> --preset viewOnly|standard|individual [--scopes a,b] [--name NAME] [--expires-in-days 30|90|365]
   keys revoke <keyId>
   master import platforms|companies|genres|games <file.ndjson>
   master load [dir]                (a whole master folder; default seed/master, the default catalog)
@@ -91,7 +100,7 @@ export function buildProgram({ print }) {
     .configureHelp({ sortSubcommands: false })
     .addHelpText("after", OVERVIEW_HELP + ENVIRONMENT_HELP);
 
-  const users = program.command("users").description("list, create and update users").helpCommand(false);
+  const users = program.command("users").description("list, create, update and invite users").helpCommand(false);
   users
     .command("list")
     .description("list users, newest first, a page at a time")
@@ -116,8 +125,25 @@ export function buildProgram({ print }) {
       if (plan === undefined && suspended === undefined) throw new UsageError("users update: give --plan and/or --suspended.");
       print(await send(`/users/${encodeURIComponent(userId)}`, { method: "PATCH", body: compact({ plan, suspended }) }));
     });
+  users
+    .command("invite")
+    .description(
+      "issue a one-time link (valid 72 hours) that lets its holder register a passkey for the user and\n" +
+        "sign in to the settings pages; for a new user, or to recover one who lost their passkeys",
+    )
+    .argument("<userId>", "the user (usr_...)")
+    .action(async (userId) => print(await send(`/users/${encodeURIComponent(userId)}/invites`, { method: "POST" })));
 
-  const keys = program.command("keys").description("issue and revoke API keys").helpCommand(false);
+  const keys = program.command("keys").description("list, issue and revoke API keys").helpCommand(false);
+  keys
+    .command("list")
+    .description("list a user's keys, newest first, a page at a time: name, scopes, state, last use, expiry (never the secret)")
+    .argument("<userId>", "the keys' owner (usr_...)")
+    .addOption(new Option("--page <n>", "page number").argParser(positiveInteger))
+    .addOption(new Option("--limit <n>", "keys per page (at most 100; default 50)").argParser(positiveInteger))
+    .action(async (userId, { page, limit }) =>
+      print(await send(`/users/${encodeURIComponent(userId)}/keys?${new URLSearchParams(compact({ page, limit }))}`)),
+    );
   keys
     .command("create")
     .description("issue an API key for a user; the key is printed once, only its hash is kept")
@@ -134,11 +160,18 @@ export function buildProgram({ print }) {
       new Option("--scopes <a,b,...>", `with --preset individual only; comma-separated from: ${SCOPES.join(", ")}`).argParser(scopeList),
     )
     .addOption(new Option("--name <name>", "a label for the key"))
-    .action(async (userId, { preset, scopes, name }) => {
+    .addOption(
+      new Option(
+        "--expires-in-days <days>",
+        "30, 90 or 365: the key answers 401 after that many days (default: it never expires)",
+      ).argParser(expiryDays),
+    )
+    .action(async (userId, { preset, scopes, name, expiresInDays }) => {
       if ((preset === "individual") !== (scopes !== undefined)) {
         throw new UsageError("keys create: --scopes is required with --preset individual, and only with it.");
       }
-      print(await send(`/users/${encodeURIComponent(userId)}/keys`, { method: "POST", body: compact({ preset, name, scopes }) }));
+      const body = compact({ preset, name, scopes, expiresInDays });
+      print(await send(`/users/${encodeURIComponent(userId)}/keys`, { method: "POST", body }));
     });
   keys
     .command("revoke")

@@ -1,5 +1,6 @@
 // `npm run dev` on a free port with a state folder of its own, for checks that need the real server
-// and its demo account (`npm run check:docs`): started, read for the demo keys it prints, stopped.
+// and its demo account (`npm run check:docs`, `npm run check:pages`): started, read for the demo
+// keys and the invite link it prints, stopped.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -9,8 +10,12 @@ import { join } from "node:path";
 import { projectRoot } from "./local.mjs";
 
 const DEMO_KEY = /^\s+(standard|viewOnly|full)\s+(rgc_[A-Za-z0-9]{48})/gm;
-/** npm run dev prints this line last, once the demo account and its keys exist. */
+/** npm run dev prints this line once the demo account and its keys exist. */
 const SEEDED = /^Try: curl/m;
+/** The demo account's invite link: the first http URL of the line starting with "Settings:". */
+const INVITE_LINK = /^Settings:.*?(https?:\/\/\S+)/m;
+/** How long the invite line may lag behind the keys: it is printed right after them. */
+const INVITE_LAG_MS = 15_000;
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -23,20 +28,21 @@ function freePort() {
   });
 }
 
-async function waitFor(condition, child, timeoutMs) {
+async function waitFor(condition, wanted, child, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (child.exitCode !== null) throw new Error(`npm run dev exited with ${child.exitCode}`);
-    if (Date.now() > deadline) throw new Error(`npm run dev printed no demo keys within ${timeoutMs / 1000} s`);
+    if (Date.now() > deadline) throw new Error(`npm run dev printed no demo ${wanted} within ${timeoutMs / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
 
 /**
- * Resolves to `{ url, adminToken, keys: { standard, viewOnly, full }, stop }` once the demo account
- * is seeded. Its own ADMIN_TOKEN and EXPORT_SIGNING_SECRET keep it off the project's .dev.vars.
+ * Resolves to `{ url, adminToken, keys: { standard, viewOnly, full }, inviteUrl, log, stop }` once the
+ * demo account is seeded; `withInvite` also waits for its invite link. `log()` is the server's output
+ * so far. Its own ADMIN_TOKEN, EXPORT_SIGNING_SECRET and SESSION_SECRET keep it off the project's .dev.vars.
  */
-export async function startDemoServer({ timeoutMs = 180_000 } = {}) {
+export async function startDemoServer({ timeoutMs = 180_000, withInvite = false } = {}) {
   const port = await freePort();
   const stateDir = mkdtempSync(join(tmpdir(), "rgc-demo-"));
   const adminToken = randomBytes(18).toString("base64url");
@@ -48,6 +54,7 @@ export async function startDemoServer({ timeoutMs = 180_000 } = {}) {
       STATE_DIR: stateDir,
       ADMIN_TOKEN: adminToken,
       EXPORT_SIGNING_SECRET: randomBytes(32).toString("base64url"),
+      SESSION_SECRET: randomBytes(32).toString("base64url"),
     },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true, // its own process group: stop() ends wrangler and workerd with it
@@ -64,11 +71,13 @@ export async function startDemoServer({ timeoutMs = 180_000 } = {}) {
     rmSync(stateDir, { recursive: true, force: true });
   };
   try {
-    await waitFor(() => SEEDED.test(log), child, timeoutMs);
+    await waitFor(() => SEEDED.test(log), "keys", child, timeoutMs);
+    if (withInvite) await waitFor(() => INVITE_LINK.test(log), 'invite link (a line "Settings: open <url> ...")', child, INVITE_LAG_MS);
   } catch (error) {
     await stop();
     throw new Error(`${error.message}:\n${log}`);
   }
   const keys = Object.fromEntries([...log.matchAll(DEMO_KEY)].map(([, label, key]) => [label, key]));
-  return { url: `http://127.0.0.1:${port}`, adminToken, keys, stop };
+  const inviteUrl = log.match(INVITE_LINK)?.[1];
+  return { url: `http://127.0.0.1:${port}`, adminToken, keys, inviteUrl, log: () => log, stop };
 }

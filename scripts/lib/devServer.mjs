@@ -50,7 +50,7 @@ export function applyMigrations(stateDir) {
  * Spawns `wrangler dev`; `quiet` keeps its output (request logs) off the terminal. Secrets not
  * given here come from .dev.vars, which wrangler dev reads by itself.
  */
-export function startWrangler({ port, stateDir, adminToken, exportSigningSecret, quiet = false }) {
+export function startWrangler({ port, stateDir, adminToken, exportSigningSecret, sessionSecret, quiet = false }) {
   return spawn(
     process.execPath,
     [
@@ -65,6 +65,7 @@ export function startWrangler({ port, stateDir, adminToken, exportSigningSecret,
       "--var",
       `ADMIN_TOKEN:${adminToken}`,
       ...(exportSigningSecret ? ["--var", `EXPORT_SIGNING_SECRET:${exportSigningSecret}`] : []),
+      ...(sessionSecret ? ["--var", `SESSION_SECRET:${sessionSecret}`] : []),
       "--show-interactive-dev-session=false",
       ...(quiet ? ["--log-level", "error"] : []),
     ],

@@ -37,6 +37,10 @@ export const adminToken = ({ create = false } = {}) => devSecret("ADMIN_TOKEN", 
 export const exportSigningSecret = ({ create = false } = {}) =>
   devSecret("EXPORT_SIGNING_SECRET", { create, bytes: 32, purpose: "signs export download links" });
 
+/** SESSION_SECRET (the HMAC key of the pages' session cookies), found or created like ADMIN_TOKEN. */
+export const sessionSecret = ({ create = false } = {}) =>
+  devSecret("SESSION_SECRET", { create, bytes: 32, purpose: "signs the settings pages' session cookies" });
+
 export const wranglerBin = () => join(dirname(createRequire(import.meta.url).resolve("wrangler/package.json")), "bin", "wrangler.js");
 
 /**

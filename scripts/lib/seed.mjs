@@ -1,5 +1,5 @@
 // Seeds an empty local database through the operator API: the default master data (seed/master),
-// a demo account and its keys.
+// a demo account, its keys and an invite link to register a passkey for it.
 import { join } from "node:path";
 import { adminFetch, projectRoot } from "./local.mjs";
 import { importCatalog } from "./masterImport.mjs";
@@ -31,8 +31,11 @@ export async function seedDemoAccount() {
     const key = await adminFetch(`/users/${user.userId}/keys`, { method: "POST", body });
     keys.push({ label, ...key });
   }
-  return { user, keys };
+  return { user, keys, invite: await inviteFor(user.userId) };
 }
+
+/** A one-time link (src/accounts/invites.ts) that lets its holder register a passkey for the user. */
+const inviteFor = (userId) => adminFetch(`/users/${encodeURIComponent(userId)}/invites`, { method: "POST" });
 
 /** The demo user of an already seeded database (the first users are listed first), or undefined. */
 export async function findDemoUser() {

@@ -1,10 +1,12 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import type { AppEnv } from "../env";
-import { createDb } from "../platform/db";
+import { issueKeyFor, keyChoiceInput, keyOwnerOf, listKeys, revokeKeyOf } from "../accounts/apiKeys";
+import { createInvite, invitePath } from "../accounts/invites";
+import type { AppEnv, Bindings } from "../env";
+import { createDb, type Db } from "../platform/db";
 import { notFound } from "../platform/errors";
 import { type Paging, pageArgs, pageLimitOf, pageOf, pageOffset } from "../platform/paging";
-import { KEY_PRESETS, PLANS, SCOPES, type Scope, upgradeUrlOf } from "../platform/plans";
+import { PLANS, upgradeUrlOf } from "../platform/plans";
 import { publicOrigin } from "../platform/publicOrigin";
 import { coerceQuery } from "../platform/queryCoercion";
 import { readJsonObject, readTextBody } from "../platform/requestBody";
@@ -13,7 +15,7 @@ import { findUser } from "../tools/account/queries";
 import { MASTER_DATASETS, type MasterDataset } from "../tools/games/masterRows";
 import { importMasterDataset } from "./masterImport";
 import { operatorAuthentication } from "./operatorAuth";
-import { insertApiKey, insertUser, listUsers, revokeApiKey, updateUser } from "./queries";
+import { insertUser, listUsers, updateUser } from "./queries";
 
 const createUserInput = z.strictObject({ plan: z.enum(PLANS), name: z.string().min(1).max(100).optional() });
 const updateUserInput = z
@@ -22,16 +24,9 @@ const updateUserInput = z
 const USERS_PAGING: Paging = { cap: 100, defaultLimit: 50, capReason: "the user list is capped at 100 per page" };
 const usersPageLimit = pageLimitOf("listUsers", USERS_PAGING);
 const listUsersInput = z.strictObject(pageArgs(USERS_PAGING));
-const createKeyInput = z
-  .strictObject({
-    preset: z.enum(["viewOnly", "standard", "individual"]),
-    scopes: z.array(z.enum(SCOPES)).min(1).optional(),
-    name: z.string().min(1).max(100).optional(),
-  })
-  .refine((key) => (key.preset === "individual") === (key.scopes !== undefined), {
-    path: ["scopes"],
-    message: "scopes are required with the individual preset and only with it",
-  });
+const KEYS_PAGING: Paging = { cap: 100, defaultLimit: 50, capReason: "the key list is capped at 100 per page" };
+const keysPageLimit = pageLimitOf("listKeys", KEYS_PAGING);
+const listKeysInput = z.strictObject(pageArgs(KEYS_PAGING));
 
 const ADMIN_BODY_BYTES = 65_536;
 /** NDJSON bytes per import request; `npm run admin -- master import` splits larger files. */
@@ -47,6 +42,27 @@ async function readBody<S extends z.ZodType>(c: Context<AppEnv>, schema: S): Pro
   return parseWith(schema, body);
 }
 
+/** The query string checked against `schema`, its numbers read as tool calls read them. */
+const readQuery = <S extends z.ZodObject>(c: Context<AppEnv>, schema: S): z.output<S> =>
+  parseWith(schema, coerceQuery(schema.shape, new URL(c.req.url).searchParams));
+
+async function existingUser(db: Db, userId: string) {
+  const user = await findUser(db, userId);
+  if (!user) throw notFound("The user");
+  return user;
+}
+
+/**
+ * Where an invite link points: the public origin, except that a loopback address is named
+ * `localhost`, since browsers refuse passkeys on an IP-address origin (local dev serves on
+ * 127.0.0.1, which localhost reaches too).
+ */
+function pagesOrigin(env: Bindings, requestUrl: string): string {
+  const origin = new URL(publicOrigin(env, requestUrl));
+  if (origin.hostname === "127.0.0.1" || origin.hostname === "[::1]") origin.hostname = "localhost";
+  return origin.origin;
+}
+
 /** The operator API: not a tool, not in the catalog, guarded by the ADMIN_TOKEN secret. */
 export function createAdminRouter() {
   const admin = new Hono<AppEnv>();
@@ -54,7 +70,7 @@ export function createAdminRouter() {
   admin.use("*", operatorAuthentication());
 
   admin.get("/users", async (c) => {
-    const args = parseWith(listUsersInput, coerceQuery(listUsersInput.shape, new URL(c.req.url).searchParams));
+    const args = readQuery(c, listUsersInput);
     const limit = usersPageLimit(args.limit);
     const { rows, totalCount } = await listUsers(createDb(c.env.DB), pageOffset(args.page, limit), limit.effectiveLimit);
     const items = rows.map((u) => ({ userId: u.id, name: u.name, plan: u.plan, suspended: u.suspended, createdAt: u.createdAt }));
@@ -75,18 +91,27 @@ export function createAdminRouter() {
   });
 
   admin.post("/users/:userId/keys", async (c) => {
-    const args = await readBody(c, createKeyInput);
+    const args = await readBody(c, keyChoiceInput);
     const db = createDb(c.env.DB);
-    const user = await findUser(db, c.req.param("userId"));
-    if (!user) throw notFound("The user");
-    const scopes: readonly Scope[] = args.preset === "individual" ? [...new Set(args.scopes)] : KEY_PRESETS[args.preset];
-    const issued = await insertApiKey(
-      db,
-      { userId: user.id, plan: user.plan, upgradeUrl: upgradeUrlOf(c.env, publicOrigin(c.env, c.req.url)) },
-      scopes,
-      args.name ?? null,
-    );
-    return c.json({ keyId: issued.keyId, apiKey: issued.apiKey, scopes, userId: user.id }, 201);
+    const user = await existingUser(db, c.req.param("userId"));
+    const limit = { userId: user.id, plan: user.plan, upgradeUrl: upgradeUrlOf(c.env, publicOrigin(c.env, c.req.url)) };
+    const issued = await issueKeyFor(db, limit, args);
+    return c.json({ ...issued, userId: user.id }, 201);
+  });
+
+  admin.get("/users/:userId/keys", async (c) => {
+    const args = readQuery(c, listKeysInput);
+    const limit = keysPageLimit(args.limit);
+    const db = createDb(c.env.DB);
+    const user = await existingUser(db, c.req.param("userId"));
+    const { items, totalCount } = await listKeys(db, user.id, args.page, limit.effectiveLimit);
+    return c.json(pageOf(items, args.page, totalCount, limit));
+  });
+
+  admin.post("/users/:userId/invites", async (c) => {
+    const invite = await createInvite(createDb(c.env.DB), c.req.param("userId"));
+    const url = new URL(invitePath(invite.token), pagesOrigin(c.env, c.req.url)).href;
+    return c.json({ inviteId: invite.inviteId, url, expiresAt: invite.expiresAt }, 201);
   });
 
   admin.post("/master/:dataset", async (c) => {
@@ -96,9 +121,11 @@ export function createAdminRouter() {
   });
 
   admin.delete("/keys/:keyId", async (c) => {
-    const revoked = await revokeApiKey(createDb(c.env.DB), c.req.param("keyId"));
-    if (!revoked) throw notFound("The active key");
-    return c.json(revoked);
+    const db = createDb(c.env.DB);
+    const keyId = c.req.param("keyId");
+    const owner = await keyOwnerOf(db, keyId);
+    if (!owner) throw notFound("The active key");
+    return c.json(await revokeKeyOf(db, owner, keyId));
   });
 
   return admin;

@@ -65,8 +65,100 @@ export const apiKeys = sqliteTable(
     scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull(),
     createdAt: createdAt(),
     revokedAt: text("revoked_at"),
+    /** ISO instant after which the key answers 401 like a revoked one; null: never. */
+    expiresAt: text("expires_at"),
   },
   (t) => [index("api_keys_user_idx").on(t.userId)],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Accounts: the pages' sign-in (passkeys), sessions, invites and activity. Secrets and tokens are
+// stored as SHA-256 hex digests only.
+
+/** A registered WebAuthn credential (passkey) of a user. */
+export const passkeys = sqliteTable(
+  "passkeys",
+  {
+    /** The credential id, base64url, as the authenticator gave it. */
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    /** The COSE public key, base64url. */
+    publicKey: text("public_key").notNull(),
+    /** The signature counter last seen (0 for authenticators that keep none). */
+    counter: integer("counter").notNull(),
+    /** JSON array of the authenticator's transports (usb, internal, hybrid, ...). */
+    transports: text("transports", { mode: "json" }).$type<string[]>().notNull(),
+    /** A label the person recognises it by. */
+    name: text("name").notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: text("last_used_at"),
+  },
+  (t) => [index("passkeys_user_idx").on(t.userId)],
+);
+
+/** A signed-in browser: the cookie carries a random token; only its SHA-256 is stored. */
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    /** SHA-256 hex of the session token. */
+    tokenHash: text("token_hash").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    createdAt: createdAt(),
+    expiresAt: text("expires_at").notNull(),
+    revokedAt: text("revoked_at"),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+/** A one-time, expiring link that lets its holder register a passkey for the user. */
+export const invites = sqliteTable(
+  "invites",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    /** SHA-256 hex of the token in the link. */
+    tokenHash: text("token_hash").notNull(),
+    createdAt: createdAt(),
+    expiresAt: text("expires_at").notNull(),
+    /** Set once, by the registration it let through: an invite works one time. */
+    usedAt: text("used_at"),
+  },
+  (t) => [uniqueIndex("invites_token_hash_idx").on(t.tokenHash), index("invites_user_idx").on(t.userId)],
+);
+
+/** A WebAuthn ceremony's challenge, consumed (deleted) by the one verification that uses it. */
+export const webauthnChallenges = sqliteTable("webauthn_challenges", {
+  /** SHA-256 hex of the ceremony token the browser holds. */
+  tokenHash: text("token_hash").primaryKey(),
+  purpose: text("purpose", { enum: ["register", "signIn"] }).notNull(),
+  /** The user a registration is for (invite, signed-in person, or the new user of an open sign-up, created when it completes); null for sign-in. */
+  userId: text("user_id"),
+  /** The invite a registration came through, consumed with it. */
+  inviteId: text("invite_id"),
+  challenge: text("challenge").notNull(),
+  expiresAt: text("expires_at").notNull(),
+});
+
+/** What the settings page lists as activity: keys, passkeys and sign-ins. */
+export const accountEvents = sqliteTable(
+  "account_events",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull(),
+    kind: text("kind", {
+      enum: ["keyCreated", "keyRevoked", "passkeyAdded", "passkeyRemoved", "signedIn", "signedOutEverywhere"],
+    }).notNull(),
+    /** JSON details: the key's or passkey's id and name. */
+    detail: text("detail", { mode: "json" }).$type<Record<string, string>>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("account_events_user_at_idx").on(t.userId, t.createdAt)],
 );
 
 /** Exact per-user daily call counter (UTC days), incremented atomically so it can be refunded. */

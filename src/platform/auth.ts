@@ -1,4 +1,4 @@
-import { isNull, sql } from "drizzle-orm";
+import { type SQLWrapper, sql } from "drizzle-orm";
 import { apiKeys, type users } from "../db/schema";
 import type { RowOf } from "./db";
 import { ApiError } from "./errors";
@@ -7,8 +7,18 @@ import { randomBase62 } from "./ids";
 import type { Plan, Scope } from "./plans";
 import { planCounter } from "./registeredLimits";
 
-/** The plan limit on API keys: live (unrevoked) keys count. */
-export const API_KEYS_COUNTER = planCounter("apiKeys", apiKeys, apiKeys.userId, isNull(apiKeys.revokedAt));
+/** Now as stored instants are written (ISO 8601 with milliseconds, UTC), so comparing the text orders the instants. */
+const NOW_ISO = sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
+
+/** A key that can be used: not revoked and not past its expiry (the database's clock decides, in every statement alike). */
+export const keyIsLive = (revokedAt: SQLWrapper, expiresAt: SQLWrapper) =>
+  sql`${revokedAt} IS NULL AND (${expiresAt} IS NULL OR ${expiresAt} > ${NOW_ISO})`;
+
+/** keyIsLive of `k`, the alias the statements of every call give api_keys. */
+export const LIVE_KEY_K = keyIsLive(sql`k.revoked_at`, sql`k.expires_at`);
+
+/** The plan limit on API keys: live keys count (revoked and expired ones do not). */
+export const API_KEYS_COUNTER = planCounter("apiKeys", apiKeys, apiKeys.userId, keyIsLive(apiKeys.revokedAt, apiKeys.expiresAt));
 
 /**
  * API keys look like `rgc_<16 id chars><32 secret chars>`. The fixed `rgc_` prefix lets secret
@@ -75,12 +85,12 @@ export const hashPresentedKey = async (key: PresentedKey): Promise<HashedKey> =>
 export type KeyRow = Pick<typeof apiKeys.$inferSelect, "keyHash"> & RowOf<typeof apiKeys, "scopes"> & KeyOwnerRow;
 type KeyOwnerRow = { userId: (typeof users.$inferSelect)["id"] } & RowOf<typeof users, "plan" | "suspended">;
 
-/** The live (unrevoked) key with this id and its user; verifyKey decides whether it was presented. */
+/** The live (unrevoked, unexpired) key with this id and its user; verifyKey decides whether it was presented. */
 // raw SQL: in the admission round trip of every call (hot path): fixed text, no per-call building.
 export const keyRowQuery = (keyId: string) => sql`
   SELECT k.key_hash AS keyHash, k.scopes, u.id AS userId, u.plan, u.suspended
   FROM api_keys k JOIN users u ON u.id = k.user_id
-  WHERE k.id = ${keyId} AND k.revoked_at IS NULL`;
+  WHERE k.id = ${keyId} AND ${LIVE_KEY_K}`;
 
 const NO_KEY_HASH = "0".repeat(64);
 
@@ -91,7 +101,7 @@ export async function verifyKey(row: KeyRow | undefined, key: HashedKey): Promis
   // Compare even when no row exists, so timing does not reveal which key ids exist. Both sides are
   // SHA-256 hex digests (a stand-in of the same length when there is no row).
   const matches = digestsEqual(key.hash, row?.keyHash ?? NO_KEY_HASH);
-  if (!row || !matches) throw unauthorized("The API key is unknown or revoked.");
+  if (!row || !matches) throw unauthorized("The API key is unknown, revoked or expired.");
   if (row.suspended) throw accessSuspended();
   return { userId: row.userId, plan: row.plan, keyId: key.keyId, scopes: new Set(JSON.parse(row.scopes) as Scope[]) };
 }

@@ -4,9 +4,30 @@ const HEX_BYTES = Array.from({ length: 256 }, (_, byte) => byte.toString(16).pad
 
 /** Every call hashes its API key, so the hex text is built with a lookup table, not per-byte formatting. */
 export async function sha256Hex(text: string): Promise<string> {
+  return hexOf(new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(text))));
+}
+
+function hexOf(bytes: Uint8Array): string {
   let hex = "";
-  for (const byte of new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(text)))) hex += HEX_BYTES[byte];
+  for (const byte of bytes) hex += HEX_BYTES[byte];
   return hex;
+}
+
+/** HMAC-SHA-256 of `message` keyed by `secret`: what signed links and session tokens are signed with. */
+export async function hmacSha256(secret: string, message: string): Promise<Uint8Array> {
+  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  return new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(message)));
+}
+
+export const hmacSha256Hex = async (secret: string, message: string) => hexOf(await hmacSha256(secret, message));
+
+/**
+ * A Worker secret the code cannot do without. Missing, it is a misconfiguration, not the caller's
+ * fault: it surfaces as internal_error and in the log, naming the secret and what stops working.
+ */
+export function requiredSecret(value: string | undefined, name: string, stops: string): string {
+  if (!value) throw new Error(`${name} is not set: ${stops}.`);
+  return value;
 }
 
 /**

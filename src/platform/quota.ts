@@ -1,6 +1,6 @@
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { apiKeys, usageDaily } from "../db/schema";
-import type { AuthContext, HashedKey } from "./auth";
+import { type AuthContext, type HashedKey, LIVE_KEY_K } from "./auth";
 import { type Db, statements } from "./db";
 import { ApiError } from "./errors";
 import { BURST_WINDOW_SEC, PLAN_LIMITS, type Plan, type PlanLimits, type Scope } from "./plans";
@@ -47,8 +47,8 @@ const burstRoom = (window: BurstWindow, units: number) => sql`NOT EXISTS (
   SELECT 1 FROM burst_counters b
   WHERE b.key_id = k.id AND b.window_start = ${window.start} AND b.count + ${units} > ${limitOfPlan("burstLimit", "k.user_id")})`;
 
-/** The live key the presented one names, only when its hash matches (so a forged key counts and charges nothing). */
-const presentedKeyRow = (key: HashedKey) => sql`k.id = ${key.keyId} AND k.key_hash = ${key.hash} AND k.revoked_at IS NULL`;
+/** The live (unrevoked, unexpired) key the presented one names, only when its hash matches (so a forged key counts and charges nothing). */
+const presentedKeyRow = (key: HashedKey) => sql`k.id = ${key.keyId} AND k.key_hash = ${key.hash} AND ${LIVE_KEY_K}`;
 
 /** Counts `units` requests in the key's window (a new window starts at `units`); no row when the window has no room for them. */
 // raw SQL: a one-round-trip UPSERT … RETURNING with the plan CASE, on every call's hot path (the builder cannot say it).

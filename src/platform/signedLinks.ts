@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Bindings } from "../env";
 import type { ExportRequest } from "../tools/exports/exportSource";
 import { ApiError } from "./errors";
-import { constantTimeEqual } from "./hashing";
+import { constantTimeEqual, hmacSha256, requiredSecret } from "./hashing";
 import { randomBase62 } from "./ids";
 
 /**
@@ -75,17 +75,10 @@ function fromBase64url(text: string): Uint8Array | null {
   }
 }
 
-function signingSecret(env: SigningEnv): string {
-  const secret = env.EXPORT_SIGNING_SECRET;
-  // A misconfiguration, not the caller's fault: it surfaces as internal_error and in the log.
-  if (!secret) throw new Error("EXPORT_SIGNING_SECRET is not set: export links can be neither issued nor verified.");
-  return secret;
-}
+const signingSecret = (env: SigningEnv) =>
+  requiredSecret(env.EXPORT_SIGNING_SECRET, "EXPORT_SIGNING_SECRET", "export links can be neither issued nor verified");
 
-async function hmac(secret: string, message: string): Promise<string> {
-  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  return base64url(new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(message))));
-}
+const hmac = async (secret: string, message: string) => base64url(await hmacSha256(secret, message));
 
 /** Signs any payload: export links and upload links share the signer (their payloads never parse as each other). */
 async function signPayload(env: SigningEnv, payload: object): Promise<string> {

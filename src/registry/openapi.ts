@@ -43,7 +43,7 @@ const ERROR_RESPONSES: ErrorAnswer[] = [
   {
     status: "401",
     name: "Unauthorized",
-    description: "Missing, malformed, unknown or revoked API key.",
+    description: "Missing, malformed, unknown, revoked or expired API key.",
     headers: { "WWW-Authenticate": ["string", "`Bearer`."] },
   },
   { status: "403", name: "Forbidden", description: "insufficient_scope, plan_required or access_suspended." },

@@ -1,11 +1,14 @@
-import { env } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { INVITE_TTL_HOURS, inviteByToken } from "../../src/accounts/invites";
 import { OPERATOR_AUTH_FAILURES_PER_WINDOW } from "../../src/admin/operatorAuth";
-import { authFailuresIn, countAuthFailure } from "../../src/admin/queries";
+import { authFailureCounter } from "../../src/admin/queries";
+import { createApp } from "../../src/app";
 import { createDb } from "../../src/platform/db";
+import { countFailure, failuresIn } from "../../src/platform/failedAttempts";
 import { KEY_PRESETS, REGISTERED_LIMITS } from "../../src/platform/plans";
 import { burstWindowOf } from "../../src/platform/quota";
-import { ADMIN_TOKEN, admin, callWith, send } from "../support/harness";
+import { ADMIN_TOKEN, admin, callWith, send, sendTo } from "../support/harness";
 
 const createUser = async (plan = "PREMIUM") => (await admin("POST", "/users", { plan, name: "someone" })).body.userId as string;
 
@@ -99,6 +102,91 @@ describe("keys", () => {
   });
 });
 
+describe("key expiry and the key list", () => {
+  it("issues a key that expires after expiresInDays (30, 90, 365), and refuses other values naming the field", async () => {
+    const userId = await createUser();
+    const reply = await admin("POST", `/users/${userId}/keys`, { preset: "viewOnly", expiresInDays: 30 });
+    expect(reply.status).toBe(201);
+    expect(Date.parse(reply.body.expiresAt) - Date.now()).toBeGreaterThan(29 * 86_400_000);
+    expect((await admin("POST", `/users/${userId}/keys`, { preset: "viewOnly" })).body.expiresAt).toBeNull();
+    for (const expiresInDays of [7, "30", 366]) {
+      const refused = await admin("POST", `/users/${userId}/keys`, { preset: "viewOnly", expiresInDays });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ code: "invalid_input", field: "expiresInDays" });
+    }
+  });
+
+  it("lists a user's keys a page at a time, newest first, never the secret", async () => {
+    const userId = await createUser();
+    const issued = [];
+    for (const name of ["one", "two", "three"])
+      issued.push((await admin("POST", `/users/${userId}/keys`, { preset: "viewOnly", name })).body);
+    await admin("DELETE", `/keys/${issued[0].keyId}`);
+    const first = await admin("GET", `/users/${userId}/keys?page=1&limit=2`);
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ page: 1, returnedCount: 2, totalCount: 3, hasMore: true, effectiveLimit: 2 });
+    expect(first.body.items.map((key: { name: string }) => key.name)).toEqual(["three", "two"]);
+    const second = await admin("GET", `/users/${userId}/keys?page=2&limit=2`);
+    expect(second.body.items).toEqual([expect.objectContaining({ keyId: issued[0].keyId, state: "revoked", lastUsedAt: null })]);
+    expect(JSON.stringify([first.body, second.body])).not.toContain(issued[1].apiKey);
+    expect((await admin("GET", `/users/${userId}/keys?limit=1000`)).body).toMatchObject({ effectiveLimit: 100, limitReduced: true });
+  });
+
+  it("answers 404 for an unknown user, 400 for a bad page and 401 without the operator token", async () => {
+    expect((await admin("GET", "/users/usr_missing/keys")).status).toBe(404);
+    const userId = await createUser();
+    expect((await admin("GET", `/users/${userId}/keys?page=0`)).body).toMatchObject({ code: "invalid_input", field: "page" });
+    expect((await send(`/admin/v1/users/${userId}/keys`)).status).toBe(401);
+  });
+});
+
+describe("invites", () => {
+  const invite = (userId: string) => admin("POST", `/users/${userId}/invites`);
+  const tokenOf = (url: string) => new URL(url).pathname.replace(/^\/invite\//, "");
+
+  it("issues a one-time link on the service's origin, valid 72 hours, that names the user", async () => {
+    const userId = await createUser();
+    const reply = await invite(userId);
+    expect(reply.status).toBe(201);
+    expect(reply.body).toEqual({
+      inviteId: expect.stringMatching(/^inv_/),
+      url: expect.stringMatching(/^https:\/\/api\.test\/invite\/\S+$/),
+      expiresAt: expect.any(String),
+    });
+    expect(Date.parse(reply.body.expiresAt) - Date.now()).toBeGreaterThan(INVITE_TTL_HOURS * 3_600_000 - 60_000);
+    const found = await inviteByToken(createDb(env.DB), tokenOf(reply.body.url));
+    expect(found).toMatchObject({ inviteId: reply.body.inviteId, userId, state: "live" });
+  });
+
+  it("gives a user any number of invites (recovery), each its own link", async () => {
+    const userId = await createUser();
+    const [a, b] = await Promise.all([invite(userId), invite(userId)]);
+    expect(a.body.url).not.toBe(b.body.url);
+  });
+
+  it("puts PUBLIC_BASE_URL in the link when set, and localhost for a loopback address (browsers refuse passkeys on IP origins)", async () => {
+    const userId = await createUser();
+    const headers = { Authorization: `Bearer ${ADMIN_TOKEN}` };
+    const configured = await sendTo(
+      createApp(),
+      `/admin/v1/users/${userId}/invites`,
+      { method: "POST", headers },
+      { PUBLIC_BASE_URL: "https://rgc.example" },
+    );
+    expect(configured.body.url).toMatch(/^https:\/\/rgc\.example\/invite\//);
+    const local = await exports.default.fetch(
+      new Request(`http://127.0.0.1:8787/admin/v1/users/${userId}/invites`, { method: "POST", headers }),
+    );
+    expect(((await local.json()) as { url: string }).url).toMatch(/^http:\/\/localhost:8787\/invite\//);
+  });
+
+  it("answers 404 for an unknown user and 401 without the operator token", async () => {
+    expect((await invite("usr_missing")).body).toMatchObject({ code: "not_found" });
+    expect((await invite("usr_missing")).status).toBe(404);
+    expect((await send(`/admin/v1/users/${await createUser()}/invites`, { method: "POST" })).status).toBe(401);
+  });
+});
+
 describe("throttling wrong operator tokens", () => {
   const LIMIT = OPERATOR_AUTH_FAILURES_PER_WINDOW;
   let next = 0;
@@ -157,13 +245,16 @@ describe("throttling wrong operator tokens", () => {
     const address = freshIPv4();
     const windowAt = (start: number) => ({ start, end: new Date(start + 10_000) });
     const first = windowAt(1_000_000);
-    expect([await countAuthFailure(db, address, first, 2), await countAuthFailure(db, address, first, 2)]).toEqual([true, true]);
-    expect(await countAuthFailure(db, address, first, 2)).toBe(false);
-    expect(await authFailuresIn(db, address, first)).toBe(2);
+    expect([
+      await countFailure(db, authFailureCounter(address), first, 2),
+      await countFailure(db, authFailureCounter(address), first, 2),
+    ]).toEqual([true, true]);
+    expect(await countFailure(db, authFailureCounter(address), first, 2)).toBe(false);
+    expect(await failuresIn(db, authFailureCounter(address), first)).toBe(2);
     const next = windowAt(1_010_000);
-    expect(await authFailuresIn(db, address, next)).toBe(0);
-    expect(await countAuthFailure(db, address, next, 2)).toBe(true);
-    expect(await authFailuresIn(db, address, next)).toBe(1);
+    expect(await failuresIn(db, authFailureCounter(address), next)).toBe(0);
+    expect(await countFailure(db, authFailureCounter(address), next, 2)).toBe(true);
+    expect(await failuresIn(db, authFailureCounter(address), next)).toBe(1);
   });
 
   it("does not count requests that carry no bearer token", async () => {

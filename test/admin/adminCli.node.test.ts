@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { KEY_EXPIRY_DAYS, KEY_PRESET_CHOICES } from "../../src/accounts/apiKeys";
 import { KEY_PRESETS, PLANS, SCOPES } from "../../src/platform/plans";
 import { MASTER_DATASETS } from "../../src/tools/games/masterRows";
 
@@ -88,7 +89,10 @@ describe("--help", () => {
     const run = await admin(["--help"]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("Usage: npm run admin --");
-    for (const line of ["users list", "users create", "users update", "keys create", "keys revoke", "master import", "master load"]) {
+    const lines = "users list|users create|users update|users invite|keys list|keys create|keys revoke|master import|master load".split(
+      "|",
+    );
+    for (const line of lines) {
       expect(run.stdout).toContain(line);
     }
     expect(run.stdout + run.stderr).not.toMatch(/\bat .*\.m?js:\d+/);
@@ -99,7 +103,9 @@ describe("--help", () => {
     ["users", "list"],
     ["users", "create"],
     ["users", "update"],
+    ["users", "invite"],
     ["keys"],
+    ["keys", "list"],
     ["keys", "create"],
     ["keys", "revoke"],
     ["master"],
@@ -113,7 +119,8 @@ describe("--help", () => {
 
   it("documents the choices where they are used", async () => {
     expect((await admin(["users", "create", "--help"])).stdout).toMatch(/FREE.*LIGHT.*PREMIUM/s);
-    expect((await admin(["keys", "create", "--help"])).stdout).toMatch(/viewOnly.*standard.*individual/s);
+    expect((await admin(["keys", "create", "--help"])).stdout).toMatch(/viewOnly.*standard.*individual.*--expires-in-days.*30, 90 or 365/s);
+    expect((await admin(["users", "invite", "--help"])).stdout).toMatch(/one-time link.*72 hours.*passkey/s);
     expect((await admin(["master", "import", "--help"])).stdout).toMatch(/platforms.*companies.*genres.*games/s);
   });
 });
@@ -138,6 +145,11 @@ describe("usage errors exit 2 and send nothing", () => {
     ["individual without --scopes", ["keys", "create", "usr_1", "--preset", "individual"]],
     ["--scopes with another preset", ["keys", "create", "usr_1", "--preset", "standard", "--scopes", "library:read"]],
     ["a missing key id", ["keys", "revoke"]],
+    ["an expiry other than 30, 90 or 365 days", ["keys", "create", "usr_1", "--preset", "standard", "--expires-in-days", "7"]],
+    ["users invite without a user", ["users", "invite"]],
+    ["users invite with an extra argument", ["users", "invite", "usr_1", "usr_2"]],
+    ["keys list without a user", ["keys", "list"]],
+    ["keys list --page 0", ["keys", "list", "usr_1", "--page", "0"]],
     ["an unknown dataset", ["master", "import", "movies", "x.ndjson"]],
     ["a missing file", ["master", "import", "games", "/nonexistent/games.ndjson"]],
     ["--page 0", ["users", "list", "--page", "0"]],
@@ -182,6 +194,15 @@ describe("commands send what the operator API expects", () => {
       { preset: "individual", name: "k", scopes: ["library:read", "library:delete"] },
     ],
     [["keys", "revoke", "key_1"], "DELETE", "/admin/v1/keys/key_1", undefined],
+    [
+      ["keys", "create", "usr_1", "--preset", "viewOnly", "--expires-in-days", "90"],
+      "POST",
+      "/admin/v1/users/usr_1/keys",
+      { preset: "viewOnly", expiresInDays: 90 },
+    ],
+    [["keys", "list", "usr_1"], "GET", "/admin/v1/users/usr_1/keys?", undefined],
+    [["keys", "list", "usr_1", "--page", "3", "--limit", "20"], "GET", "/admin/v1/users/usr_1/keys?page=3&limit=20", undefined],
+    [["users", "invite", "usr_1"], "POST", "/admin/v1/users/usr_1/invites", undefined],
   ])("%j", async (args, method, path, body) => {
     const run = await admin(args);
     expect(run.code, run.stderr).toBe(0);
@@ -189,6 +210,16 @@ describe("commands send what the operator API expects", () => {
     expect(requests[0]).toMatchObject({ method, path, authorization: `Bearer ${TOKEN}` });
     if (body !== undefined) expect(bodyOf()).toEqual(body);
     expect(JSON.parse(run.stdout)).toMatchObject({ ok: true });
+  });
+
+  it.each([
+    ["users", "invite"],
+    ["keys", "list"],
+  ])("exits 1 with the server's 404 for %s %s of an unknown user", async (...command) => {
+    const run = await admin([...command, "usr_missing"]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("404");
+    expect(run.stdout).toBe("");
   });
 
   it("exits 1 with the server's answer when the server refuses", async () => {
@@ -332,6 +363,8 @@ describe("the CLI's lists", () => {
     expect(cli.PLANS).toEqual([...PLANS]);
     expect(cli.SCOPES).toEqual([...SCOPES]);
     expect(cli.PRESETS).toEqual([...Object.keys(KEY_PRESETS), "individual"]);
+    expect(cli.PRESETS).toEqual([...KEY_PRESET_CHOICES]);
+    expect(cli.KEY_EXPIRY_DAYS).toEqual(KEY_EXPIRY_DAYS.map(String));
     // @ts-expect-error: likewise
     const { MASTER_DATASETS: cliDatasets } = (await import("../../scripts/lib/masterImport.mjs")) as { MASTER_DATASETS: string[] };
     expect(cliDatasets).toEqual(Object.keys(MASTER_DATASETS));

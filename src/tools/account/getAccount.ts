@@ -1,13 +1,9 @@
 import { z } from "zod";
 import { queryBatch } from "../../platform/db";
 import { ApiError } from "../../platform/errors";
-import { ALL_PLANS, BURST_WINDOW_SEC, PLAN_LIMITS, PLANS, SCOPES } from "../../platform/plans";
-import { dailyUsageOf, dailyUsageQuery } from "../../platform/quota";
-import { registeredCountsOf, registeredCountsQuery } from "../../platform/registeredLimits";
+import { ALL_PLANS, PLANS, SCOPES } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
-import { PLAN_COUNTERS } from "../planCounters";
-import type { AccountUser } from "./items";
-import { accountUserQuery } from "./queries";
+import { type AccountRows, accountReads, accountViewOf } from "./accountView";
 
 const countWithLimit = z.object({ count: z.number().int(), limit: z.number().int().nullable() });
 
@@ -41,21 +37,9 @@ export const getAccount = defineTool({
   notes: ["Any valid key may call getAccount; it needs no scope.", "The call itself counts toward today's usage."],
   async handler({ db, auth, now }) {
     // The user, every registered count and today's usage in one round trip.
-    const [[user], [counts], [usage]] = await queryBatch<[AccountUser[], Record<string, number>[], { count: number }[]]>(db, [
-      accountUserQuery(auth.userId),
-      registeredCountsQuery(auth.userId, PLAN_COUNTERS),
-      dailyUsageQuery(auth, now),
-    ]);
-    if (!user) throw new ApiError("unauthorized", "The API key's account no longer exists.");
-    const { burstLimit } = PLAN_LIMITS[auth.plan];
-    return {
-      userId: user.id,
-      name: user.name,
-      plan: user.plan,
-      key: { keyId: auth.keyId, scopes: [...auth.scopes] },
-      registered: registeredCountsOf(counts, user.plan, PLAN_COUNTERS),
-      usage: dailyUsageOf(usage?.count ?? 0, auth, now),
-      rate: { burstLimit, burstWindowSec: BURST_WINDOW_SEC },
-    };
+    const account = accountViewOf(await queryBatch<AccountRows>(db, accountReads(auth.userId, now)), now);
+    if (!account) throw new ApiError("unauthorized", "The API key's account no longer exists.");
+    const { userId, name, plan, ...measures } = account;
+    return { userId, name, plan, key: { keyId: auth.keyId, scopes: [...auth.scopes] }, ...measures };
   },
 });

@@ -1,0 +1,184 @@
+import { and, count, desc, eq, exists, isNull, sql } from "drizzle-orm";
+import { z } from "zod";
+import { apiKeys, burstCounters } from "../db/schema";
+import { API_KEYS_COUNTER, issueApiKey, keyIsLive } from "../platform/auth";
+import { type Db, statements } from "../platform/db";
+import { ApiError, notFound } from "../platform/errors";
+import { KEY_PRESETS, REGISTERED_LIMITS, SCOPES, type Scope } from "../platform/plans";
+import { type LimitContext, runConditional, type WriteCondition } from "../platform/registeredLimits";
+import { DAY_MS, nowIso } from "../platform/time";
+import { parseWith, refuseMalformedText } from "../platform/validation";
+import { eventStatement } from "./events";
+
+/** The spec's choices at issue time: two presets, or individual settings (the only way to `*:delete`). */
+export const KEY_PRESET_CHOICES = ["viewOnly", "standard", "individual"] as const;
+export type KeyPresetChoice = (typeof KEY_PRESET_CHOICES)[number];
+
+/** The expiries a key may be given (days from its creation); null: it never expires. */
+export const KEY_EXPIRY_DAYS = [30, 90, 365] as const;
+
+const DELETE_SCOPES = SCOPES.filter((scope) => scope.endsWith(":delete"));
+
+/** Why the chosen scopes do not go with the chosen preset; undefined when they do. */
+function scopesProblem({ preset, scopes }: { preset: KeyPresetChoice; scopes?: readonly Scope[] }): string | undefined {
+  if (preset === "individual") return scopes ? undefined : "choose the key's scopes: individual settings grant exactly the scopes chosen";
+  if (!scopes) return undefined;
+  if (scopes.some((scope) => DELETE_SCOPES.includes(scope))) {
+    return `${DELETE_SCOPES.join(" and ")} can be granted only with individual settings (preset individual)`;
+  }
+  return `scopes are chosen only with individual settings (preset individual); ${preset} grants ${KEY_PRESETS[preset].join(", ")}`;
+}
+
+/** What a person (the settings page) or the operator (src/admin) chooses for a new key. */
+export const keyChoiceInput = z
+  .strictObject({
+    preset: z.enum(KEY_PRESET_CHOICES),
+    scopes: z.array(z.enum(SCOPES)).min(1).optional(),
+    name: z.string().min(1).max(100).nullable().optional(),
+    expiresInDays: z
+      .literal(KEY_EXPIRY_DAYS, { error: "must be 30, 90 or 365 (days), or null for a key that never expires" })
+      .nullable()
+      .optional(),
+  })
+  .superRefine((choice, ctx) => {
+    const problem = scopesProblem(choice);
+    if (problem) ctx.addIssue({ code: "custom", path: ["scopes"], message: problem });
+  });
+export type KeyChoice = z.input<typeof keyChoiceInput>;
+
+export interface IssuedKeyAnswer {
+  keyId: string;
+  /** The secret, shown this once: only its hash is stored. */
+  apiKey: string;
+  scopes: Scope[];
+  expiresAt: string | null;
+}
+
+/** The plan's key limit, checked in the batch that adds the key (so concurrent creations cannot pass it together). */
+function withinKeyLimit(ctx: LimitContext): WriteCondition {
+  const limit = REGISTERED_LIMITS.apiKeys[ctx.plan];
+  return {
+    holds: sql`(${API_KEYS_COUNTER.count(ctx.userId)}) < ${limit}`,
+    error: () =>
+      new ApiError(
+        "plan_required",
+        `The ${ctx.plan} plan allows ${limit} active API keys at a time; revoke one you no longer use (expired keys do not count) or upgrade.`,
+        { upgradeUrl: ctx.upgradeUrl },
+      ),
+  };
+}
+
+const expiryOf = (days: number | null | undefined, now: Date) => (days ? new Date(now.getTime() + days * DAY_MS).toISOString() : null);
+
+/** The label of a key in the activity list: its id, prefix and name (when it has one). */
+const keyDetail = (keyId: string, displayPrefix: string, name: string | null) => ({ keyId, displayPrefix, ...(name ? { name } : {}) });
+
+/**
+ * The one way keys are made (the operator API, the settings page): checks the choice (400 naming
+ * the field), then stores the key's hash and records keyCreated in one batch that holds the plan's
+ * key limit (403 plan_required past it).
+ */
+export async function issueKeyFor(db: Db, limit: LimitContext, choice: KeyChoice): Promise<IssuedKeyAnswer> {
+  refuseMalformedText(choice);
+  const { preset, scopes: chosen, name = null, expiresInDays } = parseWith(keyChoiceInput, choice);
+  const scopes = preset === "individual" ? [...new Set(chosen)] : [...KEY_PRESETS[preset]];
+  const expiresAt = expiryOf(expiresInDays, new Date());
+  const issued = await issueApiKey();
+  const row = { id: issued.keyId, userId: limit.userId, name, displayPrefix: issued.displayPrefix, keyHash: issued.keyHash };
+  await runConditional(
+    db,
+    [withinKeyLimit(limit)],
+    [
+      statements
+        .insert(apiKeys)
+        .values({ ...row, scopes, createdAt: nowIso(), expiresAt })
+        .getSQL(),
+      eventStatement(limit.userId, "keyCreated", keyDetail(issued.keyId, issued.displayPrefix, name)),
+    ],
+  );
+  return { keyId: issued.keyId, apiKey: issued.apiKey, scopes, expiresAt };
+}
+
+export type KeyState = "active" | "revoked" | "expired";
+
+const keyState = sql<KeyState>`CASE WHEN ${apiKeys.revokedAt} IS NOT NULL THEN 'revoked'
+  WHEN ${keyIsLive(apiKeys.revokedAt, apiKeys.expiresAt)} THEN 'active' ELSE 'expired' END`;
+
+export interface KeyListItem {
+  keyId: string;
+  name: string | null;
+  /** The key's first characters (`rgc_` and six more), enough to recognise it; never the secret. */
+  displayPrefix: string;
+  scopes: Scope[];
+  createdAt: string;
+  /** The start of the last burst window the key was admitted in (10 s precision); null: never used. */
+  lastUsedAt: string | null;
+  expiresAt: string | null;
+  state: KeyState;
+}
+
+/**
+ * The user's keys, newest first, a page at a time; never the secret nor its hash. Last use comes
+ * from the burst counter every admitted call already writes, so listing costs no write per call.
+ */
+export async function listKeys(db: Db, userId: string, page: number, limit: number): Promise<{ items: KeyListItem[]; totalCount: number }> {
+  const ofUser = eq(apiKeys.userId, userId);
+  const [rows, [total]] = await db.batch([
+    db
+      .select({
+        keyId: apiKeys.id,
+        name: apiKeys.name,
+        displayPrefix: apiKeys.displayPrefix,
+        scopes: apiKeys.scopes,
+        createdAt: apiKeys.createdAt,
+        lastWindow: burstCounters.windowStart,
+        expiresAt: apiKeys.expiresAt,
+        state: keyState,
+      })
+      .from(apiKeys)
+      .leftJoin(burstCounters, eq(burstCounters.keyId, apiKeys.id))
+      .where(ofUser)
+      // raw SQL: rowid is no schema column; it orders keys made within one millisecond as they were made.
+      .orderBy(desc(apiKeys.createdAt), sql`${apiKeys}.rowid DESC`)
+      .limit(limit)
+      .offset((page - 1) * limit),
+    db.select({ n: count() }).from(apiKeys).where(ofUser),
+  ]);
+  const items = rows.map(({ lastWindow, expiresAt, state, ...key }) => ({
+    ...key,
+    scopes: key.scopes as Scope[],
+    lastUsedAt: lastWindow === null ? null : new Date(lastWindow).toISOString(),
+    expiresAt,
+    state,
+  }));
+  return { items, totalCount: total?.n ?? 0 };
+}
+
+/** The user a key belongs to (revoked or not), for the operator, who names keys without their owner. */
+export async function keyOwnerOf(db: Db, keyId: string): Promise<string | undefined> {
+  const [key] = await db.select({ userId: apiKeys.userId }).from(apiKeys).where(eq(apiKeys.id, keyId));
+  return key?.userId;
+}
+
+/**
+ * Revokes one of the user's unrevoked keys and records keyRevoked, in one batch guarded so that of
+ * two concurrent revocations one does it and the other is told 404. Another user's key, an unknown
+ * id or a key already revoked: 404. Every call reads the key from D1, so it stops working at once.
+ */
+export async function revokeKeyOf(db: Db, userId: string, keyId: string): Promise<{ keyId: string; revokedAt: string }> {
+  const unrevoked = and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt));
+  const [key] = await db.select({ name: apiKeys.name, displayPrefix: apiKeys.displayPrefix }).from(apiKeys).where(unrevoked);
+  const gone = () => notFound("The active key");
+  if (!key) throw gone();
+  const revokedAt = nowIso();
+  const stillUnrevoked = exists(statements.select({ one: sql`1` }).from(apiKeys).where(unrevoked));
+  await runConditional(
+    db,
+    [{ holds: stillUnrevoked, error: gone }],
+    [
+      statements.update(apiKeys).set({ revokedAt }).where(unrevoked).getSQL(),
+      eventStatement(userId, "keyRevoked", keyDetail(keyId, key.displayPrefix, key.name)),
+    ],
+  );
+  return { keyId, revokedAt };
+}

@@ -1,0 +1,153 @@
+import type { Context } from "hono";
+import { html } from "hono/html";
+import type { HtmlEscapedString } from "hono/utils/html";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { AppEnv } from "../../env";
+import { chooseLang, type Lang, type Messages, messagesOf } from "./messages";
+
+/** A piece of rendered HTML: hono/html's `html` escapes every value put into it. */
+export type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
+
+/**
+ * Everything these pages load is this Worker's own (public/settings/: the stylesheet and the one
+ * script); no inline script or style, no frames, forms post only here. public/_headers sets the
+ * same policy on those files.
+ */
+export const PAGE_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+/**
+ * The headers of every page and redirect: never cached (a page may show a new key once, and
+ * always shows one person's account), never framed. Referer only to this origin: an invite token
+ * in the address never reaches another site, while the Origin of our own form posts stays real
+ * (under no-referrer a browser sends `Origin: null`, which the same-origin check must refuse).
+ */
+const PAGE_HEADERS: Record<string, string> = {
+  "Content-Security-Policy": PAGE_CSP,
+  "Cache-Control": "no-store",
+  "X-Frame-Options": "DENY",
+  "Referrer-Policy": "same-origin",
+  "X-Content-Type-Options": "nosniff",
+};
+
+/** The reader of a page: their language and its texts. */
+export interface Page {
+  lang: Lang;
+  t: Messages;
+  /** A path of these pages, carrying `?lang=` when the person chose a language that way. */
+  href(path: string): string;
+  /** The same page in the other language. */
+  otherLanguageHref: string;
+}
+
+/** `path` (which may hold a query and a fragment) with one query parameter set. */
+function withParam(path: string, name: string, value: string): string {
+  const url = new URL(path, "https://pages.invalid");
+  url.searchParams.set(name, value);
+  return `${url.pathname}${url.search}${url.hash}`;
+}
+
+/** The page's reader, from `?lang=` or Accept-Language. A page answered to a POST switches language on the settings. */
+export function pageOf(c: Context<AppEnv>): Page {
+  const url = new URL(c.req.url);
+  const { lang, chosen } = chooseLang(url.searchParams.get("lang") ?? undefined, c.req.header("Accept-Language"));
+  const here = c.req.method === "GET" ? `${url.pathname}${url.search}` : "/settings";
+  return {
+    lang,
+    t: messagesOf(lang),
+    href: (path) => (chosen ? withParam(path, "lang", lang) : path),
+    otherLanguageHref: withParam(here, "lang", lang === "ja" ? "en" : "ja"),
+  };
+}
+
+/** The frame of every page: the stylesheet, the ceremonies' script where a page needs it, the language switch. */
+export function frame(page: Page, content: { title: string; main: Html; script?: boolean }): Html {
+  const { t } = page;
+  return html`<!doctype html>
+<html lang="${page.lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${content.title} · ${t.siteName}</title>
+<link rel="stylesheet" href="/settings/pages.css">
+${content.script ? html`<script src="/settings/passkeys.js" defer></script>` : ""}
+</head>
+<body>
+<header class="site">
+<a class="site-name" href="${page.href("/settings")}">${t.siteName}</a>
+<a class="language" href="${page.otherLanguageHref}" lang="${page.lang === "ja" ? "en" : "ja"}">${t.otherLanguage}</a>
+</header>
+<main>
+<h1>${content.title}</h1>
+${content.main}
+</main>
+</body>
+</html>`;
+}
+
+/** A page as the answer, with the pages' headers. */
+export const htmlPage = async (c: Context<AppEnv>, body: Html | Promise<Html>, status: ContentfulStatusCode = 200) =>
+  c.html(await body, status, PAGE_HEADERS);
+
+/** A redirect after a form or to sign-in (303: the browser follows it with GET), with the pages' headers. */
+export function redirectTo(c: Context<AppEnv>, location: string): Response {
+  for (const [name, value] of Object.entries(PAGE_HEADERS)) c.header(name, value);
+  return c.redirect(location, 303);
+}
+
+/** A notice named in the query (`?notice=`), shown once on the page a form redirected to; only known names show. */
+export function noticeOf(c: Context<AppEnv>, known: Record<string, string>): Html {
+  const name = c.req.query("notice");
+  const text = name && Object.hasOwn(known, name) ? known[name] : undefined;
+  return text ? html`<p class="notice" role="status">${text}</p>` : html``;
+}
+
+/** The page number of a `?name=N` parameter: a positive integer, else the first page. */
+export function pageNumberOf(c: Context<AppEnv>, name: string): number {
+  const value = Number(c.req.query(name));
+  return Number.isSafeInteger(value) && value >= 1 ? value : 1;
+}
+
+/** Previous / next links of a paged list, with "page n of m". */
+export function pager(page: Page, at: { current: number; totalCount: number; perPage: number; hrefOf(n: number): string }): Html {
+  const pages = Math.max(1, Math.ceil(at.totalCount / at.perPage));
+  if (pages === 1 && at.current === 1) return html``;
+  const { t } = page;
+  return html`<nav class="pager">
+${at.current > 1 ? html`<a rel="prev" href="${page.href(at.hrefOf(at.current - 1))}">${t.previous}</a>` : ""}
+<span>${t.pageOf(at.current, pages)}</span>
+${at.current < pages ? html`<a rel="next" href="${page.href(at.hrefOf(at.current + 1))}">${t.next}</a>` : ""}
+</nav>`;
+}
+
+/** A parameter of the route's path (the pages' handlers are typed for any path, so Hono cannot promise it is there). */
+export const pathParam = (c: Context<AppEnv>, name: string) => c.req.param(name) ?? "";
+
+/** The hidden field that carries the session's CSRF token in every form. */
+export const csrfField = (csrfToken: string) => html`<input type="hidden" name="csrf" value="${csrfToken}">`;
+
+/**
+ * A page that asks before a removal: what it does, a form that does it (POST with the CSRF token),
+ * and a way back. Revoking a key and removing a passkey both ask through it.
+ */
+export function confirmationPage(
+  page: Page,
+  ask: { title: string; explain: Html | string; action: string; csrfToken: string; buttonId: string; buttonLabel: string; back: string },
+): Html {
+  const main = html`<p>${ask.explain}</p>
+<form method="post" action="${page.href(ask.action)}">
+${csrfField(ask.csrfToken)}
+<button id="${ask.buttonId}" class="danger" type="submit">${ask.buttonLabel}</button>
+<a href="${page.href(ask.back)}">${page.t.cancel}</a>
+</form>`;
+  return frame(page, { title: ask.title, main });
+}

@@ -1,0 +1,142 @@
+import type { Context, Hono } from "hono";
+import { html } from "hono/html";
+import { type AccountSummary, accountSummary } from "../../accounts/accountSummary";
+import { type IssuedKeyAnswer, issueKeyFor, listKeys } from "../../accounts/apiKeys";
+import { listEvents } from "../../accounts/events";
+import { listPasskeys } from "../../accounts/passkeys";
+import { endAllSessions, endSession, type Session } from "../../accounts/sessions";
+import type { AppEnv } from "../../env";
+import { createDb } from "../../platform/db";
+import { ApiError } from "../../platform/errors";
+import { upgradeUrlOf } from "../../platform/plans";
+import { publicOrigin } from "../../platform/publicOrigin";
+import { findUser } from "../../tools/account/queries";
+import { activityTable, RECENT_EVENTS } from "./activity";
+import { settingsForm, settingsPage } from "./guards";
+import { createKeyForm, KEYS_PER_PAGE, type KeyDraft, keyChoiceOf, keyDraftOf, keysTable, newKeyPanel } from "./keys";
+import { csrfField, frame, type Html, htmlPage, noticeOf, type Page, pageNumberOf, redirectTo } from "./layout";
+import { formatCount, formatInstant } from "./messages";
+import { passkeysSection } from "./passkeys";
+import { usageChart } from "./usageChart";
+
+/** What the settings page shows besides the account: a key just made, or a refused attempt to make one. */
+interface Outcome {
+  issued?: IssuedKeyAnswer;
+  refused?: { draft: KeyDraft; error: ApiError };
+}
+
+const limitText = (page: Page, limit: number | null) =>
+  limit === null ? page.t.noLimit : limit === 0 ? page.t.notInPlan : formatCount(limit);
+
+/** Plan, today's usage with its reset, the burst limit, registered counts against the plan's limits, the 30-day chart. */
+function accountSection(page: Page, account: AccountSummary): Html {
+  const { t } = page;
+  const { usage, rate } = account;
+  const registered = Object.entries(account.registered).map(
+    ([resource, { count, limit }]) =>
+      html`<tr><th scope="row">${t.resourceName[resource as keyof typeof t.resourceName] ?? resource}</th><td class="number">${formatCount(count)}</td><td class="number">${limitText(page, limit)}</td></tr>`,
+  );
+  return html`<section id="account" aria-labelledby="account-title">
+<h2 id="account-title">${t.planAndUsage}</h2>
+<dl class="facts">
+<dt>${t.plan}</dt><dd id="plan">${account.plan}</dd>
+<dt>${t.usageToday}</dt><dd id="usage-today">${t.usedOf(formatCount(usage.used), formatCount(usage.limit))} <meter min="0" max="${usage.limit}" value="${usage.used}"></meter> (${t.resetsAt(formatInstant(usage.resetAt))})</dd>
+<dt>${t.burstLimit}</dt><dd id="burst-limit">${t.burstPerKey(formatCount(rate.burstLimit), String(rate.burstWindowSec))}</dd>
+</dl>
+${usageChart(page, account.usageHistory, usage.limit)}
+<table id="registered">
+<caption>${t.registered}</caption>
+<thead><tr><th scope="col">${t.resource}</th><th scope="col" class="number">${t.count}</th><th scope="col" class="number">${t.limit}</th></tr></thead>
+<tbody>${registered}</tbody>
+</table>
+</section>`;
+}
+
+/** Sign out here, or end every session of the account (a lost or shared device). */
+const signOutSection = (page: Page, csrfToken: string) => html`<section id="signout-section">
+<form method="post" action="${page.href("/settings/signout")}">${csrfField(csrfToken)}<button id="signout" type="submit">${page.t.signOut}</button></form>
+<form method="post" action="${page.href("/settings/signout-everywhere")}">${csrfField(csrfToken)}<button id="signout-everywhere" type="submit">${page.t.signOutEverywhere}</button></form>
+</section>`;
+
+/** The settings page of the signed-in person: everything read for their user id alone, in parallel. */
+async function settingsView(c: Context<AppEnv>, page: Page, session: Session, outcome: Outcome = {}): Promise<Html> {
+  const db = createDb(c.env.DB);
+  const keysPage = pageNumberOf(c, "keysPage");
+  const [account, keys, passkeys, events] = await Promise.all([
+    accountSummary(db, session.userId, new Date()),
+    listKeys(db, session.userId, keysPage, KEYS_PER_PAGE),
+    listPasskeys(db, session.userId),
+    listEvents(db, session.userId, 1, RECENT_EVENTS),
+  ]);
+  const { t } = page;
+  // A form's answer lands where its action points (#keys-section, #create, #passkeys-section): its notice, new key or refusal comes first there.
+  const main = html`${accountSection(page, account)}
+<section id="keys-section" aria-labelledby="keys-title">
+<h2 id="keys-title">${t.keysTitle}</h2>
+${noticeOf(c, { keyRevoked: t.keyRevoked })}
+${keysTable(page, keys, keysPage)}
+<div id="create">
+${outcome.issued ? newKeyPanel(page, outcome.issued) : ""}
+${createKeyForm(page, session.csrfToken, outcome.refused)}
+</div>
+</section>
+<section id="passkeys-section" aria-labelledby="passkeys-title">
+<h2 id="passkeys-title">${t.passkeysTitle}</h2>
+${noticeOf(c, { passkeyRemoved: t.passkeyRemoved, passkeyAdded: t.passkeyAdded })}
+${passkeysSection(page, session.csrfToken, passkeys)}
+</section>
+<section id="activity-section" aria-labelledby="activity-title">
+<h2 id="activity-title">${t.activityTitle}</h2>
+${activityTable(page, events.items)}
+<p><a href="${page.href("/settings/activity")}">${t.allActivity}</a></p>
+</section>
+${signOutSection(page, session.csrfToken)}`;
+  return frame(page, { title: t.settingsTitle, main, script: true });
+}
+
+/** The plan-limit context of the signed-in person's key creation. */
+async function limitContextOf(c: Context<AppEnv>, userId: string) {
+  const user = await findUser(createDb(c.env.DB), userId);
+  if (!user) throw new ApiError("unauthorized", "This account no longer exists.");
+  return { userId, plan: user.plan, upgradeUrl: upgradeUrlOf(c.env, publicOrigin(c.env, c.req.url)) };
+}
+
+/** Refusals of the form itself (a choice that does not fit, the plan's key limit), shown beside the form it came from. */
+const isFormRefusal = (error: unknown): error is ApiError =>
+  error instanceof ApiError && (error.code === "invalid_input" || error.code === "plan_required");
+
+/** GET /settings, key creation (its answer shows the new key once), signing out. */
+export function mountSettings(app: Hono<AppEnv>): void {
+  app.get(
+    "/settings",
+    settingsPage(async (c, page, session) => htmlPage(c, settingsView(c, page, session))),
+  );
+  app.post(
+    "/settings/keys",
+    settingsForm(async (c, page, session, form) => {
+      const draft = keyDraftOf(form);
+      try {
+        const issued = await issueKeyFor(createDb(c.env.DB), await limitContextOf(c, session.userId), keyChoiceOf(draft));
+        return htmlPage(c, settingsView(c, page, session, { issued }), 201);
+      } catch (error) {
+        if (!isFormRefusal(error)) throw error;
+        return htmlPage(c, settingsView(c, page, session, { refused: { draft, error } }), error.status);
+      }
+    }),
+  );
+  app.post(
+    "/settings/signout",
+    settingsForm(async (c, page, session) => {
+      await endSession(c, session);
+      return redirectTo(c, page.href("/signin?notice=signedOut"));
+    }),
+  );
+  app.post(
+    "/settings/signout-everywhere",
+    settingsForm(async (c, page, session) => {
+      await endAllSessions(createDb(c.env.DB), session.userId);
+      await endSession(c, session);
+      return redirectTo(c, page.href("/signin?notice=signedOut"));
+    }),
+  );
+}
