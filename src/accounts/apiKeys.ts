@@ -155,9 +155,15 @@ export async function listKeys(db: Db, userId: string, page: number, limit: numb
 }
 
 /** The user a key belongs to (revoked or not), for the operator, who names keys without their owner. */
-export async function keyOwnerOf(db: Db, keyId: string): Promise<string | undefined> {
-  const [key] = await db.select({ userId: apiKeys.userId }).from(apiKeys).where(eq(apiKeys.id, keyId));
-  return key?.userId;
+export async function keyOf(
+  db: Db,
+  keyId: string,
+): Promise<Pick<typeof apiKeys.$inferSelect, "userId" | "name" | "displayPrefix"> | undefined> {
+  const [key] = await db
+    .select({ userId: apiKeys.userId, name: apiKeys.name, displayPrefix: apiKeys.displayPrefix })
+    .from(apiKeys)
+    .where(eq(apiKeys.id, keyId));
+  return key;
 }
 
 /**

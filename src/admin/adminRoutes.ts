@@ -1,6 +1,6 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { issueKeyFor, keyChoiceInput, keyOwnerOf, listKeys, revokeKeyOf } from "../accounts/apiKeys";
+import { issueKeyFor, keyChoiceInput, keyOf, listKeys, revokeKeyOf } from "../accounts/apiKeys";
 import { createInvite, invitePath } from "../accounts/invites";
 import type { AppEnv, Bindings } from "../env";
 import { createDb, type Db } from "../platform/db";
@@ -123,9 +123,9 @@ export function createAdminRouter() {
   admin.delete("/keys/:keyId", async (c) => {
     const db = createDb(c.env.DB);
     const keyId = c.req.param("keyId");
-    const owner = await keyOwnerOf(db, keyId);
-    if (!owner) throw notFound("The active key");
-    return c.json(await revokeKeyOf(db, owner, keyId));
+    const key = await keyOf(db, keyId);
+    if (!key) throw notFound("The active key");
+    return c.json(await revokeKeyOf(db, key.userId, keyId));
   });
 
   return admin;

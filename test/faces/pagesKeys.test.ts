@@ -118,6 +118,9 @@ describe("revoking a key", () => {
     const confirm = await browser.get(`/settings/keys/${keyId}/revoke`);
     expect(confirm.status).toBe(200);
     expect(confirm.text).toContain('id="confirm-revoke"');
+    // It names the key the person is about to revoke by what the list shows (its prefix), never the secret.
+    expect(confirm.text).toContain(`(${apiKey.slice(0, "rgc_".length + 6)}…)`);
+    expect(confirm.text).not.toContain(apiKey);
     expect(await status(apiKey, "getAccount")).toBe(200);
     const revoked = await browser.postForm(`/settings/keys/${keyId}/revoke`);
     expect(revoked.status).toBe(303);

@@ -7,7 +7,7 @@ import {
   type KeyChoice,
   type KeyListItem,
   type KeyPresetChoice,
-  keyOwnerOf,
+  keyOf,
   revokeKeyOf,
 } from "../../accounts/apiKeys";
 import type { AppEnv } from "../../env";
@@ -144,13 +144,14 @@ export function mountKeys(app: Hono<AppEnv>): void {
     "/settings/keys/:keyId/revoke",
     settingsPage(async (c, page, session) => {
       const keyId = pathParam(c, "keyId");
-      if ((await keyOwnerOf(createDb(c.env.DB), keyId)) !== session.userId) throw notFound("The key");
+      const key = await keyOf(createDb(c.env.DB), keyId);
+      if (key?.userId !== session.userId) throw notFound("The key");
       const { t } = page;
       return htmlPage(
         c,
         confirmationPage(page, {
           title: t.revokeTitle,
-          explain: t.revokeExplain(keyId),
+          explain: t.revokeExplain(key.name, key.displayPrefix),
           action: revokePath(keyId),
           csrfToken: session.csrfToken,
           buttonId: "confirm-revoke",

@@ -233,8 +233,9 @@ const TEXTS = {
   copied: say("コピーしました", "Copied"),
   revokeTitle: say("このキーを失効させますか?", "Revoke this key?"),
   revokeExplain: say(
-    (keyId: string) => `キー ${keyId} を使うプログラムは、すぐに 401 を受け取るようになります。元に戻せません。`,
-    (keyId) => `Programs using key ${keyId} get 401 at once. This cannot be undone.`,
+    (name: string | null, prefix: string) =>
+      `キー${name ? `「${name}」` : ""}(${prefix}…)を使うプログラムは、すぐに 401 を受け取るようになります。元に戻せません。`,
+    (name, prefix) => `Programs using the key ${name ? `"${name}" ` : ""}(${prefix}…) get 401 at once. This cannot be undone.`,
   ),
   confirmRevoke: say("キーを失効させる", "Revoke the key"),
   cancel: say("やめる", "Cancel"),
