@@ -3,9 +3,9 @@ import { z } from "zod";
 import { apiKeys, burstCounters } from "../db/schema";
 import { API_KEYS_COUNTER, issueApiKey, keyIsLive } from "../platform/auth";
 import { type Db, statements } from "../platform/db";
-import { ApiError, notFound } from "../platform/errors";
-import { KEY_PRESETS, REGISTERED_LIMITS, SCOPES, type Scope } from "../platform/plans";
-import { type LimitContext, runConditional, type WriteCondition } from "../platform/registeredLimits";
+import { notFound } from "../platform/errors";
+import { KEY_PRESETS, SCOPES, type Scope } from "../platform/plans";
+import { addWithinLimit, type LimitContext, runConditional } from "../platform/registeredLimits";
 import { DAY_MS, nowIso } from "../platform/time";
 import { parseWith, refuseMalformedText } from "../platform/validation";
 import { eventStatement } from "./events";
@@ -54,20 +54,6 @@ export interface IssuedKeyAnswer {
   expiresAt: string | null;
 }
 
-/** The plan's key limit, checked in the batch that adds the key (so concurrent creations cannot pass it together). */
-function withinKeyLimit(ctx: LimitContext): WriteCondition {
-  const limit = REGISTERED_LIMITS.apiKeys[ctx.plan];
-  return {
-    holds: sql`(${API_KEYS_COUNTER.count(ctx.userId)}) < ${limit}`,
-    error: () =>
-      new ApiError(
-        "plan_required",
-        `The ${ctx.plan} plan allows ${limit} active API keys at a time; revoke one you no longer use (expired keys do not count) or upgrade.`,
-        { upgradeUrl: ctx.upgradeUrl },
-      ),
-  };
-}
-
 const expiryOf = (days: number | null | undefined, now: Date) => (days ? new Date(now.getTime() + days * DAY_MS).toISOString() : null);
 
 /** The label of a key in the activity list: its id, prefix and name (when it has one). */
@@ -85,17 +71,13 @@ export async function issueKeyFor(db: Db, limit: LimitContext, choice: KeyChoice
   const expiresAt = expiryOf(expiresInDays, new Date());
   const issued = await issueApiKey();
   const row = { id: issued.keyId, userId: limit.userId, name, displayPrefix: issued.displayPrefix, keyHash: issued.keyHash };
-  await runConditional(
-    db,
-    [withinKeyLimit(limit)],
-    [
-      statements
-        .insert(apiKeys)
-        .values({ ...row, scopes, createdAt: nowIso(), expiresAt })
-        .getSQL(),
-      eventStatement(limit.userId, "keyCreated", keyDetail(issued.keyId, issued.displayPrefix, name)),
-    ],
-  );
+  await addWithinLimit(db, limit, API_KEYS_COUNTER, [
+    statements
+      .insert(apiKeys)
+      .values({ ...row, scopes, createdAt: nowIso(), expiresAt })
+      .getSQL(),
+    eventStatement(limit.userId, "keyCreated", keyDetail(issued.keyId, issued.displayPrefix, name)),
+  ]);
   return { keyId: issued.keyId, apiKey: issued.apiKey, scopes, expiresAt };
 }
 

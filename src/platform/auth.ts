@@ -18,7 +18,14 @@ export const keyIsLive = (revokedAt: SQLWrapper, expiresAt: SQLWrapper) =>
 export const LIVE_KEY_K = keyIsLive(sql`k.revoked_at`, sql`k.expires_at`);
 
 /** The plan limit on API keys: live keys count (revoked and expired ones do not). */
-export const API_KEYS_COUNTER = planCounter("apiKeys", apiKeys, apiKeys.userId, keyIsLive(apiKeys.revokedAt, apiKeys.expiresAt));
+export const API_KEYS_COUNTER = planCounter(
+  "apiKeys",
+  apiKeys,
+  apiKeys.userId,
+  keyIsLive(apiKeys.revokedAt, apiKeys.expiresAt),
+  (plan, limit) =>
+    `The ${plan} plan allows ${limit} active API keys at a time; revoke one you no longer use (expired keys do not count) or upgrade.`,
+);
 
 /**
  * API keys look like `rgc_<16 id chars><32 secret chars>`. The fixed `rgc_` prefix lets secret

@@ -13,6 +13,8 @@ export interface PlanCounter {
   resource: RegisteredResource;
   /** A statement whose one value is the user's count (read through an index). */
   count(userId: string): SQL;
+  /** What a full plan's refusal says, where the generic wording does not fit the resource. */
+  fullMessage?(plan: Plan, limit: number): string;
 }
 
 const builder = new QueryBuilder();
@@ -37,8 +39,15 @@ export const listSizeCounter = (resource: RegisteredResource, list: ListName): P
 });
 
 /** The counter of `table`'s rows whose `owner` column is the user (and that meet `also`). */
-export const planCounter = (resource: RegisteredResource, table: SQLiteTable, owner: SQLiteColumn, also?: SQL): PlanCounter => ({
+export const planCounter = (
+  resource: RegisteredResource,
+  table: SQLiteTable,
+  owner: SQLiteColumn,
+  also?: SQL,
+  fullMessage?: PlanCounter["fullMessage"],
+): PlanCounter => ({
   resource,
+  fullMessage,
   count: (userId) =>
     builder
       .select({ n: count() })
@@ -53,10 +62,10 @@ export interface LimitContext {
   upgradeUrl: string;
 }
 
-const limitReached = (ctx: LimitContext, resource: RegisteredResource) =>
+const limitReached = (ctx: LimitContext, counter: PlanCounter, limit: number) =>
   new ApiError(
     "plan_required",
-    `The ${ctx.plan} plan allows ${REGISTERED_LIMITS[resource][ctx.plan]} ${resource}; remove some or upgrade.`,
+    counter.fullMessage?.(ctx.plan, limit) ?? `The ${ctx.plan} plan allows ${limit} ${counter.resource}; remove some or upgrade.`,
     {
       upgradeUrl: ctx.upgradeUrl,
     },
@@ -84,7 +93,7 @@ export async function addWithinLimit(
   const limit: number | null = REGISTERED_LIMITS[counter.resource][ctx.plan];
   const all = [...conditions];
   if (limit !== null) {
-    all.push({ holds: sql`(${counter.count(ctx.userId)}) < ${limit}`, error: () => limitReached(ctx, counter.resource) });
+    all.push({ holds: sql`(${counter.count(ctx.userId)}) < ${limit}`, error: () => limitReached(ctx, counter, limit) });
   }
   await runConditional(db, all, statements);
 }
