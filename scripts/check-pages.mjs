@@ -1,12 +1,20 @@
 #!/usr/bin/env node
-// `npm run check:pages`: issue 24's "Done when" in a real browser. Starts its own `npm run dev`
-// (fresh state, demo account), opens the invite link it prints in headless Chromium with a virtual
-// authenticator (the DevTools protocol's WebAuthn domain), registers a passkey, creates a view-only
-// and an individual-settings key on the settings page and uses them from Node as curl would,
-// revokes one (401), signs out and in again with the same passkey, loads the page in English and
-// Japanese, and checks that nothing was asked of another origin. One line per step; a screenshot of
-// each in tmp/check-pages/NN-step.png, and the settings page in tmp/check-pages/settings.png
-// (`--docs-screenshot`: in docs/settings.png, the README's picture). Needs Chromium (Debian: `apt-get install chromium`; else set CHROMIUM_PATH).
+// `npm run check:pages`: issues 24's and 25's "Done when" in a real browser. Starts its own
+// `npm run dev` (fresh state, demo account), opens the invite link it prints in headless Chromium
+// with a virtual authenticator (the DevTools protocol's WebAuthn domain), registers a passkey,
+// creates a view-only and an individual-settings key on the settings page and uses them from Node
+// as curl would, revokes one (401), signs out and in again with the same passkey, loads the page in
+// English and Japanese. Then an assistant connects by OAuth 2.1 (scripts/lib/oauthCheck.mjs): from
+// Node, discovery from /mcp/oauth's 401, dynamic registration of a public client whose redirect URI
+// is a loopback server of this script's; in the browser, the authorization request (PKCE S256,
+// state, resource) shows the consent page, View only, Allow, and the browser lands on that loopback
+// callback; from Node, the code exchange and the MCP SDK client on /mcp/oauth (tools, a view-only
+// refusal), and on /mcp with the demo key as before; the settings page lists the assistant and
+// revokes it (the token 401, the refresh invalid_grant). Last, nothing was asked of an origin but
+// the server's and the callback's. One line per step; a screenshot of each in
+// tmp/check-pages/NN-step.png, the settings page in tmp/check-pages/settings.png and the consent
+// page in tmp/check-pages/consent.png (`--docs-screenshot`: docs/settings.png and docs/consent.png,
+// the README's pictures). Needs Chromium (Debian: `apt-get install chromium`; else set CHROMIUM_PATH).
 // Run it through npm: the pages' messages.ts it imports needs Node 24, which npm puts first.
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -14,11 +22,21 @@ import { messagesOf } from "../src/faces/pages/messages.ts";
 import { guardOrigins, launchChromium } from "./lib/chromium.mjs";
 import { startDemoServer } from "./lib/demoServer.mjs";
 import { projectRoot } from "./lib/local.mjs";
+import {
+  authorizationRequest,
+  callTool,
+  discoverFromResource,
+  exchangeCode,
+  mcpClient,
+  refusalOfRefresh,
+  registerClient,
+  startCallbackServer,
+} from "./lib/oauthCheck.mjs";
 
 const OUT_DIR = join(projectRoot, "tmp", "check-pages");
-const SETTINGS_SHOT = process.argv.includes("--docs-screenshot")
-  ? join(projectRoot, "docs", "settings.png")
-  : join(projectRoot, "tmp", "check-pages", "settings.png");
+const DOCS_SCREENSHOTS = process.argv.includes("--docs-screenshot");
+const SETTINGS_SHOT = join(projectRoot, ...(DOCS_SCREENSHOTS ? ["docs"] : ["tmp", "check-pages"]), "settings.png");
+const CONSENT_SHOT = join(projectRoot, ...(DOCS_SCREENSHOTS ? ["docs"] : ["tmp", "check-pages"]), "consent.png");
 const VIEWPORT = { width: 1000, height: 900 };
 const TIMEOUT_MS = 30_000;
 const LOG_TAIL_LINES = 40;
@@ -26,6 +44,10 @@ const SESSION_COOKIE = "rgc_session";
 const VIEW_ONLY_KEY = "check-pages view-only";
 const INDIVIDUAL_KEY = "check-pages individual";
 const INDIVIDUAL_SCOPES = ["games:read", "library:write", "library:delete"];
+const ASSISTANT_NAME = "check-pages assistant";
+const MCP_OAUTH_PATH = "/mcp/oauth";
+/** The MCP face has about 60 tools; an assistant connected by OAuth sees them all (its scopes decide the calls). */
+const MIN_TOOLS = 50;
 const HIDDEN_SECRET = "rgc_••••••••••••••••••••••••••••••••••••••••••••••••";
 /** Headings of the settings page, as src/faces/pages/messages.ts writes them in each language. */
 const HEADINGS = ["planAndUsage", "keysTitle", "createKeyTitle", "passkeysTitle", "activityTitle"];
@@ -118,14 +140,15 @@ async function createKey(page, baseUrl, { name, preset, scopes }) {
   return apiKey;
 }
 
-/** The a.revoke link of the keys table's row naming `name`, or null. */
-async function revokeLinkOf(page, name) {
+/** The a.revoke link of the row naming `name` in table#keys (or the table `table`, e.g. "assistants"), or null. */
+async function revokeLinkOf(page, name, table = "keys") {
   const handle = await page.evaluateHandle(
-    (wanted) =>
-      [...document.querySelectorAll("table#keys tr[data-key-id]")]
+    (wanted, id) =>
+      [...document.querySelectorAll(`table#${id} tr[data-key-id]`)]
         .find((row) => row.textContent.includes(wanted))
         ?.querySelector("a.revoke"),
     name,
+    table,
   );
   return handle.asElement();
 }
@@ -170,6 +193,32 @@ async function expectSessionCookie(page) {
 /** The virtual authenticator's credentials (the DevTools protocol's view of what it holds). */
 async function storedCredentials({ cdp, authenticatorId }) {
   return (await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials;
+}
+
+/**
+ * Records each request of `page` to an http(s) origin not in `allowed` (a Set the run may add to),
+ * stricter than guardOrigins, which lets any loopback port through: the server's origin, and from
+ * the OAuth steps on the assistant's callback server, are the only ones a page may ask.
+ */
+function recordOrigins(page, allowed) {
+  const strays = [];
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    if ((url.protocol === "http:" || url.protocol === "https:") && !allowed.has(url.origin)) strays.push(request.url());
+  });
+  return strays;
+}
+
+const shortId = (id) => (id.length > 12 ? `${id.slice(0, 8)}…` : id);
+
+/** Runs `work` (an MCP call expected to fail), answering the error it failed with. */
+async function failureOf(work) {
+  try {
+    await work();
+  } catch (error) {
+    return error;
+  }
+  throw new StepFailure("the MCP call succeeded, though it should have been refused");
 }
 
 /**
@@ -299,11 +348,202 @@ const STEPS = [
     },
   ]),
   [
+    "oauth-discovery",
+    async (state) => {
+      state.callback = await startCallbackServer();
+      state.allowedOrigins.add(state.callback.origin);
+      state.resourceUrl = `${state.baseUrl}${MCP_OAUTH_PATH}`;
+      const { resourceMetadataUrl, resource, as } = await discoverFromResource(state.resourceUrl);
+      expect(as.issuer === state.baseUrl, `the authorization server's issuer is ${as.issuer}, not ${state.baseUrl}`);
+      const missing = ["authorization_endpoint", "token_endpoint", "registration_endpoint"].filter((name) => !as[name]);
+      expect(missing.length === 0, `the authorization server's metadata lacks ${missing.join(", ")}: ${JSON.stringify(as)}`);
+      expect(
+        as.code_challenge_methods_supported?.includes("S256"),
+        `the metadata offers PKCE ${as.code_challenge_methods_supported}, not S256`,
+      );
+      state.as = as;
+      const metadataPath = new URL(resourceMetadataUrl).pathname;
+      return `POST ${MCP_OAUTH_PATH} without a token: 401 naming resource_metadata ${metadataPath}; it names ${resource.resource} and the issuer ${as.issuer}, whose metadata has the authorize, token and registration endpoints and PKCE S256`;
+    },
+  ],
+  [
+    "oauth-register",
+    async (state) => {
+      const { as, callback } = state;
+      state.client = await registerClient(as, { clientName: ASSISTANT_NAME, redirectUri: callback.redirectUri });
+      const { client_id: clientId, client_secret: secret, token_endpoint_auth_method: method } = state.client;
+      expect(clientId && !secret, `the registration answered ${JSON.stringify({ clientId, secret: secret && "(a secret)" })}`);
+      expect(method === "none", `the registered client authenticates with ${method}, not none`);
+      return `"${ASSISTANT_NAME}" registered by RFC 7591 (public, token_endpoint_auth_method none, redirect ${callback.redirectUri}): client_id ${shortId(clientId)}`;
+    },
+  ],
+  [
+    "oauth-consent",
+    async (state) => {
+      const { page, as, client, callback, resourceUrl } = state;
+      state.authorization = await authorizationRequest(as, client, { redirectUri: callback.redirectUri, resource: resourceUrl });
+      await page.setExtraHTTPHeaders({ "Accept-Language": "en" }); // the consent page in English, like settings.png
+      try {
+        const response = await page.goto(state.authorization.url, { waitUntil: "networkidle0" });
+        expect(response?.status() === 200, `the authorization URL answered ${response?.status()} ${await pageState(page)}`);
+        await expectElements(page, [
+          "form#consent",
+          "#client-name",
+          "#redirect-host",
+          "input[name=preset][value=viewOnly]",
+          "#consent-allow",
+          "#consent-deny",
+        ]);
+        const shown = await page.evaluate(() => ({
+          name: document.querySelector("#client-name").textContent.trim(),
+          host: document.querySelector("#redirect-host").textContent.trim(),
+          loopbackWarning: Boolean(document.querySelector("#loopback-warning")),
+        }));
+        const { host } = new URL(callback.origin);
+        expect(shown.name === ASSISTANT_NAME, `the consent page names the client "${shown.name}", not "${ASSISTANT_NAME}"`);
+        expect(shown.host === host, `the consent page sends access to "${shown.host}", not ${host}`);
+        await page.screenshot({ path: CONSENT_SHOT, type: "png", fullPage: true });
+        if (CONSENT_SHOT !== join(OUT_DIR, "consent.png"))
+          await page.screenshot({ path: join(OUT_DIR, "consent.png"), type: "png", fullPage: true });
+        const warning = shown.loopbackWarning ? ", with #loopback-warning" : "";
+        return `the authorization URL (PKCE S256, state, resource) shows the consent page: #client-name "${shown.name}", #redirect-host "${shown.host}"${warning}`;
+      } finally {
+        await page.setExtraHTTPHeaders({});
+      }
+    },
+  ],
+  [
+    "oauth-allow",
+    async (state) => {
+      const { page, callback, authorization, as } = state;
+      await page.$eval("input[name=preset][value=viewOnly]", (radio) => radio.click());
+      const policyErrors = [];
+      const onConsole = (message) => {
+        if (/Content.Security.Policy|form-action/i.test(message.text())) policyErrors.push(message.text());
+      };
+      page.on("console", onConsole);
+      try {
+        await Promise.all([page.waitForNavigation({ timeout: TIMEOUT_MS }), page.click("#consent-allow")]);
+        await page.waitForFunction((origin) => location.origin === origin, { timeout: TIMEOUT_MS }, callback.origin).catch(() => {});
+      } catch (error) {
+        throw new StepFailure(`Allow did not lead anywhere (${error.message}); ${policyErrors.join(" ")} ${await pageState(page)}`);
+      } finally {
+        page.off("console", onConsole);
+      }
+      const blocked = policyErrors.length ? ` Chromium said: ${policyErrors.join(" ")}` : "";
+      expect(
+        callback.received.length === 1 && new URL(page.url()).origin === callback.origin,
+        `after Allow the browser is not on the callback (the consent page's CSP form-action may hold the redirect):${blocked} ${callback.received.length} callback requests; ${await pageState(page)}`,
+      );
+      const [callbackUrl] = callback.received;
+      const { searchParams } = callbackUrl;
+      expect(searchParams.get("code"), `the callback got no code: ${callbackUrl.search}`);
+      expect(searchParams.get("state") === authorization.state, `the callback's state is ${searchParams.get("state")}, not the request's`);
+      expect(searchParams.get("iss") === as.issuer, `the callback's iss is ${searchParams.get("iss")}, not ${as.issuer}`);
+      state.callbackUrl = callbackUrl;
+      return `View only, #consent-allow: the browser lands on ${callback.redirectUri} with a code, the request's state and iss ${as.issuer} (CSP form-action let the redirect through)`;
+    },
+  ],
+  [
+    "oauth-token",
+    async (state) => {
+      const { as, client, authorization, callbackUrl, callback, resourceUrl } = state;
+      state.tokens = await exchangeCode(as, client, authorization, callbackUrl, {
+        redirectUri: callback.redirectUri,
+        resource: resourceUrl,
+      });
+      const { access_token: access, refresh_token: refresh, token_type: type, expires_in: expiresIn, scope } = state.tokens;
+      expect(access && refresh, `the token response lacks ${access ? "a refresh token" : "an access token"}`);
+      expect(type.toLowerCase() === "bearer", `the token type is ${type}, not bearer`);
+      return `the code exchanged with the PKCE verifier: a bearer access token (expires_in ${expiresIn} s), a refresh token, scope "${scope}"`;
+    },
+  ],
+  [
+    "oauth-mcp",
+    async (state) => {
+      const { client, lastResponse } = await mcpClient(state.resourceUrl, state.tokens.access_token);
+      state.oauthMcp = { client, lastResponse };
+      const { tools } = await client.listTools();
+      expect(tools.length >= MIN_TOOLS, `tools/list on ${MCP_OAUTH_PATH} lists ${tools.length} tools, fewer than ${MIN_TOOLS}`);
+      const account = await callTool(client, "getAccount");
+      expect(!account.isError, `getAccount on ${MCP_OAUTH_PATH} failed: ${JSON.stringify(account.body).slice(0, 300)}`);
+      const write = await callTool(client, "addToLibrary", { gameId: 1 });
+      expect(
+        write.isError && write.body.code === "insufficient_scope",
+        `addToLibrary on ${MCP_OAUTH_PATH} (view only): ${JSON.stringify(write)}`,
+      );
+      return `the MCP SDK client on ${MCP_OAUTH_PATH} with the access token: tools/list ${tools.length} tools, getAccount ok, addToLibrary isError insufficient_scope`;
+    },
+  ],
+  [
+    "mcp-key",
+    async ({ server }) => {
+      const key = server.keys.standard;
+      expect(key, `npm run dev printed no standard demo key (found: ${Object.keys(server.keys).join(", ") || "none"})`);
+      const bare = await fetch(`${server.url}/mcp`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+      });
+      await bare.body?.cancel();
+      const challenge = bare.headers.get("WWW-Authenticate") ?? "";
+      expect(
+        bare.status === 401 && !challenge.includes("resource_metadata"),
+        `/mcp without a key: ${bare.status}, WWW-Authenticate: ${challenge}`,
+      );
+      const { client } = await mcpClient(`${server.url}/mcp`, key);
+      try {
+        const { tools } = await client.listTools();
+        expect(tools.length >= MIN_TOOLS, `tools/list on /mcp lists ${tools.length} tools`);
+        const account = await callTool(client, "getAccount");
+        expect(!account.isError, `getAccount on /mcp with the standard key failed: ${JSON.stringify(account.body).slice(0, 300)}`);
+        return `/mcp unchanged: without a key 401 "${challenge}" (no OAuth advertised); the SDK client with the demo standard key: tools/list ${tools.length} tools, getAccount ok`;
+      } finally {
+        await client.close();
+      }
+    },
+  ],
+  [
+    "assistant-listed",
+    async ({ page, baseUrl }) => {
+      await page.goto(`${baseUrl}/settings#assistants-section`);
+      await expectElements(page, ["#assistants-section", "table#assistants tr[data-key-id]"]);
+      const link = await revokeLinkOf(page, ASSISTANT_NAME, "assistants");
+      expect(link, `no row of table#assistants names "${ASSISTANT_NAME}" with an a.revoke link ${await pageState(page)}`);
+      await link.scrollIntoView();
+      await page.screenshot({ path: join(OUT_DIR, "assistants.png") });
+      await Promise.all([page.waitForNavigation({ timeout: TIMEOUT_MS }), link.click()]);
+      await expectElements(page, ["button#confirm-revoke"]);
+      return `table#assistants lists "${ASSISTANT_NAME}" (tmp/check-pages/assistants.png); its a.revoke asks for confirmation (button#confirm-revoke)`;
+    },
+  ],
+  [
+    "assistant-revoke",
+    async ({ page, oauthMcp, as, client, tokens }) => {
+      await clickAndLoad(page, "button#confirm-revoke");
+      expect(
+        !(await revokeLinkOf(page, ASSISTANT_NAME, "assistants")),
+        `the row of "${ASSISTANT_NAME}" still offers a.revoke ${await pageState(page)}`,
+      );
+      const error = await failureOf(() => oauthMcp.client.listTools());
+      const response = oauthMcp.lastResponse();
+      const challenge = response?.headers.get("WWW-Authenticate") ?? "";
+      expect(response?.status === 401, `tools/list with the revoked assistant's token: HTTP ${response?.status} (${error.message})`);
+      expect(challenge.includes("invalid_token"), `the 401 challenges with "${challenge}", not invalid_token`);
+      await oauthMcp.client.close().catch(() => {});
+      const refusal = await refusalOfRefresh(as, client, tokens.refresh_token);
+      expect(refusal === "invalid_grant", `refreshing the revoked grant: ${refusal ?? "new tokens"}, not invalid_grant`);
+      const names = challenge.includes("resource_metadata") ? ", resource_metadata" : "";
+      return `button#confirm-revoke: the next tools/list with the access token gets HTTP 401 (error="invalid_token"${names}), the refresh token invalid_grant`;
+    },
+  ],
+  [
     "same-origin",
-    async ({ guard }) => {
+    async ({ guard, strays, callback }) => {
       expect(guard.outside.length === 0, `requests to other origins (blocked): ${guard.outside.join(", ")}`);
+      expect(strays.length === 0, `requests to other loopback origins: ${strays.join(", ")}`);
       expect(guard.failed.length === 0, `failed: ${guard.failed.join("; ")}`);
-      return "no request to another origin, none failed, no page error during the whole run";
+      return `no request to another origin than the server's (and the assistant's callback ${callback.origin}), none failed, no page error during the whole run`;
     },
   ],
 ];
@@ -316,19 +556,24 @@ async function main() {
   let server;
   let browser;
   let page;
+  let state;
   try {
     server = await startDemoServer({ withInvite: true });
     console.log(`ok ${current}: npm run dev on ${server.url} printed the demo account's invite link`);
     browser = await launchChromium(VIEWPORT);
     page = await browser.newPage();
-    const state = { page, server, guard: await guardOrigins(page), baseUrl: new URL(server.inviteUrl).origin };
+    const baseUrl = new URL(server.inviteUrl).origin;
+    const allowedOrigins = new Set([baseUrl]);
+    state = { page, server, baseUrl, allowedOrigins, guard: await guardOrigins(page), strays: recordOrigins(page, allowedOrigins) };
     for (const [index, [name, run]] of STEPS.entries()) {
       current = `${String(index + 2).padStart(2, "0")}-${name}`;
       const line = await run(state);
       await page.screenshot({ path: join(OUT_DIR, `${current}.png`) });
       console.log(`ok ${current}: ${line}`);
     }
-    console.log(`check:pages ok: screenshots in tmp/check-pages/, the settings page in ${SETTINGS_SHOT}`);
+    console.log(
+      `check:pages ok: screenshots in tmp/check-pages/, the settings page in ${SETTINGS_SHOT}, the consent page in ${CONSENT_SHOT}`,
+    );
   } catch (error) {
     await page?.screenshot({ path: join(OUT_DIR, `${current}.png`) }).catch(() => {});
     const message = error instanceof StepFailure ? error.message : (error.stack ?? String(error));
@@ -339,6 +584,7 @@ async function main() {
     process.exitCode = 1;
   } finally {
     await browser?.close();
+    await state?.callback?.stop();
     await server?.stop();
   }
 }

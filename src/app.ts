@@ -1,10 +1,12 @@
 import { Hono } from "hono";
+import { MCP_OAUTH_PATH } from "./accounts/oauthServer";
 import { createAdminRouter } from "./admin/adminRoutes";
 import type { AppEnv } from "./env";
 import { docsPage } from "./faces/docs";
 import { mountDownloadRoutes } from "./faces/downloads";
 import { errorResponse, serviceFrame } from "./faces/httpHeaders";
-import { MCP_PATH, mountMcpEndpoint } from "./faces/mcp";
+import { MCP_PATH, mcpFace, mountMcpEndpoint } from "./faces/mcp";
+import { mountOAuth } from "./faces/oauth";
 import { mountPages } from "./faces/pages";
 import { mountToolRoutes } from "./faces/rest";
 import { mountUploadRoutes } from "./faces/uploads";
@@ -21,12 +23,14 @@ export function createApp(tools: readonly ToolDefinition[] = registeredTools) {
 
   app.use(
     "*",
-    serviceFrame((path) => path.startsWith(TOOL_PATH_PREFIX) || path === MCP_PATH),
+    serviceFrame((path) => path.startsWith(TOOL_PATH_PREFIX) || path === MCP_PATH || path === MCP_OAUTH_PATH),
   );
 
   mountCatalogRoutes(app, tools);
   mountToolRoutes(app, tools);
-  mountMcpEndpoint(app, tools);
+  const mcp = mcpFace(tools);
+  mountMcpEndpoint(app, mcp);
+  mountOAuth(app, mcp);
   mountDownloadRoutes(app);
   mountUploadRoutes(app);
   app.route("/admin/v1", createAdminRouter());

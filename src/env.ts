@@ -3,6 +3,8 @@ import type { RateState } from "./platform/rateLimitHeaders";
 export interface Bindings {
   DB: D1Database;
   KV: KVNamespace;
+  /** The OAuth grants, tokens (hashed), registered clients and consent steps of @cloudflare/workers-oauth-provider. */
+  OAUTH_KV: KVNamespace;
   EXPORTS: R2Bucket;
   /** Operator API secret; a Worker secret in production, `.dev.vars` or the environment locally. */
   ADMIN_TOKEN?: string;

@@ -24,6 +24,7 @@ export const EXAMPLE_LANGUAGES = ["sh", "js", "ts"];
 export const NOT_RUN_REASONS = {
   deploys: "it changes a Cloudflare account",
   benchmark: "it takes minutes on servers of its own, and its numbers are the run the page shows",
+  client: "it sets up a desktop or hosted assistant; docs/mcp.md says where and how each setup was tried",
 } as const;
 
 /** What the comment `<!-- example: ... -->` on the line before a fence says (docs/README.md). */

@@ -1,11 +1,11 @@
-import { and, count, desc, eq, exists, isNull, sql } from "drizzle-orm";
+import { and, count, desc, eq, exists, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import { apiKeys, burstCounters } from "../db/schema";
 import { API_KEYS_COUNTER, issueApiKey, keyIsLive } from "../platform/auth";
 import { type Db, statements } from "../platform/db";
 import { notFound } from "../platform/errors";
 import { KEY_PRESETS, SCOPES, type Scope } from "../platform/plans";
-import { addWithinLimit, type LimitContext, runConditional } from "../platform/registeredLimits";
+import { addWithinLimit, type LimitContext, replaceWithinLimit, runConditional } from "../platform/registeredLimits";
 import { DAY_MS, nowIso } from "../platform/time";
 import { parseWith, refuseMalformedText } from "../platform/validation";
 import { eventStatement } from "./events";
@@ -60,26 +60,47 @@ const expiryOf = (days: number | null | undefined, now: Date) => (days ? new Dat
 const keyDetail = (keyId: string, displayPrefix: string, name: string | null) => ({ keyId, displayPrefix, ...(name ? { name } : {}) });
 
 /**
- * The one way keys are made (the operator API, the settings page): checks the choice (400 naming
- * the field), then stores the key's hash and records keyCreated in one batch that holds the plan's
- * key limit (403 plan_required past it).
+ * The OAuth connection a key is granted to (a connected assistant, connectedAssistants.ts), and
+ * which of the user's live keys it replaces: the earlier keys of the same connection.
  */
-export async function issueKeyFor(db: Db, limit: LimitContext, choice: KeyChoice): Promise<IssuedKeyAnswer> {
+export interface KeyConnection {
+  oauthClientId: string;
+  oauthRedirectUri: string;
+  replaces: SQL;
+}
+
+/**
+ * The one way keys are made (the operator API, the settings page, an OAuth consent): checks the
+ * choice (400 naming the field), then stores the key's hash and records keyCreated in one batch
+ * that holds the plan's key limit (403 plan_required past it). A connection's key revokes the keys
+ * it replaces in the same batch, so reconnecting an assistant at the limit still works.
+ */
+export async function issueKeyFor(db: Db, limit: LimitContext, choice: KeyChoice, connection?: KeyConnection): Promise<IssuedKeyAnswer> {
   refuseMalformedText(choice);
   const { preset, scopes: chosen, name = null, expiresInDays } = parseWith(keyChoiceInput, choice);
   const scopes = preset === "individual" ? [...new Set(chosen)] : [...KEY_PRESETS[preset]];
   const expiresAt = expiryOf(expiresInDays, new Date());
   const issued = await issueApiKey();
   const row = { id: issued.keyId, userId: limit.userId, name, displayPrefix: issued.displayPrefix, keyHash: issued.keyHash };
-  await addWithinLimit(db, limit, API_KEYS_COUNTER, [
+  const { replaces, ...connectedTo } = connection ?? { replaces: undefined };
+  const adds = [
     statements
       .insert(apiKeys)
-      .values({ ...row, scopes, createdAt: nowIso(), expiresAt })
+      .values({ ...row, scopes, createdAt: nowIso(), expiresAt, ...connectedTo })
       .getSQL(),
     eventStatement(limit.userId, "keyCreated", keyDetail(issued.keyId, issued.displayPrefix, name)),
-  ]);
+  ];
+  if (replaces) await replaceWithinLimit(db, limit, API_KEYS_COUNTER, [revokeReplacedStatement(limit.userId, replaces), ...adds]);
+  else await addWithinLimit(db, limit, API_KEYS_COUNTER, adds);
   return { keyId: issued.keyId, apiKey: issued.apiKey, scopes, expiresAt };
 }
+
+const revokeReplacedStatement = (userId: string, replaces: SQL) =>
+  statements
+    .update(apiKeys)
+    .set({ revokedAt: nowIso() })
+    .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt), replaces))
+    .getSQL();
 
 export type KeyState = "active" | "revoked" | "expired";
 
@@ -97,14 +118,42 @@ export interface KeyListItem {
   lastUsedAt: string | null;
   expiresAt: string | null;
   state: KeyState;
+  /** A connected assistant's key: the host its OAuth grant sends access to; null for other keys. */
+  connectedTo: string | null;
 }
 
+/** Which of a user's keys a list shows: those made as keys, those made by an assistant's OAuth consent, or all. */
+export type KeyKind = "keys" | "assistants" | "all";
+
+const OF_KIND: Record<KeyKind, SQL | undefined> = {
+  keys: isNull(apiKeys.oauthClientId),
+  assistants: isNotNull(apiKeys.oauthClientId),
+  all: undefined,
+};
+
 /**
- * The user's keys, newest first, a page at a time; never the secret nor its hash. Last use comes
- * from the burst counter every admitted call already writes, so listing costs no write per call.
+ * Where a redirect URI sends access, as a person recognises it: its host and port (a web address,
+ * or an app on this computer), or the scheme and name of a desktop app's own URI (cursor://...).
  */
-export async function listKeys(db: Db, userId: string, page: number, limit: number): Promise<{ items: KeyListItem[]; totalCount: number }> {
-  const ofUser = eq(apiKeys.userId, userId);
+export function redirectTargetOf(uri: string): string {
+  const url = new URL(uri);
+  return url.protocol === "https:" || url.protocol === "http:" ? url.host : `${url.protocol}//${url.host}`;
+}
+
+const hostOf = (uri: string | null) => (uri === null ? null : redirectTargetOf(uri));
+
+/**
+ * The user's keys of one kind, newest first, a page at a time; never the secret nor its hash. Last
+ * use comes from the burst counter every admitted call already writes, so listing costs no write per call.
+ */
+export async function listKeys(
+  db: Db,
+  userId: string,
+  page: number,
+  limit: number,
+  kind: KeyKind = "all",
+): Promise<{ items: KeyListItem[]; totalCount: number }> {
+  const ofUser = and(eq(apiKeys.userId, userId), OF_KIND[kind]);
   const [rows, [total]] = await db.batch([
     db
       .select({
@@ -116,6 +165,7 @@ export async function listKeys(db: Db, userId: string, page: number, limit: numb
         lastWindow: burstCounters.windowStart,
         expiresAt: apiKeys.expiresAt,
         state: keyState,
+        redirectUri: apiKeys.oauthRedirectUri,
       })
       .from(apiKeys)
       .leftJoin(burstCounters, eq(burstCounters.keyId, apiKeys.id))
@@ -126,12 +176,13 @@ export async function listKeys(db: Db, userId: string, page: number, limit: numb
       .offset((page - 1) * limit),
     db.select({ n: count() }).from(apiKeys).where(ofUser),
   ]);
-  const items = rows.map(({ lastWindow, expiresAt, state, ...key }) => ({
+  const items = rows.map(({ lastWindow, expiresAt, state, redirectUri, ...key }) => ({
     ...key,
     scopes: key.scopes as Scope[],
     lastUsedAt: lastWindow === null ? null : new Date(lastWindow).toISOString(),
     expiresAt,
     state,
+    connectedTo: hostOf(redirectUri),
   }));
   return { items, totalCount: total?.n ?? 0 };
 }
@@ -140,12 +191,14 @@ export async function listKeys(db: Db, userId: string, page: number, limit: numb
 export async function keyOf(
   db: Db,
   keyId: string,
-): Promise<Pick<typeof apiKeys.$inferSelect, "userId" | "name" | "displayPrefix"> | undefined> {
+): Promise<(Pick<typeof apiKeys.$inferSelect, "userId" | "name" | "displayPrefix"> & { connectedTo: string | null }) | undefined> {
   const [key] = await db
-    .select({ userId: apiKeys.userId, name: apiKeys.name, displayPrefix: apiKeys.displayPrefix })
+    .select({ userId: apiKeys.userId, name: apiKeys.name, displayPrefix: apiKeys.displayPrefix, redirectUri: apiKeys.oauthRedirectUri })
     .from(apiKeys)
     .where(eq(apiKeys.id, keyId));
-  return key;
+  if (!key) return undefined;
+  const { redirectUri, ...named } = key;
+  return { ...named, connectedTo: hostOf(redirectUri) };
 }
 
 /**

@@ -24,20 +24,21 @@ export function relyingParty(c: Context<AppEnv>) {
  * token, which the browser sends back with its answer. Stale ceremonies go in the same batch, so
  * the table holds only those under way.
  */
-export async function startCeremony(db: Db, ceremony: CeremonyStart, now: Date): Promise<string> {
+export async function startCeremony(db: Db, ceremony: CeremonyStart, now: Date, ttlMs = CEREMONY_TTL_MS): Promise<string> {
   const token = randomToken();
   await db.batch([
     db.delete(webauthnChallenges).where(lte(webauthnChallenges.expiresAt, now.toISOString())),
-    db.insert(webauthnChallenges).values({ ...ceremony, tokenHash: await hashToken(token), expiresAt: isoAfter(now, CEREMONY_TTL_MS) }),
+    db.insert(webauthnChallenges).values({ ...ceremony, tokenHash: await hashToken(token), expiresAt: isoAfter(now, ttlMs) }),
   ]);
   return token;
 }
 
 /**
  * Takes the ceremony out of storage as it is read (one statement: whichever of two concurrent
- * answers comes first gets it, the other finds nothing), so a challenge is answered once.
+ * answers comes first gets it, the other finds nothing), so a challenge is answered once. With
+ * `userId`, only that user's ceremony is taken: another person's answer leaves it in place.
  */
-export async function consumeCeremony(db: Db, token: string, purpose: Ceremony["purpose"], now: Date): Promise<Ceremony> {
+export async function consumeCeremony(db: Db, token: string, purpose: Ceremony["purpose"], now: Date, userId?: string): Promise<Ceremony> {
   const [ceremony] = await db
     .delete(webauthnChallenges)
     .where(
@@ -45,11 +46,13 @@ export async function consumeCeremony(db: Db, token: string, purpose: Ceremony["
         eq(webauthnChallenges.tokenHash, await hashToken(String(token))),
         eq(webauthnChallenges.purpose, purpose),
         gt(webauthnChallenges.expiresAt, now.toISOString()),
+        userId === undefined ? undefined : eq(webauthnChallenges.userId, userId),
       ),
     )
     .returning();
   if (!ceremony) {
-    throw new ApiError("invalid_input", "This passkey step expired or was already used: start again.", { field: "ceremonyToken" });
+    const what = purpose === "consent" ? "This consent page" : "This passkey step";
+    throw new ApiError("invalid_input", `${what} expired or was already used: start again.`, { field: "ceremonyToken" });
   }
   return ceremony;
 }

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
 import { createDb } from "../platform/db";
-import { clientAddress, throttledAttempt } from "../platform/failedAttempts";
+import { clientAddress, countedAttempt, throttledAttempt } from "../platform/failedAttempts";
 
 /** What is counted apart: sign-ins (passkey answers) and invites (links tried). */
 export type AttemptBucket = "signIn" | "invite";
@@ -20,4 +20,13 @@ const TOO_MANY: Record<AttemptBucket, string> = {
 export function guardAttempts<T>(c: Context<AppEnv>, bucket: AttemptBucket, attempt: () => Promise<T>): Promise<T> {
   const counter = `${bucket}:${clientAddress(c.req.header("CF-Connecting-IP"))}`;
   return throttledAttempt(createDb(c.env.DB), { counter, tooMany: TOO_MANY[bucket] }, attempt);
+}
+
+/**
+ * Holds anonymous OAuth client registrations (each one a stored record) to the same 10 per
+ * 10-second window per address: past it, 429 until the window ends.
+ */
+export function guardRegistration(c: Context<AppEnv>): Promise<void> {
+  const counter = `oauthRegister:${clientAddress(c.req.header("CF-Connecting-IP"))}`;
+  return countedAttempt(createDb(c.env.DB), { counter, tooMany: "Too many OAuth client registrations from this address" });
 }

@@ -1,7 +1,9 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { issueKeyFor, keyChoiceInput, keyOf, listKeys, revokeKeyOf } from "../accounts/apiKeys";
+import { issueKeyFor, keyChoiceInput, keyOf, listKeys } from "../accounts/apiKeys";
+import { revokeKey } from "../accounts/connectedAssistants";
 import { createInvite, invitePath } from "../accounts/invites";
+import { grantHelpersFor } from "../accounts/oauthServer";
 import type { AppEnv, Bindings } from "../env";
 import { createDb, type Db } from "../platform/db";
 import { notFound } from "../platform/errors";
@@ -125,7 +127,7 @@ export function createAdminRouter() {
     const keyId = c.req.param("keyId");
     const key = await keyOf(db, keyId);
     if (!key) throw notFound("The active key");
-    return c.json(await revokeKeyOf(db, key.userId, keyId));
+    return c.json(await revokeKey(db, grantHelpersFor(c.env, c.req.url), key.userId, keyId));
   });
 
   return admin;

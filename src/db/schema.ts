@@ -67,6 +67,13 @@ export const apiKeys = sqliteTable(
     revokedAt: text("revoked_at"),
     /** ISO instant after which the key answers 401 like a revoked one; null: never. */
     expiresAt: text("expires_at"),
+    /**
+     * A connected assistant's key (made by an OAuth consent, src/accounts/connectedAssistants.ts):
+     * the OAuth client it was granted to; null for a key made on the settings page or by the operator.
+     */
+    oauthClientId: text("oauth_client_id"),
+    /** The redirect URI the consent sent the grant to (its host is what the person was shown). */
+    oauthRedirectUri: text("oauth_redirect_uri"),
   },
   (t) => [index("api_keys_user_idx").on(t.userId)],
 );
@@ -132,11 +139,15 @@ export const invites = sqliteTable(
   (t) => [uniqueIndex("invites_token_hash_idx").on(t.tokenHash), index("invites_user_idx").on(t.userId)],
 );
 
-/** A WebAuthn ceremony's challenge, consumed (deleted) by the one verification that uses it. */
+/**
+ * A one-time step of the pages: a WebAuthn ceremony's challenge, or an OAuth consent form (its
+ * challenge is the consent's state, src/accounts/connectedAssistants.ts). Consumed (deleted) by
+ * the one answer that uses it.
+ */
 export const webauthnChallenges = sqliteTable("webauthn_challenges", {
   /** SHA-256 hex of the ceremony token the browser holds. */
   tokenHash: text("token_hash").primaryKey(),
-  purpose: text("purpose", { enum: ["register", "signIn"] }).notNull(),
+  purpose: text("purpose", { enum: ["register", "signIn", "consent"] }).notNull(),
   /** The user a registration is for (invite, signed-in person, or the new user of an open sign-up, created when it completes); null for sign-in. */
   userId: text("user_id"),
   /** The invite a registration came through, consumed with it. */

@@ -61,6 +61,7 @@ interface McpCaller {
 /** One MCP server per request: the face is stateless, every request stands alone. */
 function serverFor(
   c: Context<AppEnv>,
+  authorization: string | undefined,
   byName: ReadonlyMap<string, ToolDefinition>,
   listed: ReturnType<typeof mcpToolEntry>[],
   caller: McpCaller,
@@ -77,7 +78,7 @@ function serverFor(
     const outcome = await invokeTool(tool, {
       face: "mcp",
       env: c.env,
-      authorization: c.req.header("Authorization"),
+      authorization,
       verifiedAs: caller.verified,
       requestId,
       origin: publicOrigin(c.env, c.req.url),
@@ -152,34 +153,43 @@ async function admitMessages(c: Context<AppEnv>, key: PresentedKey, units: numbe
   return auth;
 }
 
+/** Answers one MCP POST (`request`, the context's own or its canonical copy) as the caller the Authorization value names. */
+export type McpAnswer = (c: Context<AppEnv>, request: Request, authorization: string | undefined) => Promise<Response>;
+
 /**
- * The MCP face: streamable HTTP at POST /mcp, stateless and answering JSON (no SSE), built on the
- * official SDK. Every request needs the API key and counts in its burst window; tool calls go
- * through the same pipeline as REST.
+ * The MCP face: streamable HTTP, stateless and answering JSON (no SSE), built on the official SDK.
+ * Every request needs an API key and counts in its burst window; tool calls go through the same
+ * pipeline as REST. /mcp reads the key from the request's Authorization header; the OAuth face
+ * (oauth.ts) answers with the key its grant carries.
  */
-export function mountMcpEndpoint(app: Hono<AppEnv>, allTools: readonly ToolDefinition[]): void {
+export function mcpFace(allTools: readonly ToolDefinition[]): McpAnswer {
   const tools = mcpTools(allTools);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   let listed: ReturnType<typeof mcpToolEntry>[] | undefined;
 
-  app.post(MCP_PATH, async (c) => {
-    const key = presentedKey(c.req.header("Authorization"));
-    const body = await readMcpBody(c.req.raw);
+  return async (c, request, authorization) => {
+    const key = presentedKey(authorization);
+    const body = await readMcpBody(request);
     const units = burstUnitsOf(body, byName);
     // Refused before anything runs: a bad key (401) first, then a full burst window (429), then a bad body.
     const caller: McpCaller = units > 0 ? { verified: await admitMessages(c, key, units), keyChecked: true } : { keyChecked: false };
     if ("refusal" in body) return body.refusal;
     listed ??= tools.map(mcpToolEntry);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    await serverFor(c, byName, listed, caller).connect(transport);
-    const answer = await transport.handleRequest(c.req.raw, { parsedBody: body.parsed });
+    await serverFor(c, authorization, byName, listed, caller).connect(transport);
+    const answer = await transport.handleRequest(request, { parsedBody: body.parsed });
     if (caller.keyChecked) return answer;
     // No call got past the key: its refusal is the answer, or, if the SDK refused the POST before
     // any call ran, the key is still judged first.
     if (caller.refusal) throw caller.refusal.error;
     await admitMessages(c, key, 0);
     return answer;
-  });
+  };
+}
+
+/** POST /mcp with the API key in the Authorization header, as the spec says MCP authenticates. */
+export function mountMcpEndpoint(app: Hono<AppEnv>, answer: McpAnswer): void {
+  app.post(MCP_PATH, (c) => answer(c, c.req.raw, c.req.header("Authorization")));
   // A stateless server offers no stream to GET and no session to DELETE: 405, as MCP allows.
   app.all(MCP_PATH, () => {
     throw methodNotAllowed(["POST"]);

@@ -97,3 +97,12 @@ export async function throttledAttempt<T>(db: Db, rule: AttemptRule, attempt: ()
     throw error;
   }
 }
+
+/**
+ * Counts an attempt that costs storage whether or not it succeeds (an anonymous OAuth client
+ * registration): every one counts, at most the limit per window and address, the rest are 429.
+ */
+export async function countedAttempt(db: Db, rule: AttemptRule, now = new Date()): Promise<void> {
+  const window = burstWindowOf(now);
+  if (!(await countFailure(db, rule.counter, window, FAILED_ATTEMPTS_PER_WINDOW))) throw throttled(rule, window, now);
+}

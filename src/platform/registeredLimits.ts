@@ -98,6 +98,16 @@ export async function addWithinLimit(
   await runConditional(db, all, statements);
 }
 
+/**
+ * Like addWithinLimit, for a batch whose first statements free room (they end what the new record
+ * replaces): the limit is checked after the statements, on the count they leave.
+ */
+export async function replaceWithinLimit(db: Db, ctx: LimitContext, counter: PlanCounter, statements: (SQL | D1PreparedStatement)[]) {
+  const limit: number | null = REGISTERED_LIMITS[counter.resource][ctx.plan];
+  const guard = limitGuardAfter(ctx, counter);
+  await runGuarded(db, guard ? [...statements, guard] : statements, () => limitReached(ctx, counter, limit ?? 0));
+}
+
 /** Runs the statements as one batch after guards for every condition; see addWithinLimit. */
 export async function runConditional(db: Db, conditions: readonly WriteCondition[], statements: (SQL | D1PreparedStatement)[]) {
   const broken = new Error("a write condition broke");

@@ -6,9 +6,9 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
 import { ORIGIN } from "./harness";
 
-/** A connected SDK client whose requests reach the Worker's default export, with this key. */
-export async function mcpClient(apiKey: string | null): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(new URL(`${ORIGIN}/mcp`), {
+/** A connected SDK client whose requests reach the Worker's default export, with this key (or an OAuth access token at /mcp/oauth). */
+export async function mcpClient(apiKey: string | null, path = "/mcp"): Promise<Client> {
+  const transport = new StreamableHTTPClientTransport(new URL(`${ORIGIN}${path}`), {
     requestInit: apiKey === null ? {} : { headers: { Authorization: `Bearer ${apiKey}` } },
     fetch: (input, init) => exports.default.fetch(new Request(input, init)),
   });

@@ -50,18 +50,35 @@ export class PagesBrowser {
     this.address = options.address ?? freshAddress();
   }
 
+  /** The browser's other cookies (the OAuth consent's binding cookie), by name. */
+  readonly otherCookies = new Map<string, string>();
+
+  /** The Cookie header the browser sends: the session cookie and every other one it holds. */
+  cookieHeader(): string | undefined {
+    const pairs = [...(this.cookie ? [this.cookie] : []), ...[...this.otherCookies].map(([name, value]) => `${name}=${value}`)];
+    return pairs.length ? pairs.join("; ") : undefined;
+  }
+
+  private keepCookie(set: string) {
+    const pair = set.split(";")[0]!;
+    if (set.startsWith(`${SESSION_COOKIE}=`)) {
+      this.cookie = pair === `${SESSION_COOKIE}=` ? undefined : pair;
+      return;
+    }
+    const [name = "", value = ""] = pair.split(/=(.*)/s);
+    if (value === "" || /;\s*Max-Age=0/i.test(set)) this.otherCookies.delete(name);
+    else this.otherCookies.set(name, value);
+  }
+
   async request(path: string, init: RequestInit = {}): Promise<PageReply> {
     const headers = new Headers(init.headers);
-    if (this.cookie && !headers.has("Cookie")) headers.set("Cookie", this.cookie);
+    const cookies = this.cookieHeader();
+    if (cookies && !headers.has("Cookie")) headers.set("Cookie", cookies);
     headers.set("CF-Connecting-IP", this.address);
     const ctx = createExecutionContext();
     const response = await app.request(`${ORIGIN}${path}`, { ...init, headers }, { ...env, ...this.options.bindings }, ctx);
     await waitOnExecutionContext(ctx);
-    for (const set of response.headers.getSetCookie()) {
-      if (!set.startsWith(`${SESSION_COOKIE}=`)) continue;
-      const pair = set.split(";")[0]!;
-      this.cookie = pair === `${SESSION_COOKIE}=` ? undefined : pair;
-    }
+    for (const set of response.headers.getSetCookie()) this.keepCookie(set);
     const text = await textOf(response);
     let json: unknown;
     try {

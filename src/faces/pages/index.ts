@@ -2,6 +2,7 @@ import type { Hono } from "hono";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../platform/errors";
 import { mountActivity } from "./activity";
+import { mountConsent } from "./consent";
 import { pageRoute } from "./guards";
 import { mountInvites } from "./invite";
 import { mountKeys } from "./keys";
@@ -22,6 +23,7 @@ export function mountPages(app: Hono<AppEnv>): void {
   mountInvites(app);
   mountSettings(app);
   mountKeys(app);
+  mountConsent(app);
   mountPasskeys(app);
   mountActivity(app);
   for (const path of PAGE_PATHS) {

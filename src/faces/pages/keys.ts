@@ -8,8 +8,9 @@ import {
   type KeyListItem,
   type KeyPresetChoice,
   keyOf,
-  revokeKeyOf,
 } from "../../accounts/apiKeys";
+import { revokeKey } from "../../accounts/connectedAssistants";
+import { grantHelpersFor } from "../../accounts/oauthServer";
 import type { AppEnv } from "../../env";
 import { createDb } from "../../platform/db";
 import { type ApiError, notFound } from "../../platform/errors";
@@ -55,33 +56,57 @@ export function keyChoiceOf(draft: KeyDraft): KeyChoice {
   };
 }
 
+const revokePath = (keyId: string) => `/settings/keys/${encodeURIComponent(keyId)}/revoke`;
+
 const stateText = (page: Page, state: KeyListItem["state"]) =>
   ({ active: page.t.stateActive, revoked: page.t.stateRevoked, expired: page.t.stateExpired })[state];
 
-const keyRow = (page: Page, key: KeyListItem) => {
-  const { t } = page;
-  return html`<tr data-key-id="${key.keyId}" data-state="${key.state}">
-<td>${key.name ?? t.unnamed}</td>
-<td><code>${key.displayPrefix}…</code></td>
-<td><ul class="scopes">${key.scopes.map((scope) => html`<li><code>${scope}</code></li>`)}</ul></td>
-<td>${formatInstant(key.createdAt)}</td>
-<td>${key.lastUsedAt ? formatInstant(key.lastUsedAt) : t.notYet}</td>
-<td>${key.expiresAt ? formatInstant(key.expiresAt) : t.never}</td>
-<td class="state-${key.state}">${stateText(page, key.state)}</td>
-<td>${key.state === "active" ? html`<a class="revoke" href="${page.href(`/settings/keys/${encodeURIComponent(key.keyId)}/revoke`)}">${t.revoke}</a>` : ""}</td>
-</tr>`;
-};
+/** The kinds of key list the settings page shows: keys made as keys, and connected assistants. */
+type ListKind = "keys" | "assistants";
 
-/** The key list of the settings page (never a secret: names, prefixes, scopes, dates and states). */
+/** A column of a key list: its heading and its cell for one key. */
+type KeyColumn = [heading: string, cell: (key: KeyListItem) => Html | string];
+
+/** The columns of a list before its state and revoke link: an assistant shows where it sends access instead of a prefix, and has no expiry. */
+function columnsOf(page: Page, kind: ListKind): KeyColumn[] {
+  const { t } = page;
+  const instant = (iso: string | null, none: string) => (iso ? formatInstant(iso) : none);
+  const keysOnly = kind === "keys";
+  return [
+    [keysOnly ? t.keyName : t.assistantName, (key) => key.name ?? t.unnamed],
+    keysOnly ? [t.keyPrefix, (key) => html`<code>${key.displayPrefix}…</code>`] : [t.connectedTo, (key) => key.connectedTo ?? ""],
+    [t.keyScopes, (key) => html`<ul class="scopes">${key.scopes.map((scope) => html`<li><code>${scope}</code></li>`)}</ul>`],
+    [t.created, (key) => formatInstant(key.createdAt)],
+    [t.lastUsed, (key) => instant(key.lastUsedAt, t.notYet)],
+    ...(keysOnly ? [[t.expires, (key: KeyListItem) => instant(key.expiresAt, t.never)] satisfies KeyColumn] : []),
+  ];
+}
+
+/** A page of one kind of the person's keys (never a secret), each active one with its revoke link. */
+function keyList(page: Page, kind: ListKind, keys: { items: KeyListItem[]; totalCount: number }, current: number): Html {
+  const { t } = page;
+  const columns = columnsOf(page, kind);
+  const row = (key: KeyListItem) => html`<tr data-key-id="${key.keyId}" data-state="${key.state}">
+${columns.map(([, cell]) => html`<td>${cell(key)}</td>`)}
+<td class="state-${key.state}">${stateText(page, key.state)}</td>
+<td>${key.state === "active" ? html`<a class="revoke" href="${page.href(revokePath(key.keyId))}">${t.revoke}</a>` : ""}</td>
+</tr>`;
+  return html`<table id="${kind}">
+<thead><tr>${columns.map(([heading]) => html`<th scope="col">${heading}</th>`)}<th scope="col">${t.state}</th><th scope="col"></th></tr></thead>
+<tbody>${keys.items.map(row)}</tbody>
+</table>
+${pager(page, { current, totalCount: keys.totalCount, perPage: KEYS_PER_PAGE, hrefOf: (n) => `/settings?${kind}Page=${n}#${kind}-section` })}`;
+}
+
+/** The key list of the settings page: names, prefixes, scopes, dates and states. */
 export function keysTable(page: Page, keys: { items: KeyListItem[]; totalCount: number }, current: number): Html {
   const { t } = page;
-  if (keys.totalCount === 0) return html`<h3>${t.yourKeys}</h3><p>${t.noKeys}</p>`;
-  return html`<h3>${t.yourKeys}</h3>
-<table id="keys">
-<thead><tr><th scope="col">${t.keyName}</th><th scope="col">${t.keyPrefix}</th><th scope="col">${t.keyScopes}</th><th scope="col">${t.created}</th><th scope="col">${t.lastUsed}</th><th scope="col">${t.expires}</th><th scope="col">${t.state}</th><th scope="col"></th></tr></thead>
-<tbody>${keys.items.map((key) => keyRow(page, key))}</tbody>
-</table>
-${pager(page, { current, totalCount: keys.totalCount, perPage: KEYS_PER_PAGE, hrefOf: (n) => `/settings?keysPage=${n}#keys-section` })}`;
+  return html`<h3>${t.yourKeys}</h3>${keys.totalCount === 0 ? html`<p>${t.noKeys}</p>` : keyList(page, "keys", keys, current)}`;
+}
+
+/** The connected assistants of the settings page: the keys OAuth consents made, with where each sends access. */
+export function assistantsTable(page: Page, keys: { items: KeyListItem[]; totalCount: number }, current: number): Html {
+  return keys.totalCount === 0 ? html`<p>${page.t.noAssistants}</p>` : keyList(page, "assistants", keys, current);
 }
 
 /** The one time a key's secret is shown: in the answer to the form that made it, never in a URL. */
@@ -102,16 +127,21 @@ const presetText = (page: Page, preset: KeyPresetChoice) =>
     individual: [page.t.presetIndividual, page.t.presetIndividualHelp],
   })[preset];
 
-const presetChoice = (page: Page, draft: KeyDraft, preset: KeyPresetChoice) => {
+const presetChoice = (page: Page, draft: Pick<KeyDraft, "preset">, preset: KeyPresetChoice) => {
   const [label, help] = presetText(page, preset);
   return html`<label class="choice"><input type="radio" name="preset" value="${preset}"${draft.preset === preset ? " checked" : ""}> <strong>${label}</strong> <span class="help">${help}</span></label>`;
 };
 
-const scopeChoice = (page: Page, draft: KeyDraft, scope: Scope) =>
+const scopeChoice = (page: Page, draft: Pick<KeyDraft, "scopes">, scope: Scope) =>
   html`<label class="choice"><input type="checkbox" name="scopes" value="${scope}"${draft.scopes.includes(scope) ? " checked" : ""}> <code>${scope}</code> <span class="help">${page.t.scope[scope]}</span></label>`;
 
 const expiryOption = (draft: KeyDraft, value: string, label: string) =>
   html`<option value="${value}"${draft.expiresInDays === value ? " selected" : ""}>${label}</option>`;
+
+/** The spec's choice of a key's permissions (a preset, or individual settings): the create-key form's and the OAuth consent's. */
+export const permissionFields = (page: Page, draft: Pick<KeyDraft, "preset" | "scopes">) =>
+  html`<fieldset><legend>${page.t.presetLegend}</legend>${KEY_PRESET_CHOICES.map((preset) => presetChoice(page, draft, preset))}</fieldset>
+<fieldset class="scopes"><legend>${page.t.scopesLegend}</legend>${SCOPES.map((scope) => scopeChoice(page, draft, scope))}</fieldset>`;
 
 /** The create-key form with the spec's choices; a refused attempt comes back with its error and what was entered. */
 export function createKeyForm(page: Page, csrfToken: string, refused?: { draft: KeyDraft; error: ApiError }): Html {
@@ -127,16 +157,13 @@ ${
 }
 ${csrfField(csrfToken)}
 <label>${t.keyName} <input name="name" maxlength="100" value="${draft.name}" autocomplete="off"></label>
-<fieldset><legend>${t.presetLegend}</legend>${KEY_PRESET_CHOICES.map((preset) => presetChoice(page, draft, preset))}</fieldset>
-<fieldset class="scopes"><legend>${t.scopesLegend}</legend>${SCOPES.map((scope) => scopeChoice(page, draft, scope))}</fieldset>
+${permissionFields(page, draft)}
 <label>${t.expires} <select name="expiresInDays">${expiryOption(draft, "", t.expiryNone)}${KEY_EXPIRY_DAYS.map((days) =>
     expiryOption(draft, String(days), t.expiryDays(days)),
   )}</select></label>
 <p><button id="create-key-submit" type="submit">${t.createKeyButton}</button></p>
 </form>`;
 }
-
-const revokePath = (keyId: string) => `/settings/keys/${encodeURIComponent(keyId)}/revoke`;
 
 /** Revoking asks first (GET: a confirmation page), then revokes (POST from that page). */
 export function mountKeys(app: Hono<AppEnv>): void {
@@ -147,25 +174,34 @@ export function mountKeys(app: Hono<AppEnv>): void {
       const key = await keyOf(createDb(c.env.DB), keyId);
       if (key?.userId !== session.userId) throw notFound("The key");
       const { t } = page;
+      const ask = key.connectedTo
+        ? {
+            title: t.revokeAssistantTitle,
+            explain: t.revokeAssistantExplain(key.name, key.connectedTo),
+            buttonLabel: t.confirmRevokeAssistant,
+            back: "/settings#assistants-section",
+          }
+        : {
+            title: t.revokeTitle,
+            explain: t.revokeExplain(key.name, key.displayPrefix),
+            buttonLabel: t.confirmRevoke,
+            back: "/settings#keys-section",
+          };
       return htmlPage(
         c,
-        confirmationPage(page, {
-          title: t.revokeTitle,
-          explain: t.revokeExplain(key.name, key.displayPrefix),
-          action: revokePath(keyId),
-          csrfToken: session.csrfToken,
-          buttonId: "confirm-revoke",
-          buttonLabel: t.confirmRevoke,
-          back: "/settings#keys-section",
-        }),
+        confirmationPage(page, { ...ask, action: revokePath(keyId), csrfToken: session.csrfToken, buttonId: "confirm-revoke" }),
       );
     }),
   );
   app.post(
     "/settings/keys/:keyId/revoke",
     settingsForm(async (c, page, session) => {
-      await revokeKeyOf(createDb(c.env.DB), session.userId, pathParam(c, "keyId"));
-      return redirectTo(c, page.href("/settings?notice=keyRevoked#keys-section"));
+      const keyId = pathParam(c, "keyId");
+      const db = createDb(c.env.DB);
+      const key = await keyOf(db, keyId);
+      await revokeKey(db, grantHelpersFor(c.env, c.req.url), session.userId, keyId);
+      const shown = key?.connectedTo ? "?notice=assistantRevoked#assistants-section" : "?notice=keyRevoked#keys-section";
+      return redirectTo(c, page.href(`/settings${shown}`));
     }),
   );
 }

@@ -86,6 +86,10 @@ const TEXTS = {
     "Sign in with a passkey saved on this device or your phone. There are no passwords.",
   ),
   signInButton: say("パスキーでサインイン", "Sign in with a passkey"),
+  signInToConnect: say(
+    "アシスタントを接続するには、まずパスキーでサインインしてください。サインインのあと、許可する内容を確認できます。",
+    "To connect an assistant, first sign in with your passkey. You then see what it asks for before anything is allowed.",
+  ),
   signUpTitle: say("アカウントを作る", "Create an account"),
   signUpIntro: say(
     "はじめての方は、パスキーで無料 (FREE) アカウントを作れます。",
@@ -240,6 +244,42 @@ const TEXTS = {
   confirmRevoke: say("キーを失効させる", "Revoke the key"),
   cancel: say("やめる", "Cancel"),
   keyRevoked: say("キーを失効させました。", "The key was revoked."),
+  // connected assistants (OAuth)
+  assistantsTitle: say("接続したアシスタント", "Connected assistants"),
+  assistantsIntro: say(
+    "OAuth で接続したアシスタント (Claude や ChatGPT など) です。それぞれが API キーの 1 つとして数えられ、失効させるとすぐに使えなくなります。",
+    "Assistants connected with OAuth (Claude, ChatGPT and others). Each one is one of your API keys: it counts against your plan's key limit, and revoking it cuts it off at once.",
+  ),
+  noAssistants: say("接続したアシスタントはありません。", "No assistant is connected."),
+  assistantName: say("アシスタント", "Assistant"),
+  connectedTo: say("接続先", "Sends access to"),
+  revokeAssistantTitle: say("このアシスタントの接続を解除しますか?", "Disconnect this assistant?"),
+  revokeAssistantExplain: say(
+    (name: string | null, host: string) =>
+      `「${name ?? host}」(${host}) は、すぐにこのサービスを使えなくなります。もう一度使うには接続し直します。`,
+    (name, host) => `“${name ?? host}” (${host}) can no longer use this service, at once. To use it again, connect it again.`,
+  ),
+  confirmRevokeAssistant: say("接続を解除", "Disconnect"),
+  assistantRevoked: say("アシスタントの接続を解除しました。", "The assistant was disconnected."),
+  consentTitle: say("アシスタントの接続", "Connect an assistant"),
+  consentIntro: say(
+    (name: string) => `「${name}」がこのアカウントへのアクセスを求めています。許可するまで何も渡されません。`,
+    (name) => `“${name}” asks to use this account. Nothing is shared until you allow it.`,
+  ),
+  consentClient: say("アプリ", "Application"),
+  consentPublisher: say("発行元", "Published by"),
+  consentSelfRegistered: say("自己登録 (名前は確認されていません)", "self-registered (its name is not verified)"),
+  consentRedirect: say("アクセスの送り先", "Access is sent to"),
+  consentLoopback: say(
+    "アクセスはこのコンピューター上のアプリに送られます。そのアプリから今サインインを始めた場合にだけ続けてください。",
+    "Access is sent to an app on this computer. Continue only if you just started connecting from it.",
+  ),
+  consentKeyNote: say(
+    "許可すると、この権限の API キーが 1 つ作られ、設定の「接続したアシスタント」に表示されます。いつでもそこで解除できます。",
+    "Allowing makes one API key with these permissions, listed under “Connected assistants” in your settings, where you can disconnect it at any time.",
+  ),
+  consentAllow: say("許可する", "Allow"),
+  consentDeny: say("拒否する", "Deny"),
   // passkeys
   passkeysTitle: say("パスキー", "Passkeys"),
   added: say("登録", "Added"),

@@ -13,7 +13,7 @@ import { publicOrigin } from "../../platform/publicOrigin";
 import { findUser } from "../../tools/account/queries";
 import { activityTable, RECENT_EVENTS } from "./activity";
 import { settingsForm, settingsPage } from "./guards";
-import { createKeyForm, KEYS_PER_PAGE, type KeyDraft, keyChoiceOf, keyDraftOf, keysTable, newKeyPanel } from "./keys";
+import { assistantsTable, createKeyForm, KEYS_PER_PAGE, type KeyDraft, keyChoiceOf, keyDraftOf, keysTable, newKeyPanel } from "./keys";
 import { csrfField, frame, type Html, htmlPage, noticeOf, type Page, pageNumberOf, redirectTo } from "./layout";
 import { formatCount, formatInstant } from "./messages";
 import { passkeysSection } from "./passkeys";
@@ -62,9 +62,11 @@ const signOutSection = (page: Page, csrfToken: string) => html`<section id="sign
 async function settingsView(c: Context<AppEnv>, page: Page, session: Session, outcome: Outcome = {}): Promise<Html> {
   const db = createDb(c.env.DB);
   const keysPage = pageNumberOf(c, "keysPage");
-  const [account, keys, passkeys, events] = await Promise.all([
+  const assistantsPage = pageNumberOf(c, "assistantsPage");
+  const [account, keys, assistants, passkeys, events] = await Promise.all([
     accountSummary(db, session.userId, new Date()),
-    listKeys(db, session.userId, keysPage, KEYS_PER_PAGE),
+    listKeys(db, session.userId, keysPage, KEYS_PER_PAGE, "keys"),
+    listKeys(db, session.userId, assistantsPage, KEYS_PER_PAGE, "assistants"),
     listPasskeys(db, session.userId),
     listEvents(db, session.userId, 1, RECENT_EVENTS),
   ]);
@@ -79,6 +81,12 @@ ${keysTable(page, keys, keysPage)}
 ${outcome.issued ? newKeyPanel(page, outcome.issued) : ""}
 ${createKeyForm(page, session.csrfToken, outcome.refused)}
 </div>
+</section>
+<section id="assistants-section" aria-labelledby="assistants-title">
+<h2 id="assistants-title">${t.assistantsTitle}</h2>
+<p class="help">${t.assistantsIntro}</p>
+${noticeOf(c, { assistantRevoked: t.assistantRevoked })}
+${assistantsTable(page, assistants, assistantsPage)}
 </section>
 <section id="passkeys-section" aria-labelledby="passkeys-title">
 <h2 id="passkeys-title">${t.passkeysTitle}</h2>
@@ -95,14 +103,14 @@ ${signOutSection(page, session.csrfToken)}`;
 }
 
 /** The plan-limit context of the signed-in person's key creation. */
-async function limitContextOf(c: Context<AppEnv>, userId: string) {
+export async function limitContextOf(c: Context<AppEnv>, userId: string) {
   const user = await findUser(createDb(c.env.DB), userId);
   if (!user) throw new ApiError("unauthorized", "This account no longer exists.");
   return { userId, plan: user.plan, upgradeUrl: upgradeUrlOf(c.env, publicOrigin(c.env, c.req.url)) };
 }
 
 /** Refusals of the form itself (a choice that does not fit, the plan's key limit), shown beside the form it came from. */
-const isFormRefusal = (error: unknown): error is ApiError =>
+export const isFormRefusal = (error: unknown): error is ApiError =>
   error instanceof ApiError && (error.code === "invalid_input" || error.code === "plan_required");
 
 /** GET /settings, key creation (its answer shows the new key once), signing out. */
