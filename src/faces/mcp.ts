@@ -2,7 +2,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { readRequestBody, requestBodyTooLargeMessage } from "@modelcontextprotocol/sdk/server/requestBody.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { CallToolRequestSchema, ErrorCode, isJSONRPCRequest, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ErrorCode, isJSONRPCRequest, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
 import type { Context, Hono } from "hono";
 import type { AppEnv } from "../env";
@@ -21,11 +21,16 @@ import { invokeTool } from "../registry/invokeTool";
 export const MCP_PATH = "/mcp";
 
 const INSTRUCTIONS = [
-  "Tools for one collector's retro game library: find games (kana reading, JAN barcode, model number),",
-  "keep the library, wishlist, play records and logs, consoles, tags and collections.",
-  "Removals and FREE/LIGHT replays are two-step: the first call changes nothing and answers a summary",
-  "and a confirmToken; show the summary to the user and call again with the token only after they agree.",
-  "A result with isError carries the REST error body (code, message, field, retryAfterSec, requestId).",
+  "Tools for one collector's retro game library: the library, wishlist, physical copies, play records and logs,",
+  "consoles and their maintenance logs, tags, collections and attributes, on top of a catalog of Japanese retro games.",
+  "Look ids up before you use them: searchGames finds a gameId by title, kana reading, nickname, JAN barcode or model number",
+  "(browseGames by platform and genre); listPlatforms, listGenres and listPublishers give the other ids; getGamesBatch reads many games at once.",
+  "getAccount tells the plan (FREE, LIGHT or PREMIUM), today's calls against the daily quota and when it resets, and the counts against the plan's limits.",
+  "Every tool call counts against the daily quota, and calls come at most so fast (a burst limit per 10 seconds):",
+  "a result with code rate_limited says when to retry (retryAfterSec); plan_required names what the plan does not allow.",
+  "Removals and FREE/LIGHT replays are two-step: the first call changes nothing and answers a summary and a confirmToken;",
+  "show the summary to the user and call again with the token only after they agree.",
+  "A result with isError carries the REST error body (code, message, field, retryAfterSec, requestId): fix the named field rather than retrying as is.",
 ].join(" ");
 
 const asText = (value: unknown) => [{ type: "text" as const, text: JSON.stringify(value) }];
@@ -58,6 +63,12 @@ interface McpCaller {
   keyChecked: boolean;
 }
 
+/**
+ * A JSON-RPC error as the SDK sends it: its code and exactly this message. (An McpError's message
+ * already starts "MCP error <code>: ", and a client adds the same prefix again when it reads it.)
+ */
+const protocolError = (code: number, message: string) => Object.assign(new Error(message), { code });
+
 /** One MCP server per request: the face is stateless, every request stands alone. */
 function serverFor(
   c: Context<AppEnv>,
@@ -73,7 +84,7 @@ function serverFor(
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = byName.get(request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `There is no tool named '${request.params.name}'.`);
+    if (!tool) throw protocolError(ErrorCode.InvalidParams, `There is no tool named '${request.params.name}'.`);
     const requestId = c.get("requestId");
     const outcome = await invokeTool(tool, {
       face: "mcp",

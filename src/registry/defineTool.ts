@@ -66,7 +66,13 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   scopes: readonly Scope[];
   plans: readonly Plan[];
   kind: ToolKind;
-  /** Overrides the idempotency that `kind` implies (updates that set absolute values are idempotent). */
+  /**
+   * MCP's idempotentHint: repeating the call with the same arguments changes nothing more. Reads and
+   * removals are (a removal's confirmToken works once); a write is not unless it says true. Say
+   * true only when a repeat really changes nothing, revision and updatedAt included: an update
+   * whose equal values keep both (platform/writes.ts touchIfChanged) or whose required revision
+   * the first call moved, an add whose repeat is a 409. test/registry/annotations.test.ts holds it.
+   */
   idempotent?: boolean;
   /**
    * A write may overwrite or delete what the user has (MCP's destructiveHint, true for every write

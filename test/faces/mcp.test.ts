@@ -225,11 +225,21 @@ describe("MCP tools/call", () => {
     expect(reply.body).toMatchObject({ retryable: true, retryAfterSec: expect.any(Number), resetAt: expect.any(String) });
   });
 
+  it("tells an assistant how the service works in its instructions: where ids come from, plans and quota, two-step removals", async () => {
+    const client = await connect(await newAccount());
+    const instructions = client.getInstructions() ?? "";
+    for (const named of ["searchGames", "listPlatforms", "getAccount", "daily quota", "rate_limited", "confirmToken", "isError"]) {
+      expect(instructions).toContain(named);
+    }
+  });
+
   it("answers an unknown tool with a JSON-RPC error", async () => {
     const client = await connect(await newAccount());
     const error = await client.callTool({ name: "noSuchTool", arguments: {} }).catch((e) => e);
     expect(error).toBeInstanceOf(McpError);
     expect(error.code).toBe(-32602);
+    // The client prefixes "MCP error <code>: " once; the server's own message carries no prefix of its own.
+    expect(error.message).toBe("MCP error -32602: There is no tool named 'noSuchTool'.");
   });
 
   it("keeps users apart: another user's game is not found", async () => {

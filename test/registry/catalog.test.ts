@@ -3,85 +3,8 @@ import { catalogTools } from "../../src/registry/catalog";
 import { CATALOG_REVISION } from "../../src/registry/catalogRevision";
 import { computeCatalogRevision } from "../../src/registry/publishedForms";
 import { tools } from "../../src/tools";
-import type { ToolName } from "../../src/tools/types";
 import { authHeader, newAccount, send, sendTo, testApp } from "../support/harness";
 import { testTools } from "../support/testTools";
-
-/** What a tool can do to what the user has; annotations follow from it (reads only: readOnly; overwrites or deletes: destructive). */
-type Effect = "reads" | "adds" | "overwrites" | "deletes";
-
-/**
- * Every tool's effects, decided here for each one (a new tool fails to compile until it is added).
- * Overwrites and deletes include those a tool makes beside its target: addToLibrary takes the game
- * off the wishlist, addPhysicalCopy's makeActive overwrites the library entry, a FREE/LIGHT
- * addPlayRecord replay replaces the record and its logs, updateTagGames' replace mode drops games,
- * importMyData's replace mode removes the dataset first.
- */
-const TOOL_EFFECTS: Record<ToolName, readonly Effect[]> = {
-  getAccount: ["reads"],
-  searchGames: ["reads"],
-  browseGames: ["reads"],
-  getGamesBatch: ["reads"],
-  listPlatforms: ["reads"],
-  listGenres: ["reads"],
-  listPublishers: ["reads"],
-  getLibrary: ["reads"],
-  addToLibrary: ["adds", "deletes"],
-  updateLibraryEntry: ["overwrites"],
-  removeFromLibrary: ["deletes"],
-  getWishlist: ["reads"],
-  addToWishlist: ["adds"],
-  updateWishlistEntry: ["overwrites"],
-  removeFromWishlist: ["deletes"],
-  getPhysicalCopies: ["reads"],
-  addPhysicalCopy: ["adds", "overwrites"],
-  updatePhysicalCopy: ["overwrites"],
-  removePhysicalCopy: ["deletes"],
-  addCustomGame: ["adds"],
-  updateCustomGame: ["overwrites"],
-  removeCustomGame: ["deletes"],
-  addCustomPlatform: ["adds"],
-  updateCustomPlatform: ["overwrites"],
-  removeCustomPlatform: ["deletes"],
-  addCustomPublisher: ["adds"],
-  updateCustomPublisher: ["overwrites"],
-  removeCustomPublisher: ["deletes"],
-  getPlayRecords: ["reads"],
-  addPlayRecord: ["adds", "deletes"],
-  updatePlayRecord: ["overwrites"],
-  removePlayRecord: ["deletes"],
-  getGamePlayHistory: ["reads"],
-  getPlayLogs: ["reads"],
-  addPlayLog: ["adds"],
-  updatePlayLog: ["overwrites"],
-  removePlayLog: ["deletes"],
-  getConsoles: ["reads"],
-  addConsole: ["adds"],
-  updateConsole: ["overwrites"],
-  removeConsole: ["deletes"],
-  getConsoleMaintenanceLogs: ["reads"],
-  addConsoleMaintenanceLog: ["adds"],
-  updateConsoleMaintenanceLog: ["overwrites"],
-  removeConsoleMaintenanceLog: ["deletes"],
-  getTags: ["reads"],
-  addTag: ["adds"],
-  updateTag: ["overwrites"],
-  updateTagGames: ["adds", "deletes"],
-  removeTag: ["deletes"],
-  getCollections: ["reads"],
-  addCollection: ["adds"],
-  updateCollection: ["overwrites"],
-  removeCollection: ["deletes"],
-  getCollectionGames: ["reads"],
-  listAttributes: ["reads"],
-  addAttribute: ["adds"],
-  removeAttribute: ["deletes"],
-  // An export link and an import's next rows add; nothing the user has is changed by them.
-  exportMyData: ["reads", "adds"],
-  exportMasterData: ["reads", "adds"],
-  importMyData: ["adds", "deletes"],
-  getImportStatus: ["reads", "adds"],
-};
 
 const CATALOG_FIELDS = [
   "name",
@@ -132,21 +55,6 @@ describe("GET /rest/v1/tools", () => {
     expect(byName.testEcho.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
     expect(byName.testPremiumWrite.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     expect(byName.testPremiumWrite.methods).toEqual(["POST"]);
-  });
-
-  it("publishes each tool's annotations as what the tool can do says, so every tool, present and future, decides", async () => {
-    const reply = await send("/rest/v1/tools");
-    expect(Object.keys(TOOL_EFFECTS).sort()).toEqual(tools.map((tool) => tool.name).sort());
-    const published = reply.body.tools as { name: ToolName; annotations: Record<string, boolean> }[];
-    const misdeclared = published.flatMap(({ name, annotations }) => {
-      const effects: readonly Effect[] = TOOL_EFFECTS[name];
-      const readOnlyHint = effects.every((effect) => effect === "reads");
-      const destructiveHint = effects.includes("overwrites") || effects.includes("deletes");
-      return annotations.readOnlyHint === readOnlyHint && annotations.destructiveHint === destructiveHint
-        ? []
-        : [`${name}: should be readOnlyHint ${readOnlyHint}, destructiveHint ${destructiveHint}`];
-    });
-    expect(misdeclared).toEqual([]);
   });
 
   it("sets ETag to the revision as a quoted entity tag and answers If-None-Match with 304, quoted or not", async () => {

@@ -16,6 +16,8 @@ export const addAttribute = defineTool({
   plans: ALL_PLANS,
   kind: "write",
   destructive: false,
+  // A repeat is 409 already_exists (labels are unique).
+  idempotent: true,
   input: z.strictObject({ label: nameText(30).describe("1 to 30 characters, unique among system and your labels.") }),
   output: z.object({ item: attributeSchema }),
   conflicts: ["already_exists"],

@@ -16,7 +16,7 @@ export const updateConsole = defineTool({
   scopes: ["play:write"],
   plans: LIGHT_AND_ABOVE,
   kind: "write",
-  idempotent: true,
+  // Not idempotent: every update moves updatedAt, even when the values are the ones stored.
   input: z
     .strictObject({ consoleId: z.string().min(1).max(40), ...consoleFieldArgs })
     .partial()

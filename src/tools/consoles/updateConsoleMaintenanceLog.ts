@@ -17,7 +17,7 @@ export const updateConsoleMaintenanceLog = defineTool({
   scopes: ["play:write"],
   plans: LIGHT_AND_ABOVE,
   kind: "write",
-  idempotent: true,
+  // Not idempotent: every update moves updatedAt, even when the values are the ones stored.
   input: z
     .strictObject({ maintenanceLogId: z.string().min(1).max(40), ...maintenanceFieldArgs })
     .partial()

@@ -149,6 +149,8 @@ export function customRecordAddTool(kind: CustomRecordKind) {
   return defineTool({
     ...basics,
     destructive: false,
+    // A repeat is 409 already_exists (names are unique per user).
+    idempotent: true,
     description: kind.add.description,
     restNote: `In REST, POST /rest/v1/${basics.name}; ${kind.add.restNote}`,
     input: z.strictObject(kind.fields).partial().required({ name: true }),

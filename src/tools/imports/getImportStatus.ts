@@ -15,10 +15,10 @@ export const getImportStatus = defineTool({
   restNote: 'REST only: POST /rest/v1/getImportStatus {"jobId": ...}.',
   scopes: ["library:write", "play:write"],
   plans: ALL_PLANS,
-  // It advances the job, so it is a write; calling it again is always safe.
+  // It advances the job, so it is a write. Calling it again is safe, but not idempotent: each call
+  // while the job is processing writes its next rows (which only add: destructive false).
   kind: "write",
   destructive: false,
-  idempotent: true,
   restOnly: true,
   input: z.strictObject({ jobId: z.string().min(1).max(40) }),
   output: importStatusSchema,

@@ -22,6 +22,8 @@ export const addToLibrary = defineTool({
   scopes: ["library:write"],
   plans: ALL_PLANS,
   kind: "write",
+  // Destructive: the game leaves the wishlist. A repeat is 409 already_exists and changes nothing.
+  idempotent: true,
   input: z
     .strictObject({ gameId: positiveId, ...entryFieldArgs })
     .partial()

@@ -20,6 +20,9 @@ export const addPhysicalCopy = defineTool({
   scopes: ["library:write"],
   plans: PREMIUM_ONLY,
   kind: "write",
+  // Destructive: materialize and makeActive overwrite the library entry. The required revision moves
+  // with every copy write, so a repeat is 409 revision_conflict and changes nothing.
+  idempotent: true,
   input: z
     .strictObject({
       gameId: positiveId,

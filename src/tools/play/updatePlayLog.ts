@@ -17,7 +17,7 @@ export const updatePlayLog = defineTool({
   scopes: ["play:write"],
   plans: ALL_PLANS,
   kind: "write",
-  idempotent: true,
+  // Not idempotent: every update moves updatedAt, even when the values are the ones stored.
   input: z.strictObject({
     playLogId: z.string().min(1).max(40),
     playTime: z.number().int().min(1).max(1440).optional().describe("Minutes of the session, 1 to 1440."),

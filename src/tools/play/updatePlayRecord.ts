@@ -19,7 +19,7 @@ export const updatePlayRecord = defineTool({
   scopes: ["play:write"],
   plans: ALL_PLANS,
   kind: "write",
-  idempotent: true,
+  // Not idempotent: every update moves updatedAt and the revision, even when the values are the ones stored.
   input: z
     .strictObject({
       playId: z.string().min(1).max(40),

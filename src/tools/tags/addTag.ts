@@ -16,6 +16,8 @@ export const addTag = defineTool({
   plans: LIGHT_AND_ABOVE,
   kind: "write",
   destructive: false,
+  // A repeat is 409 already_exists (names are unique).
+  idempotent: true,
   input: z.strictObject(tagFieldArgs).partial().required({ name: true }),
   output: z.object({ item: tagSchema }),
   conflicts: ["already_exists"],

@@ -27,6 +27,9 @@ export const updateTagGames = defineTool({
   scopes: ["library:write"],
   plans: LIGHT_AND_ABOVE,
   kind: "write",
+  // Destructive: remove and replace drop games. The set is written as a set, and the revision and
+  // updatedAt move only when it really changes, so a repeat changes nothing in any mode.
+  idempotent: true,
   input: z.strictObject({
     tagId: positiveId,
     mode: z.enum(["add", "remove", "replace"]),

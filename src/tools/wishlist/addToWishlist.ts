@@ -21,6 +21,8 @@ export const addToWishlist = defineTool({
   plans: ALL_PLANS,
   kind: "write",
   destructive: false,
+  // A repeat is 409 already_exists.
+  idempotent: true,
   input: z
     .strictObject({ gameId: positiveId, ...wishFieldArgs })
     .partial()

@@ -21,7 +21,7 @@ export const updateWishlistEntry = defineTool({
   scopes: ["library:write"],
   plans: ALL_PLANS,
   kind: "write",
-  idempotent: true,
+  // Not idempotent: every update moves updatedAt and the revision, even when the values are the ones stored.
   input: z
     .strictObject({ gameId: positiveId, ...wishFieldArgs, revision: z.string().min(1).describe("From the entry; optional.") })
     .partial()
