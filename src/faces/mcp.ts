@@ -1,9 +1,19 @@
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { readRequestBody, requestBodyTooLargeMessage } from "@modelcontextprotocol/sdk/server/requestBody.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { CallToolRequestSchema, ErrorCode, isJSONRPCRequest, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
+import {
+  type CallToolResult,
+  createMcpHandler,
+  INVALID_PARAMS,
+  INVALID_REQUEST,
+  isJSONRPCRequest,
+  isLegacyRequest,
+  PARSE_ERROR,
+  type ProtocolEra,
+  ProtocolError,
+  readRequestBody,
+  Server,
+  type ServerContext,
+  type Tool,
+  WebStandardStreamableHTTPServerTransport,
+} from "@modelcontextprotocol/server";
 import type { Context, Hono } from "hono";
 import type { AppEnv } from "../env";
 import { admitRequests } from "../platform/admission";
@@ -17,6 +27,7 @@ import { mcpToolEntry, mcpTools } from "../registry/catalog";
 import { CATALOG_REVISION } from "../registry/catalogRevision";
 import type { ToolDefinition } from "../registry/defineTool";
 import { invokeTool } from "../registry/invokeTool";
+import { confirmationAsked, confirmsThroughPerson, declinedResult, personsAnswer, refusedState } from "./mcpConfirmation";
 
 export const MCP_PATH = "/mcp";
 
@@ -63,29 +74,43 @@ interface McpCaller {
   keyChecked: boolean;
 }
 
-/**
- * A JSON-RPC error as the SDK sends it: its code and exactly this message. (An McpError's message
- * already starts "MCP error <code>: ", and a client adds the same prefix again when it reads it.)
- */
-const protocolError = (code: number, message: string) => Object.assign(new Error(message), { code });
+/** One POST's caller, handed through the SDK to its per-request server (its pass-through authInfo exists for exactly this). */
+interface McpCall {
+  c: Context<AppEnv>;
+  authorization: string | undefined;
+  caller: McpCaller;
+}
 
-/** One MCP server per request: the face is stateless, every request stands alone. */
-function serverFor(
-  c: Context<AppEnv>,
-  authorization: string | undefined,
-  byName: ReadonlyMap<string, ToolDefinition>,
-  listed: ReturnType<typeof mcpToolEntry>[],
-  caller: McpCaller,
-) {
+const callOf = (extra: Record<string, unknown> | undefined) => extra?.call as McpCall;
+
+/** tools/list changes only with a deploy that changes the catalog (CATALOG_REVISION, the server's version): any client may keep it an hour. */
+const TOOLS_LIST_CACHE = { ttlMs: 3_600_000, cacheScope: "public" as const };
+
+/** The preview a two-step tool answers before it acts (confirm.ts). */
+const isPreview = (result: unknown): result is { confirmRequired: true; summary: string; confirmToken: string } =>
+  typeof result === "object" && result !== null && (result as { confirmRequired?: unknown }).confirmRequired === true;
+
+/**
+ * One MCP server per request: the face is stateless, every request stands alone. `era` is the
+ * request's protocol revision family: 2026-07-28 ("modern") or a 2025 one ("legacy").
+ */
+function serverFor(call: McpCall, era: ProtocolEra, byName: ReadonlyMap<string, ToolDefinition>, listed: Tool[]) {
+  const { c, authorization, caller } = call;
   const server = new Server(
     { name: "retro-game-collection-api", title: "Retro Game Collection API", version: CATALOG_REVISION },
-    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },
+    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS, cacheHints: { "tools/list": TOOLS_LIST_CACHE } },
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler("tools/list", () => ({ tools: listed }));
+  server.setRequestHandler("tools/call", async (request, ctx: ServerContext) => {
     const tool = byName.get(request.params.name);
-    if (!tool) throw protocolError(ErrorCode.InvalidParams, `There is no tool named '${request.params.name}'.`);
+    if (!tool) throw new ProtocolError(INVALID_PARAMS, `There is no tool named '${request.params.name}'.`);
     const requestId = c.get("requestId");
+    const throughPerson = confirmsThroughPerson(tool, era, ctx);
+    let args: Record<string, unknown> = request.params.arguments ?? {};
+    const answer = throughPerson ? await personsAnswer(c.env, ctx, tool, args, new Date()) : { kind: "none" as const };
+    if (answer.kind === "refused") return toolError(answer.error, requestId);
+    if (answer.kind === "declined") return declinedResult(requestId);
+    if (answer.kind === "confirmed") args = { ...args, confirmToken: answer.confirmToken };
     const outcome = await invokeTool(tool, {
       face: "mcp",
       env: c.env,
@@ -93,13 +118,19 @@ function serverFor(
       verifiedAs: caller.verified,
       requestId,
       origin: publicOrigin(c.env, c.req.url),
-      input: { raw: request.params.arguments ?? {} },
+      input: { raw: args },
     });
     if (outcome.rate) {
       c.set("rate", outcome.rate);
       caller.keyChecked = true;
     } else if (!outcome.ok) caller.refusal ??= { error: outcome.error };
-    return outcome.ok ? toolResult(outcome.result) : toolError(outcome.error, requestId);
+    if (!outcome.ok) {
+      // The confirm token a state carried was spent, or is another person's: the state is no good.
+      if (answer.kind === "confirmed" && asApiError(outcome.error, requestId).details.field === "confirmToken") throw refusedState();
+      return toolError(outcome.error, requestId);
+    }
+    if (throughPerson && isPreview(outcome.result)) return confirmationAsked(c.env, tool, args, outcome.result, new Date());
+    return toolResult(outcome.result);
   });
   return server;
 }
@@ -108,7 +139,7 @@ function serverFor(
 export const MCP_BATCH_MAX = 10;
 
 /** A POST's JSON-RPC body as read: its messages (one, or a batch's), or the JSON-RPC error that refuses it. */
-type McpBody = { parsed: unknown; messages: unknown[] } | { refusal: Response };
+type McpBody = { text: string; parsed: unknown; messages: unknown[] } | { refusal: Response };
 
 const jsonRpcRefusal = (status: number, code: number, message: string): McpBody => ({
   refusal: Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status }),
@@ -120,22 +151,22 @@ const jsonRpcRefusal = (status: number, code: number, message: string): McpBody 
  */
 async function readMcpBody(request: Request): Promise<McpBody> {
   const body = await readRequestBody(request, MAX_TOOL_BODY_BYTES);
-  if (body.tooLarge) return jsonRpcRefusal(413, -32000, requestBodyTooLargeMessage(MAX_TOOL_BODY_BYTES));
+  if (body.tooLarge) return jsonRpcRefusal(413, -32000, `Payload too large: a message is at most ${MAX_TOOL_BODY_BYTES} bytes.`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(body.text);
   } catch {
-    return jsonRpcRefusal(400, ErrorCode.ParseError, "Parse error: Invalid JSON");
+    return jsonRpcRefusal(400, PARSE_ERROR, "Parse error: Invalid JSON");
   }
   const messages = Array.isArray(parsed) ? parsed : [parsed];
   if (messages.length === 0 || messages.length > MCP_BATCH_MAX) {
-    return jsonRpcRefusal(400, ErrorCode.InvalidRequest, `Invalid Request: a batch holds 1 to ${MCP_BATCH_MAX} messages.`);
+    return jsonRpcRefusal(400, INVALID_REQUEST, `Invalid Request: a batch holds 1 to ${MCP_BATCH_MAX} messages.`);
   }
   const ids = messages.filter(isJSONRPCRequest).map((message) => message.id);
   if (new Set(ids).size < ids.length) {
-    return jsonRpcRefusal(400, ErrorCode.InvalidRequest, "Invalid Request: every request of a batch needs its own id.");
+    return jsonRpcRefusal(400, INVALID_REQUEST, "Invalid Request: every request of a batch needs its own id.");
   }
-  return { parsed, messages };
+  return { text: body.text, parsed, messages };
 }
 
 /**
@@ -146,9 +177,9 @@ async function readMcpBody(request: Request): Promise<McpBody> {
 function burstUnitsOf(body: McpBody, tools: ReadonlyMap<string, ToolDefinition>): number {
   if ("refusal" in body) return 1;
   const reachesPipeline = (message: unknown) => {
-    if (!isJSONRPCRequest(message)) return false;
-    const call = CallToolRequestSchema.safeParse(message);
-    return call.success && tools.has(call.data.params.name);
+    if (!isJSONRPCRequest(message) || message.method !== "tools/call") return false;
+    const name = (message.params as { name?: unknown } | undefined)?.name;
+    return typeof name === "string" && tools.has(name);
   };
   return body.messages.filter((message) => !reachesPipeline(message)).length;
 }
@@ -176,7 +207,26 @@ export type McpAnswer = (c: Context<AppEnv>, request: Request, authorization: st
 export function mcpFace(allTools: readonly ToolDefinition[]): McpAnswer {
   const tools = mcpTools(allTools);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  let listed: ReturnType<typeof mcpToolEntry>[] | undefined;
+  // The catalog's JSON Schemas, as the SDK's Tool type names them.
+  const listed = tools.map(mcpToolEntry) as unknown as Tool[];
+  const serverOf = (call: McpCall, era: ProtocolEra) => serverFor(call, era, byName, listed);
+  // 2026-07-28 requests: the official SDK's handler (server/discover, the per-request envelope,
+  // input_required), answering JSON. 2025 ones go to serveLegacy, which answers JSON too.
+  const modern = createMcpHandler(({ authInfo }) => serverOf(callOf(authInfo?.extra), "modern"), {
+    responseMode: "json",
+    legacy: "reject",
+    maxRequestBodySize: MAX_TOOL_BODY_BYTES,
+  });
+  /**
+   * A 2025-revision request, stateless (initialize, then each request alone), as the SDK's own
+   * legacy leg serves it but answering JSON rather than a stream: every answer, with its
+   * rate-limit headers, is complete when it leaves.
+   */
+  const serveLegacy = async (call: McpCall, request: Request, parsed: unknown) => {
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await serverOf(call, "legacy").connect(transport);
+    return transport.handleRequest(request, { parsedBody: parsed });
+  };
 
   return async (c, request, authorization) => {
     const key = presentedKey(authorization);
@@ -185,10 +235,12 @@ export function mcpFace(allTools: readonly ToolDefinition[]): McpAnswer {
     // Refused before anything runs: a bad key (401) first, then a full burst window (429), then a bad body.
     const caller: McpCaller = units > 0 ? { verified: await admitMessages(c, key, units), keyChecked: true } : { keyChecked: false };
     if ("refusal" in body) return body.refusal;
-    listed ??= tools.map(mcpToolEntry);
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    await serverFor(c, authorization, byName, listed, caller).connect(transport);
-    const answer = await transport.handleRequest(request, { parsedBody: body.parsed });
+    const call: McpCall = { c, authorization, caller };
+    // The SDK's own classifier reads a copy of the body (this one was read above).
+    const legacy = await isLegacyRequest(new Request(request.url, { method: "POST", headers: request.headers, body: body.text }));
+    const answer = legacy
+      ? await serveLegacy(call, request, body.parsed)
+      : await modern.fetch(request, { parsedBody: body.parsed, authInfo: { token: "", clientId: "", scopes: [], extra: { call } } });
     if (caller.keyChecked) return answer;
     // No call got past the key: its refusal is the answer, or, if the SDK refused the POST before
     // any call ran, the key is still judged first.

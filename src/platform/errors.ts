@@ -20,6 +20,8 @@ export const ERROR_STATUS = {
   revision_conflict: 409,
   /** An Idempotency-Key reused for another request, or one whose first request still runs. */
   idempotency_conflict: 409,
+  /** MCP only: the person declined a two-step tool's confirmation form; nothing changed. */
+  confirmation_declined: 409,
   rate_limited: 429,
   quota_exceeded: 429,
   internal_error: 500,

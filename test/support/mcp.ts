@@ -1,6 +1,7 @@
 // The MCP test harness: the official SDK client, connected to the Worker's fetch in memory.
 
 import { exports } from "cloudflare:workers";
+import { Client as ClientV2, StreamableHTTPClientTransport as StreamableHTTPClientTransportV2 } from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
@@ -32,4 +33,54 @@ export async function mcpCall(client: Client, name: string, args: Record<string,
   const isError = result.isError === true;
   if (!isError && JSON.stringify(result.structuredContent) !== text) throw new Error("text content differs from structuredContent");
   return { isError, body: isError ? JSON.parse(text) : result.structuredContent, text };
+}
+
+/** What a modern client's HTTP exchanges were: each request body and its answer's body, in order. */
+export interface WireLog {
+  requests: { body: any; headers: Headers }[];
+  answers: any[];
+}
+
+/** How the person answers a confirmation form: accept with confirm true or false, decline or cancel. */
+export type PersonsReply = (message: string) => Promise<{ action: "accept" | "decline" | "cancel"; content?: { confirm: boolean } }>;
+
+/**
+ * The official SDK v2 client (`@modelcontextprotocol/client`) against the Worker: pinned to
+ * revision 2026-07-28 unless `era: "default"` (its default negotiation, the 2025 handshake), with
+ * form elicitation when `person` answers the forms. `wire` records every exchange.
+ */
+export async function mcpClientV2(
+  apiKey: string,
+  options: { era?: "pinned" | "default"; person?: PersonsReply; wire?: WireLog; path?: string } = {},
+): Promise<ClientV2> {
+  const transport = new StreamableHTTPClientTransportV2(new URL(`${ORIGIN}${options.path ?? "/mcp"}`), {
+    requestInit: { headers: { Authorization: `Bearer ${apiKey}` } },
+    fetch: async (input, init) => {
+      const request = new Request(input, init);
+      if (options.wire && request.method === "POST")
+        options.wire.requests.push({ body: await request.clone().json(), headers: request.headers });
+      const response = await exports.default.fetch(request);
+      if (options.wire && request.method === "POST")
+        options.wire.answers.push(
+          await response
+            .clone()
+            .json()
+            .catch(() => null),
+        );
+      return response;
+    },
+  });
+  const client = new ClientV2(
+    { name: "rgc-tests-v2", version: "1" },
+    {
+      ...(options.era === "default" ? {} : { versionNegotiation: { mode: { pin: "2026-07-28" as const } } }),
+      ...(options.person ? { capabilities: { elicitation: { form: {} } } } : {}),
+    },
+  );
+  const person = options.person;
+  if (person) {
+    client.setRequestHandler("elicitation/create", async (request) => person((request.params as { message: string }).message));
+  }
+  await client.connect(transport);
+  return client;
 }
