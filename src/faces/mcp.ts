@@ -27,7 +27,14 @@ import { mcpToolEntry, mcpTools } from "../registry/catalog";
 import { CATALOG_REVISION } from "../registry/catalogRevision";
 import type { ToolDefinition } from "../registry/defineTool";
 import { invokeTool } from "../registry/invokeTool";
-import { confirmationAsked, confirmsThroughPerson, declinedResult, personsAnswer, refusedState } from "./mcpConfirmation";
+import {
+  confirmationAsked,
+  confirmsThroughPerson,
+  declinedResult,
+  type PersonsAnswer,
+  personsAnswer,
+  refusedState,
+} from "./mcpConfirmation";
 
 export const MCP_PATH = "/mcp";
 
@@ -41,6 +48,7 @@ const INSTRUCTIONS = [
   "a result with code rate_limited says when to retry (retryAfterSec); plan_required names what the plan does not allow.",
   "Removals and FREE/LIGHT replays are two-step: the first call changes nothing and answers a summary and a confirmToken;",
   "show the summary to the user and call again with the token only after they agree.",
+  "Where the client shows forms (revision 2026-07-28 with elicitation), the person is asked the summary directly and no token is given.",
   "A result with isError carries the REST error body (code, message, field, retryAfterSec, requestId): fix the named field rather than retrying as is.",
 ].join(" ");
 
@@ -91,6 +99,21 @@ const isPreview = (result: unknown): result is { confirmRequired: true; summary:
   typeof result === "object" && result !== null && (result as { confirmRequired?: unknown }).confirmRequired === true;
 
 /**
+ * Counts a tool call the face answers itself (a person's answer, refused or declined) as one
+ * message at the door; a refused key or a full window is the call's answer, as the pipeline's is.
+ */
+async function countAtDoor({ c, authorization, caller }: McpCall, requestId: string): Promise<CallToolResult | undefined> {
+  try {
+    await admitMessages(c, presentedKey(authorization), 1);
+    caller.keyChecked = true;
+    return undefined;
+  } catch (error) {
+    caller.refusal ??= { error };
+    return toolError(error, requestId);
+  }
+}
+
+/**
  * One MCP server per request: the face is stateless, every request stands alone. `era` is the
  * request's protocol revision family: 2026-07-28 ("modern") or a 2025 one ("legacy").
  */
@@ -107,9 +130,14 @@ function serverFor(call: McpCall, era: ProtocolEra, byName: ReadonlyMap<string, 
     const requestId = c.get("requestId");
     const throughPerson = confirmsThroughPerson(tool, era, ctx);
     let args: Record<string, unknown> = request.params.arguments ?? {};
-    const answer = throughPerson ? await personsAnswer(c.env, ctx, tool, args, new Date()) : { kind: "none" as const };
-    if (answer.kind === "refused") return toolError(answer.error, requestId);
-    if (answer.kind === "declined") return declinedResult(requestId);
+    const answer: PersonsAnswer = throughPerson ? await personsAnswer(c.env, ctx, tool, args, new Date()) : { kind: "none" };
+    if (answer.kind === "refused" || answer.kind === "declined" || answer.kind === "invalid") {
+      // Answered here without the pipeline: the call still counts in the key's burst window.
+      const notAdmitted = await countAtDoor(call, requestId);
+      if (notAdmitted) return notAdmitted;
+      if (answer.kind === "invalid") throw refusedState();
+      return answer.kind === "refused" ? toolError(answer.error, requestId) : declinedResult(requestId);
+    }
     if (answer.kind === "confirmed") args = { ...args, confirmToken: answer.confirmToken };
     const outcome = await invokeTool(tool, {
       face: "mcp",

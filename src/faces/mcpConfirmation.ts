@@ -82,12 +82,15 @@ export type PersonsAnswer =
   | { kind: "none" }
   | { kind: "confirmed"; confirmToken: string }
   | { kind: "declined" }
-  | { kind: "refused"; error: ApiError };
+  /** The model sent a confirmToken itself. */
+  | { kind: "refused"; error: ApiError }
+  /** The requestState does not open for this tool and these arguments. */
+  | { kind: "invalid" };
 
 /**
  * What the retried call carries: nothing yet (a first call, or a retry without an answer: ask),
  * the person's yes (with the token to spend), or their no. A state that does not open for this
- * tool and these arguments is refused; a confirmToken the model sends itself is refused too, since
+ * tool and these arguments is invalid; a confirmToken the model sends itself is refused, since
  * only the person confirms here.
  */
 export async function personsAnswer(
@@ -105,7 +108,7 @@ export async function personsAnswer(
   const sealed = ctx.mcpReq.requestState<string>();
   if (sealed === undefined) return { kind: "none" };
   const state = await openState<ConfirmationState>(env, STATE_PURPOSE, sealed, now);
-  if (!state || state.tool !== tool.name || state.argumentsHash !== (await argumentsHashOf(args))) throw refusedState();
+  if (!state || state.tool !== tool.name || state.argumentsHash !== (await argumentsHashOf(args))) return { kind: "invalid" };
   const view = inputResponse(ctx.mcpReq.inputResponses, ANSWER_KEY);
   if (view.kind === "missing") return { kind: "none" };
   if (view.kind === "elicit" && view.action === "accept" && view.content?.confirm === true) {

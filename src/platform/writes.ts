@@ -1,5 +1,5 @@
-import { type SQL, sql } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { getTableColumns, type SQL, sql } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { type ColumnRef, columnSql } from "./columns";
 
 /**
@@ -27,6 +27,20 @@ export const differs = (values: readonly (readonly [column: ColumnRef, value: un
         values.map(([column, value]) => sql`${columnSql(column)} IS NOT ${value}`),
         sql` OR `,
       )})`;
+
+/**
+ * `differs` for the values an update().set() writes, by their schema property names: JSON columns
+ * compare as the text they are stored as. Undefined values are not written, so not compared.
+ */
+export function setDiffers(table: SQLiteTable, values: object): SQL {
+  const columns = getTableColumns(table);
+  const pairs = Object.entries(values).flatMap(([key, value]) => {
+    const column = columns[key];
+    if (value === undefined || !column) return [];
+    return [[column, column.columnType === "SQLiteTextJson" ? JSON.stringify(value) : value] as const];
+  });
+  return differs(pairs);
+}
 
 /**
  * touchIfChanged for the query builder's update().set(): the table's updatedAt and revision move

@@ -10,6 +10,7 @@ import companies from "../fixtures/master/library.companies.ndjson?raw";
 import games from "../fixtures/master/library.games.ndjson?raw";
 import genres from "../fixtures/master/library.genres.ndjson?raw";
 import platforms from "../fixtures/master/library.platforms.ndjson?raw";
+import { atWindowStart, burstUsed } from "../support/burst";
 import { type Account, newAccount, ORIGIN } from "../support/harness";
 import { importFixture } from "../support/master";
 import { mcpClientV2, type PersonsReply, type WireLog } from "../support/mcp";
@@ -116,6 +117,16 @@ describe("a removal confirmed by the person", () => {
       expect(kept.body.code).toBe("confirmation_declined");
       expect((await account.call("getLibrary", {})).body.totalCount).toBe(1);
     }
+  });
+
+  it("counts every round in the key's burst window: the preview in the pipeline, the declined answer at the door", async () => {
+    const account = await newAccount();
+    await account.call("addToLibrary", { gameId: A });
+    const client = await connect(account, { person: personWho({ action: "decline" }).person });
+    await atWindowStart();
+    const before = await burstUsed(account.keyId);
+    expect((await call(client, "removeFromLibrary", { gameId: A })).body.code).toBe("confirmation_declined");
+    expect(await burstUsed(account.keyId)).toBe(before + 2);
   });
 
   it("never shows the model a confirmToken, and refuses one the model sends itself", async () => {

@@ -39,7 +39,7 @@ const REVIEWED: Record<ToolName, Hints> = {
   removeFromLibrary: REMOVE,
   getWishlist: READ,
   addToWishlist: [false, false, true, "only adds; a repeat is 409 already_exists"],
-  updateWishlistEntry: [false, true, false, `${BUMPS} (and the revision)`],
+  updateWishlistEntry: [false, true, true, TOUCH_IF_CHANGED],
   removeFromWishlist: REMOVE,
   getPhysicalCopies: READ,
   addPhysicalCopy: [
@@ -61,7 +61,7 @@ const REVIEWED: Record<ToolName, Hints> = {
   removeCustomPublisher: REMOVE,
   getPlayRecords: READ,
   addPlayRecord: [false, true, false, "a FREE/LIGHT replay replaces the record and its logs; a PREMIUM replay adds a cycle each time"],
-  updatePlayRecord: [false, true, false, `${BUMPS} (and the revision)`],
+  updatePlayRecord: [false, true, true, TOUCH_IF_CHANGED],
   removePlayRecord: REMOVE,
   getGamePlayHistory: READ,
   getPlayLogs: READ,
@@ -264,6 +264,14 @@ const CASES: Partial<Record<ToolName, Case[]>> = {
     },
   ],
   addToWishlist: [{ args: async () => ({ gameId: game(13), priority: 2, memo: "ほしい" }) }],
+  updateWishlistEntry: [
+    {
+      args: async (p) => {
+        await body(p, "addToWishlist", { gameId: game(19), priority: 1 });
+        return { gameId: game(19), priority: 3, memo: "値下がり待ち" };
+      },
+    },
+  ],
   removeFromWishlist: [
     {
       args: async (p) => {
@@ -342,6 +350,15 @@ const CASES: Partial<Record<ToolName, Case[]>> = {
       args: async (p) => {
         await body(p, "addToLibrary", { gameId: game(18) });
         return { playId: (await body(p, "addPlayRecord", { gameId: game(18) })).playId };
+      },
+    },
+  ],
+  updatePlayRecord: [
+    {
+      args: async (p) => {
+        await body(p, "addToLibrary", { gameId: game(20) });
+        const { playId } = await body(p, "addPlayRecord", { gameId: game(20) });
+        return { playId, status: "PLAYING", rating: 4, memo: "二周目", userLinks: [{ name: "攻略", url: "https://example.com/a" }] };
       },
     },
   ],

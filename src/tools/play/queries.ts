@@ -6,6 +6,7 @@ import { newId, newRevision } from "../../platform/ids";
 import type { PageWindow } from "../../platform/paging";
 import { runConditional, type WriteCondition } from "../../platform/registeredLimits";
 import { utcDay } from "../../platform/time";
+import { setDiffers, touchedIfChanged } from "../../platform/writes";
 import { type Fingerprint, fingerprintsOf, keyOf } from "../shared/fingerprints";
 import type { LogRow, PlayRow, PlayStatus } from "./items";
 
@@ -107,7 +108,7 @@ export async function updatePlay(
     [
       statements
         .update(playRecords)
-        .set({ ...values, updatedAt: now, revision: newRevision() })
+        .set({ ...values, ...touchedIfChanged(playRecords, setDiffers(playRecords, values), now, newRevision()) })
         .where(byUserAndId(userId, playId))
         .getSQL(),
     ],

@@ -19,7 +19,8 @@ export const updatePlayRecord = defineTool({
   scopes: ["play:write"],
   plans: ALL_PLANS,
   kind: "write",
-  // Not idempotent: every update moves updatedAt and the revision, even when the values are the ones stored.
+  // Idempotent: values equal to the stored ones keep updatedAt and the revision (writes.ts touchIfChanged).
+  idempotent: true,
   input: z
     .strictObject({
       playId: z.string().min(1).max(40),

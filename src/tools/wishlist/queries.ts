@@ -11,6 +11,7 @@ import { placeKey } from "../../platform/normalize";
 import { addWithinLimit, type LimitContext, listSizeCounter, type WriteCondition } from "../../platform/registeredLimits";
 import { isoDate, text } from "../../platform/schemas";
 import { utcDay } from "../../platform/time";
+import { setDiffers, touchedIfChanged } from "../../platform/writes";
 import type { GameFilters } from "../games/queries";
 import { type ListFilter, type ListLookups, listFilter, readJoinedConditions, userList, userListRow } from "../games/userLists";
 import { gamesVisibleSql, ownedSql } from "../library/queries";
@@ -154,7 +155,11 @@ export async function insertWish(db: Db, limit: LimitContext, gameId: number, va
 export async function updateWish(db: Db, userId: string, gameId: number, values: WishValues, expected: string, now: string) {
   const result = await db
     .update(wishlistEntries)
-    .set({ ...values, wishPlaceKey: placeKey(values.wishPlace), updatedAt: now, revision: newRevision() })
+    .set({
+      ...values,
+      wishPlaceKey: placeKey(values.wishPlace),
+      ...touchedIfChanged(wishlistEntries, setDiffers(wishlistEntries, values), now, newRevision()),
+    })
     .where(and(byUserAndGame(userId, gameId), eq(wishlistEntries.revision, expected)));
   return result.meta.changes > 0;
 }

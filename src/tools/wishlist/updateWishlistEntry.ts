@@ -21,7 +21,8 @@ export const updateWishlistEntry = defineTool({
   scopes: ["library:write"],
   plans: ALL_PLANS,
   kind: "write",
-  // Not idempotent: every update moves updatedAt and the revision, even when the values are the ones stored.
+  // Idempotent: values equal to the stored ones keep updatedAt and the revision (writes.ts touchIfChanged).
+  idempotent: true,
   input: z
     .strictObject({ gameId: positiveId, ...wishFieldArgs, revision: z.string().min(1).describe("From the entry; optional.") })
     .partial()
