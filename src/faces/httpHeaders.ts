@@ -4,6 +4,7 @@ import type { AppEnv } from "../env";
 import { ApiError } from "../platform/errors";
 import { randomBase62 } from "../platform/ids";
 import { rateLimitHeaders } from "../platform/rateLimitHeaders";
+import { BOOKMARK_HEADER } from "../platform/readSessions";
 
 /** A client's own X-Request-Id is used when it is short printable ASCII; anything else is replaced. */
 const CLIENT_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
@@ -73,10 +74,21 @@ export function serviceFrame(isApiPath: (path: string) => boolean): MiddlewareHa
     if (/^application\/json\s*$/i.test(headers.get("Content-Type") ?? "")) headers.set("Content-Type", JSON_CONTENT_TYPE);
     const rate = c.get("rate");
     if (rate) for (const [name, value] of Object.entries(rateLimitHeaders(rate))) headers.set(name, value);
+    const bookmark = c.get("bookmark");
+    if (bookmark) headers.set(BOOKMARK_HEADER, bookmark);
   };
 }
 
-const EXPOSED_HEADERS = ["RateLimit", "RateLimit-Policy", "Retry-After", "X-Request-Id", "ETag", "Idempotent-Replayed", "WWW-Authenticate"];
+const EXPOSED_HEADERS = [
+  "RateLimit",
+  "RateLimit-Policy",
+  "Retry-After",
+  "X-Request-Id",
+  "ETag",
+  "Idempotent-Replayed",
+  "WWW-Authenticate",
+  BOOKMARK_HEADER,
+];
 const ALLOWED_HEADERS = [
   "Authorization",
   "Content-Type",
@@ -85,6 +97,7 @@ const ALLOWED_HEADERS = [
   "If-None-Match",
   "Mcp-Protocol-Version",
   "Mcp-Session-Id",
+  BOOKMARK_HEADER,
 ];
 
 /**

@@ -22,6 +22,7 @@ import { createDb } from "../platform/db";
 import { asApiError, methodNotAllowed } from "../platform/errors";
 import { publicOrigin } from "../platform/publicOrigin";
 import { burstLimited } from "../platform/quota";
+import { BOOKMARK_HEADER, readBookmark } from "../platform/readSessions";
 import { MAX_TOOL_BODY_BYTES } from "../platform/requestBody";
 import { mcpToolEntry, mcpTools } from "../registry/catalog";
 import { CATALOG_REVISION } from "../registry/catalogRevision";
@@ -87,6 +88,8 @@ interface McpCall {
   c: Context<AppEnv>;
   authorization: string | undefined;
   caller: McpCaller;
+  /** The D1 bookmark the client handed back, for every call of the POST. */
+  bookmark: string | undefined;
 }
 
 const callOf = (extra: Record<string, unknown> | undefined) => extra?.call as McpCall;
@@ -118,7 +121,7 @@ async function countAtDoor({ c, authorization, caller }: McpCall, requestId: str
  * request's protocol revision family: 2026-07-28 ("modern") or a 2025 one ("legacy").
  */
 function serverFor(call: McpCall, era: ProtocolEra, byName: ReadonlyMap<string, ToolDefinition>, listed: Tool[]) {
-  const { c, authorization, caller } = call;
+  const { c, authorization, caller, bookmark } = call;
   const server = new Server(
     { name: "retro-game-collection-api", title: "Retro Game Collection API", version: CATALOG_REVISION },
     { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS, cacheHints: { "tools/list": TOOLS_LIST_CACHE } },
@@ -147,7 +150,9 @@ function serverFor(call: McpCall, era: ProtocolEra, byName: ReadonlyMap<string, 
       requestId,
       origin: publicOrigin(c.env, c.req.url),
       input: { raw: args },
+      bookmark,
     });
+    if (outcome.bookmark) c.set("bookmark", outcome.bookmark);
     if (outcome.rate) {
       c.set("rate", outcome.rate);
       caller.keyChecked = true;
@@ -257,13 +262,14 @@ export function mcpFace(allTools: readonly ToolDefinition[]): McpAnswer {
   };
 
   return async (c, request, authorization) => {
+    const bookmark = readBookmark(c.req.header(BOOKMARK_HEADER));
     const key = presentedKey(authorization);
     const body = await readMcpBody(request);
     const units = burstUnitsOf(body, byName);
     // Refused before anything runs: a bad key (401) first, then a full burst window (429), then a bad body.
     const caller: McpCaller = units > 0 ? { verified: await admitMessages(c, key, units), keyChecked: true } : { keyChecked: false };
     if ("refusal" in body) return body.refusal;
-    const call: McpCall = { c, authorization, caller };
+    const call: McpCall = { c, authorization, caller, bookmark };
     // The SDK's own classifier reads a copy of the body (this one was read above).
     const legacy = await isLegacyRequest(new Request(request.url, { method: "POST", headers: request.headers, body: body.text }));
     const answer = legacy

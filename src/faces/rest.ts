@@ -3,6 +3,7 @@ import type { AppEnv } from "../env";
 import { ApiError, methodNotAllowed } from "../platform/errors";
 import { IDEMPOTENCY_HEADER, readIdempotencyKey } from "../platform/idempotency";
 import { publicOrigin } from "../platform/publicOrigin";
+import { BOOKMARK_HEADER, readBookmark } from "../platform/readSessions";
 import { methodsOf, TOOL_PATH_PREFIX, type ToolDefinition } from "../registry/defineTool";
 import { invokeTool } from "../registry/invokeTool";
 import { readToolArguments } from "./readArguments";
@@ -18,6 +19,7 @@ async function callTool(c: Context<AppEnv>, tool: ToolDefinition): Promise<Respo
   const allowed = allowedMethods(tool);
   if (!allowed.includes(c.req.method)) throw methodNotAllowed(allowed);
   const idempotencyKey = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
+  const bookmark = readBookmark(c.req.header(BOOKMARK_HEADER));
   const outcome = await invokeTool(tool, {
     face: "rest",
     env: c.env,
@@ -26,9 +28,11 @@ async function callTool(c: Context<AppEnv>, tool: ToolDefinition): Promise<Respo
     origin: publicOrigin(c.env, c.req.url),
     input: await readToolArguments(c, tool),
     idempotencyKey,
+    bookmark,
   });
-  // The rate-limit headers go on the answer whatever it is (serviceFrame writes them).
+  // The rate-limit and bookmark headers go on the answer whatever it is (serviceFrame writes them).
   if (outcome.rate) c.set("rate", outcome.rate);
+  if (outcome.bookmark) c.set("bookmark", outcome.bookmark);
   if (!outcome.ok) throw outcome.error;
   if (outcome.replayed) c.header("Idempotent-Replayed", "true");
   return c.json(outcome.result as object, 200);

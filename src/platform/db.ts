@@ -1,11 +1,15 @@
 import { SQL, sql, type Table } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { SQLiteAsyncDialect, type SQLiteColumn } from "drizzle-orm/sqlite-core";
-import * as schema from "../db/schema";
 import { type ColumnRef, columnSql } from "./columns";
 import { normalizePlace } from "./normalize";
 
-const newDb = (d1: D1Database) => drizzle(d1, { schema });
+/**
+ * A drizzle database over D1 or one of its sessions. No schema is given: the code builds its
+ * statements from the schema's tables and never uses drizzle's relational queries, whose config a
+ * schema would make drizzle work out for each database (one per call, with sessions).
+ */
+const newDb = (d1: D1Database | D1DatabaseSession) => drizzle(d1 as D1Database);
 export type Db = ReturnType<typeof newDb>;
 
 /**
@@ -40,19 +44,8 @@ export const columnList = <T extends Table, K extends keyof ColumnsOf<T> & strin
     sql`, `,
   );
 
-/**
- * The drizzle database over a D1 binding. drizzle works out its relational config from the whole
- * schema each time one is made, so one is made per binding object and kept (it holds no per-call
- * state), not one per call.
- */
-const dbs = new WeakMap<D1Database, Db>();
-export function createDb(d1: D1Database): Db {
-  const known = dbs.get(d1);
-  if (known) return known;
-  const db = newDb(d1);
-  dbs.set(d1, db);
-  return db;
-}
+/** The drizzle database over a D1 binding or session: cheap to make, so one per call or request. */
+export const createDb = (d1: D1Database | D1DatabaseSession): Db => newDb(d1);
 
 const dialect = new SQLiteAsyncDialect();
 

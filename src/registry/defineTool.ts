@@ -136,6 +136,9 @@ export function pageLimitOfTool(tool: Pick<ToolDefinition, "name" | "paging">): 
   return pageLimit;
 }
 
+/** A tool that reads nothing but master data (its only scope is games:read): any D1 replica may answer it. */
+export const readsMasterOnly = (tool: Pick<ToolDefinition, "scopes">) => tool.scopes.length === 1 && tool.scopes[0] === "games:read";
+
 /** Writes and removals honour REST's Idempotency-Key; reads ignore it. */
 export const takesIdempotencyKey = (tool: Pick<ToolDefinition, "kind">) => tool.kind !== "read";
 

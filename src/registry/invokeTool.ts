@@ -8,10 +8,11 @@ import { runIdempotently } from "../platform/idempotency";
 import { upgradeUrlOf } from "../platform/plans";
 import { burstLimited, quotaExceeded } from "../platform/quota";
 import type { RateState } from "../platform/rateLimitHeaders";
+import { readSession } from "../platform/readSessions";
 import { parseWith, refuseMalformedText } from "../platform/validation";
 import { runChargedWork } from "./chargedWork";
 import type { Face, ToolDefinition } from "./defineTool";
-import { pageLimitOfTool, takesIdempotencyKey } from "./defineTool";
+import { pageLimitOfTool, readsMasterOnly, takesIdempotencyKey } from "./defineTool";
 import { enforcePlanDifferences, enforceToolAccess } from "./enforceAccess";
 
 /** The call's arguments as the face read them, before validation, or the error reading them ended with. */
@@ -34,6 +35,8 @@ export interface ToolCall {
   input: ReadArguments;
   /** A client's key for retrying a write safely (REST's Idempotency-Key header). */
   idempotencyKey?: string;
+  /** The D1 bookmark the client handed back (readSessions.ts): its reads see at least what it wrote. */
+  bookmark?: string;
 }
 
 /** How a call ended, for the face to answer in its wire format. */
@@ -42,6 +45,8 @@ export type ToolOutcome = {
   rate: RateState | null;
   /** The result is a stored one, replayed for a retried Idempotency-Key. */
   replayed: boolean;
+  /** The D1 bookmark after the call, for the client to send back. */
+  bookmark: string | null;
 } & ({ ok: true; result: unknown } | { ok: false; error: unknown });
 
 /** A failure the caller caused (a 4xx) keeps its charge; one on our side delivered nothing. */
@@ -69,7 +74,8 @@ interface ToolAdmission extends Admission {
  * into its own wire format.
  */
 export async function invokeTool(tool: ToolDefinition, call: ToolCall): Promise<ToolOutcome> {
-  const scope: CallScope = { tool, call, db: createDb(call.env.DB), now: new Date(), pageLimit: pageLimitOfTool(tool) };
+  const session = readSession(call.env, readsMasterOnly(tool), call.bookmark);
+  const scope: CallScope = { tool, call, db: createDb(session), now: new Date(), pageLimit: pageLimitOfTool(tool) };
   const outcome = await runChargedWork({
     event: "tool_call",
     requestId: call.requestId,
@@ -83,8 +89,9 @@ export async function invokeTool(tool: ToolDefinition, call: ToolCall): Promise<
   const { admitted } = outcome;
   if (admitted?.charge && outcome.refunded) admitted.rate.daily.remaining += admitted.charge.cost;
   const rate = admitted?.rate ?? null;
-  if (!outcome.ok) return { rate, replayed: false, ok: false, error: outcome.error };
-  return { rate, replayed: outcome.result.replayed, ok: true, result: outcome.result.result };
+  const bookmark = session.getBookmark();
+  if (!outcome.ok) return { rate, replayed: false, bookmark, ok: false, error: outcome.error };
+  return { rate, replayed: outcome.result.replayed, bookmark, ok: true, result: outcome.result.result };
 }
 
 /** The call's arguments, checked against the tool's input: its args, or the error to answer with. */

@@ -5,6 +5,7 @@ import { ERROR_STATUS, type ErrorCode } from "../platform/errors";
 import { IDEMPOTENCY_HEADER } from "../platform/idempotency";
 import { pageEnvelopeFields } from "../platform/paging";
 import { valueKind } from "../platform/queryCoercion";
+import { BOOKMARK_HEADER } from "../platform/readSessions";
 import { fullDescription, publishedPlanDifferences } from "./catalog";
 import { annotationsOf, methodsOf, TOOL_PATH_PREFIX, type ToolDefinition, takesIdempotencyKey } from "./defineTool";
 
@@ -161,6 +162,21 @@ const replayedHeader = {
   },
 };
 
+/** The D1 bookmark every call takes and answers (readSessions.ts). */
+const bookmarkHeaders = z.object({
+  [BOOKMARK_HEADER]: z
+    .string()
+    .optional()
+    .describe("The X-D1-Bookmark of an earlier answer, sent back as it was: this call reads at least what that one saw or wrote."),
+});
+
+const bookmarkAnswered = {
+  [BOOKMARK_HEADER]: {
+    description: "Where the database stood after this call; send it back with the next call to read at least as much.",
+    schema: { type: "string" },
+  },
+};
+
 /** The 409 codes a tool can answer: its own conflicts, and idempotency_conflict wherever an Idempotency-Key is honoured. */
 const conflictCodesOf = (tool: ToolDefinition): ErrorCode[] => [
   ...(tool.conflicts ?? []),
@@ -172,7 +188,7 @@ function responsesOf(tool: ToolDefinition, method: "GET" | "POST") {
     "200": {
       description: "The tool's result.",
       content: { "application/json": { schema: tool.output } },
-      ...(takesIdempotencyKey(tool) ? { headers: replayedHeader } : {}),
+      headers: { ...bookmarkAnswered, ...(takesIdempotencyKey(tool) ? replayedHeader : {}) },
     },
   };
   for (const { status, name, bodyOnly } of ERROR_RESPONSES) {
@@ -256,10 +272,10 @@ export function buildOpenApiDocument(tools: readonly ToolDefinition[]) {
         security: [{ apiKey: [] }],
         request:
           method === "GET"
-            ? { query: queryInput(tool) }
+            ? { query: queryInput(tool), headers: bookmarkHeaders }
             : {
                 body: { required: true, content: { "application/json": { schema: tool.input } } },
-                ...(takesIdempotencyKey(tool) ? { headers: idempotencyHeaders } : {}),
+                headers: takesIdempotencyKey(tool) ? bookmarkHeaders.extend(idempotencyHeaders.shape) : bookmarkHeaders,
               },
         responses: responsesOf(tool, method) as never,
       });

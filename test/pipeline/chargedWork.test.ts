@@ -2,48 +2,20 @@
 // call looks its key up once, as a REST call does, and downloads and uploads log one line each.
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createApp } from "../../src/app";
 import { keyRowQuery } from "../../src/platform/auth";
 import { renderQuery } from "../../src/platform/db";
 import { issueExportLink } from "../../src/platform/signedLinks";
 import { DOWNLOAD_COSTS } from "../../src/tools/exports/downloadCosts";
 import { fetchLink, tokenOf } from "../support/downloads";
-import { admin, authHeader, newAccount, ORIGIN, send, sendTo } from "../support/harness";
+import { admin, authHeader, newAccount, ORIGIN, send } from "../support/harness";
+import { statementsOf } from "../support/recordingD1";
 
 afterEach(() => {
   vi.restoreAllMocks();
 });
 
-/**
- * The D1 binding with every statement passed through unchanged, and the SQL text of each one
- * prepared on it (each is run: nothing here prepares a statement it does not send).
- */
-function recordingD1(d1: D1Database) {
-  const statements: string[] = [];
-  const binding = new Proxy(d1, {
-    get(target, property) {
-      if (property === "prepare") {
-        return (query: string) => {
-          statements.push(query);
-          return target.prepare(query);
-        };
-      }
-      const value = Reflect.get(target, property, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-  return { binding, statements };
-}
-
 const KEY_LOOKUP = renderQuery(keyRowQuery("key_x")).sql;
 const readsApiKeys = (statement: string) => /\bapi_keys\b/.test(statement);
-
-/** The statements one request sends to D1, through an app built on the recording binding. */
-async function statementsOf(path: string, init: RequestInit) {
-  const recording = recordingD1(env.DB);
-  const reply = await sendTo(createApp(), path, init, { DB: recording.binding });
-  return { reply, statements: recording.statements };
-}
 
 const mcpPost = (apiKey: string, body: unknown, accept = "application/json, text/event-stream"): RequestInit => ({
   method: "POST",
