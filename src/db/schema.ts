@@ -679,8 +679,24 @@ export const collections = sqliteTable(
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
   },
-  (t) => [index("collections_user_idx").on(t.userId)],
+  (t) => [
+    index("collections_user_idx").on(t.userId),
+    // The summary triggers find the collections a game or tag write touches by platform or tag.
+    index("collections_platform_idx").on(t.platformId).where(sql`${t.type} = 'PLATFORM'`),
+    index("collections_tag_idx").on(t.tagId).where(sql`${t.type} = 'TAG'`),
+  ],
 );
+
+/**
+ * Each collection's achievement summary (getCollectionGames, getCollections), kept by triggers on
+ * every write that changes a collection's games or their achievement (migrations/0007_collection_summaries.sql),
+ * so a call reads one row instead of every member.
+ */
+export const collectionSummaries = sqliteTable("collection_summaries", {
+  collectionId: text("collection_id").primaryKey(),
+  totalGames: integer("total_games").notNull(),
+  achievedGames: integer("achieved_games").notNull(),
+});
 
 /** INDIVIDUAL members, or games excluded from a TAG or PLATFORM collection. */
 export const collectionGames = sqliteTable(

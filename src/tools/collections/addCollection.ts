@@ -4,9 +4,8 @@ import { PREMIUM_ONLY } from "../../platform/plans";
 import { isoDate, orderedRanges, positiveId } from "../../platform/schemas";
 import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
-import { findCollectionItem } from "./collectionGames";
 import { COLLECTION_TYPES, collectionFieldArgs, collectionSchema, PURPOSES, toCollectionItem } from "./items";
-import { checkCollectionShape, insertCollection } from "./queries";
+import { checkCollectionShape, findCollectionItem, insertCollection } from "./queries";
 
 export const addCollection = defineTool({
   name: "addCollection",

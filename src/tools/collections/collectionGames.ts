@@ -1,6 +1,6 @@
-import { and, eq, type SQL, sql } from "drizzle-orm";
+import { eq, type SQL, sql } from "drizzle-orm";
 import { alias, type SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { collectionGames, collections, genres, libraryEntries, playRecords, tagGames } from "../../db/schema";
+import { collectionGames, collectionSummaries, collections, genres, libraryEntries, playRecords, tagGames } from "../../db/schema";
 import { type Db, queryBatch } from "../../platform/db";
 import { orderOf, type SortName, type SortOrder, sortTable } from "../../platform/keyset";
 import type { PageWindow } from "../../platform/paging";
@@ -23,47 +23,38 @@ import {
   type CollectionFilters,
   listedCollection as c,
   collectionConditions,
+  SUMMARY_SELECT,
 } from "./queries";
 
 /*
  * A collection's games and their achievement, worked out in SQL: the member set of each type
- * (collectionGamesCtes), one collection's games page with its summary (getCollectionGames), and
- * pages of collections with their summaries (getCollections; add and update answer one).
+ * (collectionMembersCte) and one collection's games page (getCollectionGames); and pages of
+ * collections with their summaries (getCollections; add and update answer one), which read the
+ * summary row the triggers keep (migrations/0007_collection_summaries.sql), never the members.
  */
 
 const { game: g } = GAME_VIEW;
 
 /**
- * Collections with their achievement counts, as one statement (rows: CollectionItemRow): the
- * chosen collections (`where`, in order, one page) are read first, then all their games at once
- * through collectionGamesCtes, never one query per collection.
+ * Collections with their summaries, as one statement (rows: CollectionItemRow): the chosen
+ * collections (`where`, in order, one page) are read first, then their games lists and summaries.
  */
-function collectionItemsQuery(userId: string, where: SQL, page: PageWindow): SQL {
+function collectionItemsQuery(where: SQL, page: PageWindow): SQL {
   const order = orderOf(COLLECTION_ORDER);
-  // raw SQL: CTEs over the page of collections, and COLLECTION_SELECT's select list.
-  return sql`WITH listed AS MATERIALIZED (SELECT ${c}.* FROM ${COLLECTIONS_C} WHERE ${where} ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset}),
-      ${collectionGamesCtes(userId)},
-      counts AS (SELECT h.collection_id, ${SUMMARY_COUNTS} FROM h GROUP BY h.collection_id)
-    SELECT ${COLLECTION_SELECT}, COALESCE(s.total_games, 0) AS total_games, COALESCE(s.achieved_games, 0) AS achieved_games
-    FROM listed ${c} LEFT JOIN counts s ON s.collection_id = ${c.id} ORDER BY ${order}`;
+  // raw SQL: a CTE over the page of collections, and COLLECTION_SELECT's select list.
+  return sql`WITH listed AS MATERIALIZED (SELECT ${c}.* FROM ${COLLECTIONS_C} WHERE ${where} ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset})
+    SELECT ${COLLECTION_SELECT}, ${SUMMARY_SELECT}
+    FROM listed ${c} LEFT JOIN ${collectionSummaries} ON ${collectionSummaries.collectionId} = ${c.id} ORDER BY ${order}`;
 }
 
 export async function collectionPage(db: Db, userId: string, filters: CollectionFilters, page: PageWindow) {
   const where = allOf(collectionConditions(userId, filters));
   // raw SQL: the page's count in the same round trip.
   const [rows, total] = await queryBatch<[CollectionItemRow[], { n: number }[]]>(db, [
-    collectionItemsQuery(userId, where, page),
+    collectionItemsQuery(where, page),
     sql`SELECT COUNT(*) AS n FROM ${COLLECTIONS_C} WHERE ${where}`,
   ]);
   return { rows, totalCount: total[0]?.n ?? 0 };
-}
-
-/** The caller's collection with its achievement counts, as getCollections lists it (add and update answer it). */
-export async function findCollectionItem(db: Db, userId: string, collectionId: string): Promise<CollectionItemRow | undefined> {
-  const [row] = await db.all<CollectionItemRow>(
-    collectionItemsQuery(userId, and(eq(c.id, collectionId), eq(c.userId, userId))!, { limit: 1, offset: 0 }),
-  );
-  return row;
 }
 
 const member = alias(collectionGames, "cg");
@@ -100,32 +91,38 @@ const achievedAtOf = (userId: string) => sql`CASE m.purpose WHEN 'LIBRARY'
     WHERE ${cycle.userId} = ${userId} AND ${cycle.gameId} = m.game_id AND ${cycle.isLatest} = 1 AND ${cycle.status} = 'COMPLETED') END`;
 
 /**
- * The CTEs m and h over the collections of a CTE named `listed`: m, each collection's games
- * (collection_id, purpose, game_id): an INDIVIDUAL collection's members, the games carrying a TAG
- * collection's tag, the games of a PLATFORM collection's platform the user can see within its genre
- * and release dates, TAG and PLATFORM less their exclusions; h, each with its achievement, worked
- * out once (materialized). The one definition of a collection's games: getCollectionGames reads one
- * collection's, getCollections a page's.
+ * The CTE m over the collection of a CTE named `listed`: its games (purpose, game_id): an
+ * INDIVIDUAL collection's members, the games carrying a TAG collection's tag, the games of a
+ * PLATFORM collection's platform the user can see within its genre and release dates, TAG and
+ * PLATFORM less their exclusions. Only the arm of the collection's type is written, and a PLATFORM
+ * collection's platform and release dates (fixed at creation) are also given as values, so the
+ * games are read by the platform and release date index instead of the platform's every game. The
+ * page's definition of a collection's games; the summary triggers hold the same one in SQL (the
+ * view collection_game_states), and test/tools/collections/collectionSummaries.property.test.ts
+ * checks that the two agree.
  */
-// raw SQL: a UNION ALL of correlated arms, one per type, and the achievement's scalar subqueries.
-const collectionGamesCtes = (userId: string) => sql`m AS (
-    SELECT ${c.id} AS collection_id, ${c.purpose} AS purpose, ${member.gameId} AS game_id FROM listed ${c}
+function collectionMembersCte(userId: string, collection: CollectionRow): SQL {
+  const { platform_id: platformId, release_date_from: from, release_date_to: to } = collection;
+  // raw SQL: one correlated arm per type.
+  const arms = {
+    INDIVIDUAL: sql`SELECT ${c.purpose} AS purpose, ${member.gameId} AS game_id FROM listed ${c}
       JOIN ${collectionGames} ${member} ON ${member.collectionId} = ${c.id} AND ${member.kind} = 'member'
-      WHERE ${c.type} = 'INDIVIDUAL'
-    UNION ALL SELECT ${c.id}, ${c.purpose}, ${tagged.gameId} FROM listed ${c} JOIN ${tagGames} ${tagged} ON ${tagged.tagId} = ${c.tagId}
-      WHERE ${c.type} = 'TAG' AND ${notExcludedBy(tagged.gameId)}
-    UNION ALL SELECT ${c.id}, ${c.purpose}, ${g.id} FROM listed ${c} JOIN ${GAMES_G} ON ${g.platformId} = ${c.platformId}
-      WHERE ${c.type} = 'PLATFORM' AND ${visibleTo(userId)} AND ${inCollectionGenre}
+      WHERE ${c.type} = 'INDIVIDUAL'`,
+    TAG: sql`SELECT ${c.purpose} AS purpose, ${tagged.gameId} AS game_id FROM listed ${c}
+      JOIN ${tagGames} ${tagged} ON ${tagged.tagId} = ${c.tagId}
+      WHERE ${c.type} = 'TAG' AND ${notExcludedBy(tagged.gameId)}`,
+    PLATFORM: sql`SELECT ${c.purpose} AS purpose, ${g.id} AS game_id FROM listed ${c} JOIN ${GAMES_G} ON ${g.platformId} = ${c.platformId}
+      WHERE ${c.type} = 'PLATFORM' AND ${g.platformId} = ${platformId ?? -1}
+        ${from === null ? sql`` : sql`AND ${g.releaseDate} >= ${from}`} ${to === null ? sql`` : sql`AND ${g.releaseDate} <= ${to}`}
+        AND ${visibleTo(userId)} AND ${inCollectionGenre}
         AND (${c.releaseDateFrom} IS NULL OR ${g.releaseDate} >= ${c.releaseDateFrom})
-        AND (${c.releaseDateTo} IS NULL OR ${g.releaseDate} <= ${c.releaseDateTo}) AND ${notExcludedBy(g.id)}),
-  achieved AS MATERIALIZED (SELECT m.collection_id, m.game_id, ${achievedAtOf(userId)} AS achieved_at FROM m),
-  h AS (SELECT collection_id, game_id, achieved_at IS NOT NULL AS achieved, achieved_at FROM achieved)`;
+        AND (${c.releaseDateTo} IS NULL OR ${g.releaseDate} <= ${c.releaseDateTo}) AND ${notExcludedBy(g.id)}`,
+  };
+  return sql`m AS (${arms[collection.type]})`;
+}
 
 /** The game (g) of a row of h, which may be missing. */
 const gameOfRow = joinGame("LEFT JOIN", "h.game_id");
-
-/** A collection's summary counts over h (collectionSummary makes the summary of them). */
-const SUMMARY_COUNTS = sql`COUNT(*) AS total_games, COALESCE(SUM(h.achieved), 0) AS achieved_games`;
 
 /** getCollectionGames' sorts; the game id breaks ties. */
 export const COLLECTION_GAME_SORTS = sortTable({ title: g.sortKey, releaseDate: g.releaseDate, achievedAt: "h.achieved_at" }, "h.game_id", {
@@ -142,10 +139,11 @@ export interface CollectionGamesFilters extends GameFilters {
 
 /**
  * One page of the collection's games with their achievement, the filtered count and the whole
- * collection's counts, as one statement (rows: CollectionGameRow), so the collection's rows are
- * worked out once: the page is chosen from the narrow rows (game id, achievement, sort key), then
- * only its games are read whole; the filtered count and the summary come from one pass over the
- * collection, on every row (the page may be empty).
+ * collection's summary, as one statement (rows: CollectionGameRow): the page is chosen from the
+ * narrow rows (game id, sort key), then only its games are read whole. The summary is the
+ * collection's summary row; so is the filtered count unless a game filter narrows the collection
+ * (achieved alone: achieved or the rest). Achievement is worked out for every member only when it
+ * chooses the page (the achieved filter, the achievedAt sort); otherwise for the page's games alone.
  */
 export async function collectionGamesQuery(
   db: Db,
@@ -155,19 +153,38 @@ export async function collectionGamesQuery(
   page: PageWindow,
 ): Promise<SQL> {
   const conditions = await readGameConditions(db, filters);
-  // Only game filters read the games; counting without them reads the collection's rows alone.
-  const countGames = conditions.length > 0 ? gameOfRow : sql``;
+  const gameFiltered = conditions.length > 0;
+  const byAchievement = filters.achieved !== undefined || filters.sortBy === "achievedAt";
   if (filters.achieved !== undefined) conditions.push(sql`h.achieved = ${filters.achieved ? 1 : 0}`);
   const where = allOf(conditions);
   const order = orderOf(COLLECTION_GAME_SORTS.of(filters.sortBy, filters.sortOrder));
+  const window = sql`ROW_NUMBER() OVER (ORDER BY ${order}) AS position FROM h ${gameOfRow} WHERE ${where} ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset}`;
+  // raw SQL: CTEs; each way ends in `paged` (game_id, achieved_at, position).
+  const rows = byAchievement
+    ? sql`achieved AS MATERIALIZED (SELECT m.game_id, ${achievedAtOf(userId)} AS achieved_at FROM m),
+      h AS (SELECT game_id, achieved_at IS NOT NULL AS achieved, achieved_at FROM achieved),
+      paged AS (SELECT h.game_id, h.achieved_at, ${window})`
+    : sql`h AS (SELECT game_id, purpose FROM m),
+      page AS (SELECT h.game_id, h.purpose, ${window}),
+      paged AS (SELECT m.game_id, ${achievedAtOf(userId)} AS achieved_at, m.position FROM page m)`;
+  const summary = alias(collectionSummaries, "s");
+  const total = sql`COALESCE(${summary.totalGames}, 0)`;
+  const achieved = sql`COALESCE(${summary.achievedGames}, 0)`;
+  const matched = gameFiltered
+    ? sql`(SELECT COUNT(*) FROM h ${gameOfRow} WHERE ${where})`
+    : filters.achieved === undefined
+      ? total
+      : filters.achieved
+        ? achieved
+        : sql`${total} - ${achieved}`;
   // raw SQL: CTEs, a window function and the game columns' select list.
   return sql`WITH listed AS (SELECT * FROM ${collections} WHERE ${eq(collections.id, collection.id)}),
-      ${collectionGamesCtes(userId)},
-      counts AS (SELECT SUM(CASE WHEN ${where} THEN 1 ELSE 0 END) AS matched_count, ${SUMMARY_COUNTS} FROM h ${countGames}),
-      page AS (SELECT h.game_id, h.achieved, h.achieved_at, ROW_NUMBER() OVER (ORDER BY ${order}) AS position
-        FROM h ${gameOfRow} WHERE ${where} ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset})
+      ${collectionMembersCte(userId, collection)},
+      ${rows},
+      counts AS (SELECT ${matched} AS matched_count, ${total} AS total_games, ${achieved} AS achieved_games
+        FROM (SELECT 1) LEFT JOIN ${collectionSummaries} ${summary} ON ${eq(summary.collectionId, collection.id)})
       SELECT c.matched_count, c.total_games, c.achieved_games, p.* FROM counts c LEFT JOIN (
-        SELECT h.game_id, h.achieved, h.achieved_at, h.position, ${GAME_CORE_SELECT} FROM page h ${gameOfRow} ${GAME_LEFT_JOINS}
+        SELECT h.game_id, h.achieved_at IS NOT NULL AS achieved, h.achieved_at, h.position, ${GAME_CORE_SELECT} FROM paged h ${gameOfRow} ${GAME_LEFT_JOINS}
       ) p ON 1
       ORDER BY p.position`;
 }

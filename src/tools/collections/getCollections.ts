@@ -26,7 +26,9 @@ export const getCollections = defineTool({
     ...pageArgs(PAGING),
   }),
   output: pagedEnvelope(collectionSchema),
-  notes: ["Each summary covers the whole collection and is computed on each call, in one query for the page."],
+  notes: [
+    "Each summary covers the whole collection; the writes that change it keep it up to date, so a page reads one summary row per collection.",
+  ],
   async handler({ db, auth, pageLimit }, args) {
     const limit = pageLimit(args.limit);
     const { rows, totalCount } = await collectionPage(db, auth.userId, args, pageWindow(args.page, limit));

@@ -43,7 +43,9 @@ export const collectionSchema = z
     revision: z.string(),
     createdAt: z.string(),
     updatedAt: z.string(),
-    summary: collectionSummarySchema.describe("The achievement, computed on each call as getCollectionGames' summary."),
+    summary: collectionSummarySchema.describe(
+      "The achievement, as getCollectionGames' summary: kept up to date by every write that changes it, always equal to a count of the games.",
+    ),
   })
   .meta({ id: "Collection" });
 

@@ -1,6 +1,6 @@
 import { and, eq, exists, inArray, type SQL, sql } from "drizzle-orm";
 import { alias, type SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { collectionGames, collections, platforms } from "../../db/schema";
+import { collectionGames, collectionSummaries, collections, platforms } from "../../db/schema";
 import { columnList, type Db, placeContains, statements } from "../../platform/db";
 import { ApiError, invalidInput, notFound } from "../../platform/errors";
 import { newId, newRevision } from "../../platform/ids";
@@ -12,7 +12,14 @@ import { loadGameRecords, usableIds } from "../games/queries";
 import { gamesVisibleSql } from "../library/queries";
 import { stillUsable } from "../shared/usableReferences";
 import { findTag, tagStillThereSql } from "../tags/queries";
-import { COLLECTION_KEYS, type COLLECTION_TYPES, type CollectionRow, type NewCollection, type PURPOSES } from "./items";
+import {
+  COLLECTION_KEYS,
+  type COLLECTION_TYPES,
+  type CollectionItemRow,
+  type CollectionRow,
+  type NewCollection,
+  type PURPOSES,
+} from "./items";
 
 /** The plan limit on collections: counted here, where its rows are written. */
 export const COLLECTIONS_COUNTER = planCounter("collections", collections, collections.userId);
@@ -45,6 +52,28 @@ export const COLLECTION_SELECT = sql`${columnList(c, COLLECTION_KEYS)},
 export const collectionQuery = (userId: string, collectionId: string) =>
   // raw SQL: COLLECTION_SELECT's rows, read raw through ctx.read by getCollectionGames' first reads.
   sql`SELECT ${COLLECTION_SELECT} FROM ${COLLECTIONS_C} WHERE ${eq(c.id, collectionId)} AND ${eq(c.userId, userId)}`;
+
+/**
+ * Collections aliased c with their summaries (collection_summaries, kept by the triggers of
+ * migrations/0007_collection_summaries.sql), as a FROM item: one row read per collection, however
+ * many games it holds.
+ */
+export const COLLECTIONS_WITH_SUMMARIES = sql`${COLLECTIONS_C} LEFT JOIN ${collectionSummaries} ON ${collectionSummaries.collectionId} = ${c.id}`;
+
+// raw SQL: the summary counts under the names SummaryCounts reads (0 for a collection with no row yet).
+export const SUMMARY_SELECT = sql`COALESCE(${collectionSummaries.totalGames}, 0) AS total_games,
+  COALESCE(${collectionSummaries.achievedGames}, 0) AS achieved_games`;
+
+/** The caller's collection with this id and its summary (rows: CollectionItemRow; none when it is someone else's or gone). */
+export const collectionItemQuery = (userId: string, collectionId: string) =>
+  // raw SQL: COLLECTION_SELECT's rows with the summary, read raw through ctx.read by getCollectionGames' first reads.
+  sql`SELECT ${COLLECTION_SELECT}, ${SUMMARY_SELECT} FROM ${COLLECTIONS_WITH_SUMMARIES} WHERE ${eq(c.id, collectionId)} AND ${eq(c.userId, userId)}`;
+
+/** The caller's collection with its summary, as getCollections lists it (add and update answer it). */
+export async function findCollectionItem(db: Db, userId: string, collectionId: string): Promise<CollectionItemRow | undefined> {
+  const [row] = await db.all<CollectionItemRow>(collectionItemQuery(userId, collectionId));
+  return row;
+}
 
 export async function findCollection(db: Db, userId: string, collectionId: string): Promise<CollectionRow | undefined> {
   const [row] = await db.all<CollectionRow>(collectionQuery(userId, collectionId));

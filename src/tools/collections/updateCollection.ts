@@ -3,9 +3,8 @@ import { invalidInput, notFound } from "../../platform/errors";
 import { PREMIUM_ONLY } from "../../platform/plans";
 import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
-import { findCollectionItem } from "./collectionGames";
 import { collectionFieldArgs, collectionSchema, toCollection, toCollectionItem } from "./items";
-import { checkCollectionFields, checkListedGames, findCollection, patchCollection, revisionConflict } from "./queries";
+import { checkCollectionFields, checkListedGames, findCollection, findCollectionItem, patchCollection, revisionConflict } from "./queries";
 
 export const updateCollection = defineTool({
   name: "updateCollection",

@@ -1,0 +1,381 @@
+// Collection summaries are kept by triggers (migrations/0007_collection_summaries.sql) instead of
+// being counted on each call. After every write of a random sequence (library, play records and
+// their status, tags and their games, collections of every type with their games and exclusions,
+// custom games moved between platforms, genres and release dates, master imports moving official
+// games and genres), every collection's stored summary must equal a recount worked out here from
+// the rows by the rules of the spec, and getCollectionGames' page (which still reads the members)
+// must agree with it. Then parallel writes on one collection must end with the exact summary.
+// Fictional master: ids 561000+, marker word サマリ.
+import { env } from "cloudflare:workers";
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { GameRow } from "../../../src/tools/games/masterRows";
+import { type Player, player } from "../../support/harness";
+import { fictionalGame, importFixture, importOk, toNdjson } from "../../support/master";
+
+const [P1, P2] = [561001, 561002];
+const [RPG, ARPG, ACT, STG, DUNGEON] = [561201, 561202, 561203, 561204, 561205];
+const DATES = [null, "1990-01-01", "1995-06-01", "2001-03-03"];
+
+/** The official games; master imports in the test move them between platforms, genres and dates. */
+const gameRow = (i: number, shift = 0): GameRow =>
+  fictionalGame({
+    gameId: 561101 + i,
+    title: `サマリ${i}`,
+    platformId: (i + shift) % 3 === 0 ? P2 : P1,
+    genreId: [null, RPG, ACT][(i + shift) % 3]!,
+    genreSubId: [null, ARPG, STG, DUNGEON][(i + 2 * shift) % 4]!,
+    releaseDate: DATES[(i + shift) % 4]!,
+  });
+const GAMES = Array.from({ length: 10 }, (_, i) => 561101 + i);
+
+/** DUNGEON sits under RPG > ARPG or, moved by a genre import, under ACT > STG. */
+const genreRows = (dungeonUnderStg: boolean) =>
+  toNdjson([
+    { genreId: RPG, name: "サマリRPG", parentId: null, taxonomyKey: "summ_rpg" },
+    { genreId: ACT, name: "サマリACT", parentId: null, taxonomyKey: "summ_act" },
+    { genreId: ARPG, name: "サマリARPG", parentId: RPG, taxonomyKey: "summ_rpg.arpg" },
+    { genreId: STG, name: "サマリSTG", parentId: ACT, taxonomyKey: "summ_act.stg" },
+    dungeonUnderStg
+      ? { genreId: DUNGEON, name: "サマリ迷宮", parentId: STG, taxonomyKey: "summ_act.stg.dungeon" }
+      : { genreId: DUNGEON, name: "サマリ迷宮", parentId: ARPG, taxonomyKey: "summ_rpg.arpg.dungeon" },
+  ]);
+
+beforeAll(async () => {
+  await importFixture({
+    platforms: toNdjson(
+      [P1, P2].map((platformId, i) => ({
+        platformId,
+        name: `サマリ機${i}`,
+        nameEn: null,
+        shortName: null,
+        maker: null,
+        releaseDate: null,
+      })),
+    ),
+    genres: genreRows(false),
+    games: toNdjson(GAMES.map((_, i) => gameRow(i))),
+  });
+});
+
+const rows = async <T>(query: string, ...values: unknown[]) =>
+  (
+    await env.DB.prepare(query)
+      .bind(...values)
+      .all<T>()
+  ).results;
+
+interface Op {
+  kind: keyof typeof OPS;
+  a: number;
+  b: number;
+}
+
+/** The user's records an operation picks its target among. */
+async function targets(userId: string) {
+  const [custom, tags, collections, plays] = await Promise.all([
+    rows<{ id: number }>("SELECT id FROM games WHERE owner_user_id = ? ORDER BY id", userId),
+    rows<{ id: number }>("SELECT id FROM tags WHERE user_id = ? ORDER BY id", userId),
+    rows<{ id: string; revision: string; type: string }>(
+      "SELECT id, revision, type FROM collections WHERE user_id = ? ORDER BY id",
+      userId,
+    ),
+    rows<{ id: string }>("SELECT id FROM play_records WHERE user_id = ? ORDER BY id", userId),
+  ]);
+  return {
+    games: [...GAMES, ...custom.map((row) => row.id)],
+    custom: custom.map((row) => row.id),
+    tags: tags.map((row) => row.id),
+    collections,
+    plays: plays.map((row) => row.id),
+  };
+}
+type Targets = Awaited<ReturnType<typeof targets>>;
+
+const pick = <T>(list: readonly T[], n: number): T | undefined => (list.length ? list[n % list.length] : undefined);
+const some = <T>(list: readonly T[], n: number) => list.filter((_, i) => (n >> i) & 1);
+
+async function removeConfirmed(p: Player, tool: string, args: Record<string, unknown>) {
+  const preview = await p.call(tool, args);
+  if (preview.body?.confirmToken === undefined) return preview;
+  return p.call(tool, { ...args, confirmToken: preview.body.confirmToken });
+}
+
+/** A PLATFORM collection's narrowing: none, a genre (root or not), release dates. */
+const platformShape = (a: number, b: number) => ({
+  type: "PLATFORM",
+  platformId: pick([P1, P2], b)!,
+  genreId: pick([null, RPG, ARPG, ACT, STG], a >> 1) ?? null,
+  releaseDateFrom: pick([null, "1991-01-01"], a >> 3) ?? null,
+  releaseDateTo: pick([null, null, "1999-12-31"], b >> 2) ?? null,
+});
+
+/** Every kind of write that can change a summary, on targets chosen by `a` and `b`. */
+const OPS = {
+  addToLibrary: (p: Player, t: Targets, { a }: Op) => p.call("addToLibrary", { gameId: pick(t.games, a) }),
+  removeFromLibrary: (p: Player, t: Targets, { a }: Op) => removeConfirmed(p, "removeFromLibrary", { gameId: pick(t.games, a) }),
+  addPlayRecord: (p: Player, t: Targets, { a, b }: Op) =>
+    p.call("addPlayRecord", { gameId: pick(t.games, a), status: pick(["PLAYING", "COMPLETED"], b), ...(b & 4 ? { replay: true } : {}) }),
+  updatePlayRecord: (p: Player, t: Targets, { a, b }: Op) =>
+    p.call("updatePlayRecord", { playId: pick(t.plays, a) ?? "none", status: pick(["COMPLETED", "PLAYING", "DROPPED"], b) }),
+  removePlayRecord: (p: Player, t: Targets, { a }: Op) => removeConfirmed(p, "removePlayRecord", { playId: pick(t.plays, a) ?? "none" }),
+  addTag: (p: Player, _t: Targets, { a }: Op) => p.call("addTag", { name: `サマリタグ${a}` }),
+  updateTagGames: (p: Player, t: Targets, { a, b }: Op) =>
+    p.call("updateTagGames", { tagId: pick(t.tags, a) ?? 1, mode: pick(["add", "remove"], a >> 3), gameIds: some(t.games, b).slice(0, 4) }),
+  removeTag: (p: Player, t: Targets, { a }: Op) => removeConfirmed(p, "removeTag", { tagId: pick(t.tags, a) ?? 1 }),
+  addCollection: (p: Player, t: Targets, { a, b }: Op) => {
+    const shapes = [
+      { type: "INDIVIDUAL", gameIds: some(t.games, b).slice(0, 5) },
+      { type: "TAG", tagId: pick(t.tags, b) ?? 1, excludeGameIds: some(t.games, a).slice(0, 2) },
+      { ...platformShape(a, b), excludeGameIds: some(t.games, a >> 2).slice(0, 2) },
+    ];
+    return p.call("addCollection", { name: `サマリ集${a}`, purpose: pick(["LIBRARY", "PLAY"], a >> 2), ...pick(shapes, a) });
+  },
+  updateCollection: (p: Player, t: Targets, { a, b }: Op) => {
+    const collection = pick(t.collections, a);
+    if (!collection) return p.call("getCollections", {});
+    const list = collection.type === "INDIVIDUAL" ? "gameIds" : "excludeGameIds";
+    return p.call("updateCollection", { collectionId: collection.id, [list]: some(t.games, b).slice(0, 4), revision: collection.revision });
+  },
+  removeCollection: (p: Player, t: Targets, { a }: Op) =>
+    removeConfirmed(p, "removeCollection", { collectionId: pick(t.collections, a)?.id ?? "col_none" }),
+  addCustomGame: (p: Player, _t: Targets, { a, b }: Op) =>
+    p.call("addCustomGame", {
+      title: `サマリ自作${a}`,
+      platformId: pick([P1, P2], b),
+      genreId: pick([null, RPG, ACT], a),
+      genreSubId: pick([null, ARPG, STG, DUNGEON], b >> 1),
+      releaseDate: pick(DATES, a >> 2),
+    }),
+  updateCustomGame: (p: Player, t: Targets, { a, b }: Op) =>
+    p.call("updateCustomGame", {
+      gameId: pick(t.custom, a) ?? 1,
+      ...[
+        { platformId: pick([P1, P2], b) },
+        { genreId: pick([null, RPG, ACT], b) ?? null },
+        { genreSubId: pick([null, ARPG, STG, DUNGEON], b) ?? null },
+        { releaseDate: pick(DATES, b) ?? null },
+      ][a % 4],
+    }),
+  removeCustomGame: (p: Player, t: Targets, { a }: Op) => removeConfirmed(p, "removeCustomGame", { gameId: pick(t.custom, a) ?? 1 }),
+  /** The operator moves an official game to another platform, genre or release date. */
+  importGame: async (_p: Player, _t: Targets, { a, b }: Op) => importOk("games", toNdjson([gameRow(a % GAMES.length, 1 + (b % 5))])),
+  /** The operator moves DUNGEON from under ARPG to under STG or back (its games' genre ids stay). */
+  importGenres: async (_p: Player, _t: Targets, { a }: Op) => importOk("genres", genreRows(a % 2 === 1)),
+};
+
+const opArb: fc.Arbitrary<Op> = fc.record({
+  kind: fc.constantFrom(...(Object.keys(OPS) as (keyof typeof OPS)[])),
+  a: fc.nat(63),
+  b: fc.nat(63),
+});
+
+interface CollectionRecord {
+  id: string;
+  type: string;
+  purpose: string;
+  tag_id: number | null;
+  platform_id: number | null;
+  genre_id: number | null;
+  release_date_from: string | null;
+  release_date_to: string | null;
+}
+
+/**
+ * Every collection's games and achievement, recounted from the rows by the spec's rules (the
+ * oracle, written apart from both the triggers' view and the page's SQL): INDIVIDUAL its members;
+ * TAG the games carrying its tag; PLATFORM the games of its platform its owner can see, within its
+ * genre (a root genre: the game's main or support genre is it; another: is it or beneath it) and
+ * release dates; TAG and PLATFORM less their exclusions. Achieved: LIBRARY in the library, PLAY a
+ * latest play record COMPLETED.
+ */
+async function recount(userId: string) {
+  const [collections, games, genres, listed, tagged, library, completed] = await Promise.all([
+    rows<CollectionRecord>(
+      "SELECT id, type, purpose, tag_id, platform_id, genre_id, release_date_from, release_date_to FROM collections WHERE user_id = ?1",
+      userId,
+    ),
+    rows<{ id: number; platform_id: number; genre_id: number | null; genre_sub_id: number | null; release_date: string | null }>(
+      "SELECT id, platform_id, genre_id, genre_sub_id, release_date FROM games WHERE owner_user_id IS NULL OR owner_user_id = ?1",
+      userId,
+    ),
+    rows<{ id: number; parent_id: number | null; taxonomy_key: string }>("SELECT id, parent_id, taxonomy_key FROM genres"),
+    rows<{ collection_id: string; game_id: number; kind: string }>(
+      "SELECT cg.collection_id, cg.game_id, cg.kind FROM collection_games cg JOIN collections c ON c.id = cg.collection_id WHERE c.user_id = ?1",
+      userId,
+    ),
+    rows<{ tag_id: number; game_id: number }>(
+      "SELECT tag_id, game_id FROM tag_games WHERE tag_id IN (SELECT id FROM tags WHERE user_id = ?1)",
+      userId,
+    ),
+    rows<{ game_id: number }>("SELECT game_id FROM library_entries WHERE user_id = ?1", userId),
+    rows<{ game_id: number }>("SELECT game_id FROM play_records WHERE user_id = ?1 AND is_latest = 1 AND status = 'COMPLETED'", userId),
+  ]);
+  const genreOf = new Map(genres.map((genre) => [genre.id, genre]));
+  const owned = new Set(library.map((row) => row.game_id));
+  const done = new Set(completed.map((row) => row.game_id));
+  const inGenre = (chosenId: number | null, game: (typeof games)[number]) => {
+    if (chosenId === null) return true;
+    const chosen = genreOf.get(chosenId);
+    if (!chosen) return false;
+    return [game.genre_id, game.genre_sub_id].some((id) => {
+      if (id === null) return false;
+      if (id === chosen.id) return true;
+      const key = genreOf.get(id)?.taxonomy_key;
+      return chosen.parent_id !== null && key?.startsWith(`${chosen.taxonomy_key}.`) === true;
+    });
+  };
+  return new Map(
+    collections.map((c) => {
+      const of = (kind: string) => listed.filter((m) => m.collection_id === c.id && m.kind === kind).map((m) => m.game_id);
+      const excluded = new Set(of("excluded"));
+      const base =
+        c.type === "INDIVIDUAL"
+          ? of("member")
+          : c.type === "TAG"
+            ? tagged.filter((t) => t.tag_id === c.tag_id).map((t) => t.game_id)
+            : games
+                .filter(
+                  (g) =>
+                    g.platform_id === c.platform_id &&
+                    inGenre(c.genre_id, g) &&
+                    (c.release_date_from === null || (g.release_date !== null && g.release_date >= c.release_date_from)) &&
+                    (c.release_date_to === null || (g.release_date !== null && g.release_date <= c.release_date_to)),
+                )
+                .map((g) => g.id);
+      const kept = c.type === "INDIVIDUAL" ? base : base.filter((id) => !excluded.has(id));
+      const achieved = kept.filter((id) => (c.purpose === "LIBRARY" ? owned : done).has(id));
+      return [c.id, { totalGames: kept.length, achievedGames: achieved.length }] as const;
+    }),
+  );
+}
+
+const body = (reply: { status: number; body: any }, what: string) => {
+  expect(reply.status, `${what}: ${JSON.stringify(reply.body)}`).toBe(200);
+  return reply.body;
+};
+
+/** Stored summaries, getCollections', and getCollectionGames' pages all equal the recount. */
+async function checkSummaries(p: Player, after: string) {
+  const { userId } = p.account;
+  const expected = await recount(userId);
+  const stored = await rows<{ collection_id: string; total_games: number; achieved_games: number }>(
+    "SELECT s.collection_id, s.total_games, s.achieved_games FROM collection_summaries s JOIN collections c ON c.id = s.collection_id WHERE c.user_id = ?",
+    userId,
+  );
+  expect(
+    new Map(stored.map((row) => [row.collection_id, { totalGames: row.total_games, achievedGames: row.achieved_games }])),
+    `stored summaries after ${after}`,
+  ).toEqual(expected);
+  const listed = body(await p.call("getCollections", { limit: 100 }), "getCollections").items as { collectionId: string; summary: any }[];
+  expect(listed).toHaveLength(expected.size);
+  for (const item of listed) {
+    const { totalGames, achievedGames } = expected.get(item.collectionId)!;
+    expect(item.summary, `getCollections ${item.collectionId} after ${after}`).toEqual({
+      totalGames,
+      achievedGames,
+      achievementRate: totalGames === 0 ? 0 : Math.round((achievedGames / totalGames) * 10_000) / 10_000,
+      isCompleted: totalGames > 0 && achievedGames === totalGames,
+    });
+    const id = item.collectionId;
+    const page = body(await p.call("getCollectionGames", { collectionId: id, limit: 100 }), "getCollectionGames");
+    expect(page.summary).toEqual(item.summary);
+    expect(page.totalCount, `page count of ${id} after ${after}`).toBe(totalGames);
+    const achievedOnPage = (page.items as { isAchieved: boolean }[]).filter((game) => game.isAchieved).length;
+    expect(achievedOnPage, `achieved games on the page of ${id} after ${after}`).toBe(achievedGames);
+    // The ways that work out every member's achievement (achieved filter, achievedAt sort) and a game filter agree.
+    const onlyAchieved = body(await p.call("getCollectionGames", { collectionId: id, achieved: true, limit: 100 }), "achieved");
+    expect(onlyAchieved.totalCount).toBe(achievedGames);
+    expect(onlyAchieved.items).toHaveLength(achievedGames);
+    const byDate = body(await p.call("getCollectionGames", { collectionId: id, sortBy: "achievedAt", limit: 100 }), "achievedAt");
+    expect(byDate.items.map((game: { gameId: number }) => game.gameId).sort()).toEqual(
+      page.items.map((game: { gameId: number }) => game.gameId).sort(),
+    );
+    const filtered = body(await p.call("getCollectionGames", { collectionId: id, platformIds: [P1, P2], limit: 100 }), "platformIds");
+    expect(filtered.totalCount).toBe(totalGames);
+  }
+}
+
+/** A few records of every kind to start from, so the random writes find targets. */
+async function seed(p: Player) {
+  const custom = body(
+    await p.call("addCustomGame", { title: "サマリ元作", platformId: P1, genreId: RPG, releaseDate: "1995-06-01" }),
+    "custom",
+  ).item.gameId;
+  for (const gameId of [GAMES[0], GAMES[1], GAMES[4], custom]) body(await p.call("addToLibrary", { gameId }), "addToLibrary");
+  body(await p.call("addPlayRecord", { gameId: GAMES[1], status: "COMPLETED" }), "addPlayRecord");
+  const { tagId } = body(await p.call("addTag", { name: "サマリ元タグ" }), "addTag").item;
+  body(await p.call("updateTagGames", { tagId, mode: "add", gameIds: [GAMES[0], GAMES[4], custom] }), "updateTagGames");
+  body(await p.call("addCollection", { name: "元個別", type: "INDIVIDUAL", gameIds: [GAMES[1], GAMES[3], custom] }), "INDIVIDUAL");
+  body(await p.call("addCollection", { name: "元タグ集", type: "TAG", tagId, purpose: "PLAY" }), "TAG");
+  body(await p.call("addCollection", { name: "元機種集", type: "PLATFORM", platformId: P1 }), "PLATFORM");
+  body(await p.call("addCollection", { name: "元ジャンル集", type: "PLATFORM", platformId: P1, genreId: RPG, purpose: "PLAY" }), "genre");
+  for (const genreId of [ARPG, STG]) {
+    body(await p.call("addCollection", { name: `元下位ジャンル集${genreId}`, type: "PLATFORM", platformId: P2, genreId }), "subgenre");
+  }
+}
+
+describe("collection summaries kept by the writes that change them", () => {
+  it("equal a recount after every write of a random sequence", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(opArb, { minLength: 4, maxLength: 12 }), async (ops) => {
+        const p = await player({ plan: "PREMIUM" }, 24);
+        await seed(p);
+        await checkSummaries(p, "the seed");
+        for (const [i, op] of ops.entries()) {
+          const reply = await OPS[op.kind](p, await targets(p.account.userId), op);
+          expect(reply.status, `${op.kind}: ${JSON.stringify(reply.body)}`).toBeLessThan(500);
+          await checkSummaries(p, `op ${i} ${op.kind}(${op.a}, ${op.b})`);
+        }
+      }),
+      { numRuns: 12, endOnFailure: true },
+    );
+    // Put the master back as beforeAll left it, for the test below.
+    await importFixture({ genres: genreRows(false), games: toNdjson(GAMES.map((_, i) => gameRow(i))) });
+  }, 240_000);
+
+  it("stay exact when parallel writes change one collection at once", async () => {
+    const p = await player({ plan: "PREMIUM" }, 4);
+    const games = [...GAMES];
+    for (let i = 0; i < 6; i++) {
+      games.push(
+        body(await p.call("addCustomGame", { title: `サマリ並行${i}`, platformId: P1, releaseDate: "1995-06-01" }), "custom").item.gameId,
+      );
+    }
+    const { tagId } = body(await p.call("addTag", { name: "サマリ並行タグ" }), "addTag").item;
+    const platform = body(await p.call("addCollection", { name: "並行機種", type: "PLATFORM", platformId: P1 }), "PLATFORM").item;
+    const play = body(
+      await p.call("addCollection", { name: "並行プレイ", type: "PLATFORM", platformId: P1, purpose: "PLAY" }),
+      "PLAY",
+    ).item;
+    const tag = body(await p.call("addCollection", { name: "並行タグ", type: "TAG", tagId }), "TAG").item;
+    // Library adds, play records, tagging, an exclusion and the operator moving games, all at once.
+    const p1Games = games.filter((id) => id > 561200 || gameRow(id - 561101).platformId === P1);
+    const adds = await Promise.all([
+      ...p1Games.map((gameId) => p.call("addToLibrary", { gameId })),
+      p.call("updateCollection", { collectionId: platform.collectionId, excludeGameIds: [p1Games[0]], revision: platform.revision }),
+      importOk("games", toNdjson([gameRow(1, 2), gameRow(2, 2)])),
+    ]);
+    for (const reply of adds) expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    // Tags hold games of the library: tagged once the adds are in, beside the play records.
+    const [tagging, ...plays] = await Promise.all([
+      p.call("updateTagGames", { tagId, mode: "add", gameIds: p1Games.slice(0, 5) }),
+      ...p1Games.map((gameId) => p.call("addPlayRecord", { gameId, status: "COMPLETED" })),
+    ]);
+    for (const reply of [tagging!, ...plays]) expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    const removals = await Promise.all([
+      ...plays.slice(0, 3).map((reply) => removeConfirmed(p, "removePlayRecord", { playId: reply.body.playId })),
+      ...p1Games.slice(-2).map((gameId) => removeConfirmed(p, "removeFromLibrary", { gameId })),
+      importOk("games", toNdjson([gameRow(1), gameRow(2)])),
+    ]);
+    for (const reply of removals) expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    const expected = await recount(p.account.userId);
+    for (const collection of [platform, play, tag]) {
+      const { summary } = body(await p.call("getCollectionGames", { collectionId: collection.collectionId, limit: 1 }), "page");
+      expect(summary, collection.name).toMatchObject(expected.get(collection.collectionId)!);
+    }
+    // The library collection saw every add and the two removals; the play one every completion and three removals.
+    expect(expected.get(platform.collectionId)!.achievedGames).toBeGreaterThan(0);
+    await checkSummaries(p, "the parallel writes");
+  }, 120_000);
+});
