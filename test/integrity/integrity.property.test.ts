@@ -5,6 +5,7 @@
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
+import { recountCollections } from "../support/collectionRecount";
 import { type Player, player } from "../support/harness";
 import { fictionalGame, importFixture, toNdjson } from "../support/master";
 
@@ -196,47 +197,6 @@ const LIST_RECOUNTS: Record<string, string> = {
 
 const countOf = async (query: string, ...values: unknown[]) => (await rows<{ n: number }>(query, ...values))[0]!.n;
 
-/** Every collection's games and achievement, recounted from the rows (no genre or date narrowing in these runs). */
-async function recountedSummaries(userId: string) {
-  const [collections, games, members, tagGames, library, completed] = await Promise.all([
-    rows<{ id: string; type: string; purpose: string; tag_id: number | null; platform_id: number | null }>(
-      "SELECT id, type, purpose, tag_id, platform_id FROM collections WHERE user_id = ?1",
-      userId,
-    ),
-    rows<{ id: number; platform_id: number }>(
-      "SELECT id, platform_id FROM games WHERE ifnull(owner_user_id, ?1) = ?1 AND platform_id IN (SELECT platform_id FROM collections WHERE user_id = ?1)",
-      userId,
-    ),
-    rows<{ collection_id: string; game_id: number; kind: string }>(
-      "SELECT cg.collection_id, cg.game_id, cg.kind FROM collection_games cg JOIN collections c ON c.id = cg.collection_id WHERE c.user_id = ?1",
-      userId,
-    ),
-    rows<{ tag_id: number; game_id: number }>(
-      "SELECT tag_id, game_id FROM tag_games WHERE tag_id IN (SELECT id FROM tags WHERE user_id = ?1)",
-      userId,
-    ),
-    rows<{ game_id: number }>("SELECT game_id FROM library_entries WHERE user_id = ?1", userId),
-    rows<{ game_id: number }>("SELECT game_id FROM play_records WHERE user_id = ?1 AND is_latest = 1 AND status = 'COMPLETED'", userId),
-  ]);
-  const owned = new Set(library.map((row) => row.game_id));
-  const done = new Set(completed.map((row) => row.game_id));
-  return new Map(
-    collections.map((c) => {
-      const listed = (kind: string) => members.filter((m) => m.collection_id === c.id && m.kind === kind).map((m) => m.game_id);
-      const excluded = new Set(listed("excluded"));
-      const all =
-        c.type === "INDIVIDUAL"
-          ? listed("member")
-          : c.type === "TAG"
-            ? tagGames.filter((t) => t.tag_id === c.tag_id).map((t) => t.game_id)
-            : games.filter((g) => g.platform_id === c.platform_id).map((g) => g.id);
-      const kept = all.filter((id) => !excluded.has(id));
-      const achieved = kept.filter((id) => (c.purpose === "LIBRARY" ? owned : done).has(id));
-      return [c.id, { totalGames: kept.length, achievedGames: achieved.length }];
-    }),
-  );
-}
-
 async function checkIntegrity(p: Player) {
   const { userId } = p.account;
   for (const [pair, query] of Object.entries(ORPHANS)) expect(await countOf(query, userId), `orphans: ${pair}`).toBe(0);
@@ -249,7 +209,7 @@ async function checkIntegrity(p: Player) {
   for (const tag of tags) {
     expect(tag.gameCount, `tag ${tag.tagId}`).toBe(await countOf("SELECT COUNT(*) AS n FROM tag_games WHERE tag_id = ?", tag.tagId));
   }
-  const recounted = await recountedSummaries(userId);
+  const recounted = await recountCollections(userId);
   const listed = (await p.call("getCollections", { limit: 100 })).body.items as { collectionId: string; summary: object }[];
   expect(listed).toHaveLength(recounted.size);
   for (const item of listed) expect(item.summary, `collection ${item.collectionId}`).toMatchObject(recounted.get(item.collectionId)!);
