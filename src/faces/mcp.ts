@@ -18,6 +18,7 @@ import type { Context, Hono } from "hono";
 import type { AppEnv } from "../env";
 import { admitRequests } from "../platform/admission";
 import { type AuthContext, type PresentedKey, presentedKey } from "../platform/auth";
+import { type ConfirmPreview, confirmPreviewSchema } from "../platform/confirm";
 import { createDb } from "../platform/db";
 import { asApiError, methodNotAllowed } from "../platform/errors";
 import { publicOrigin } from "../platform/publicOrigin";
@@ -28,14 +29,7 @@ import { mcpToolEntry, mcpTools } from "../registry/catalog";
 import { CATALOG_REVISION } from "../registry/catalogRevision";
 import type { ToolDefinition } from "../registry/defineTool";
 import { invokeTool } from "../registry/invokeTool";
-import {
-  confirmationAsked,
-  confirmsThroughPerson,
-  declinedResult,
-  type PersonsAnswer,
-  personsAnswer,
-  refusedState,
-} from "./mcpConfirmation";
+import { confirmationAsked, confirmsThroughPerson, declined, type PersonsAnswer, personsAnswer, refusedState } from "./mcpConfirmation";
 
 export const MCP_PATH = "/mcp";
 
@@ -98,8 +92,7 @@ const callOf = (extra: Record<string, unknown> | undefined) => extra?.call as Mc
 const TOOLS_LIST_CACHE = { ttlMs: 3_600_000, cacheScope: "public" as const };
 
 /** The preview a two-step tool answers before it acts (confirm.ts). */
-const isPreview = (result: unknown): result is { confirmRequired: true; summary: string; confirmToken: string } =>
-  typeof result === "object" && result !== null && (result as { confirmRequired?: unknown }).confirmRequired === true;
+const isPreview = (result: unknown): result is ConfirmPreview => confirmPreviewSchema.safeParse(result).success;
 
 /**
  * Counts a tool call the face answers itself (a person's answer, refused or declined) as one
@@ -139,7 +132,7 @@ function serverFor(call: McpCall, era: ProtocolEra, byName: ReadonlyMap<string, 
       const notAdmitted = await countAtDoor(call, requestId);
       if (notAdmitted) return notAdmitted;
       if (answer.kind === "invalid") throw refusedState();
-      return answer.kind === "refused" ? toolError(answer.error, requestId) : declinedResult(requestId);
+      return toolError(answer.kind === "refused" ? answer.error : declined(), requestId);
     }
     if (answer.kind === "confirmed") args = { ...args, confirmToken: answer.confirmToken };
     const outcome = await invokeTool(tool, {

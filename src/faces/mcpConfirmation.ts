@@ -1,5 +1,4 @@
 import {
-  type CallToolResult,
   CLIENT_CAPABILITIES_META_KEY,
   type ClientCapabilities,
   INVALID_PARAMS,
@@ -11,9 +10,8 @@ import {
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import type { Bindings } from "../env";
-import { CONFIRM_TOKEN_TTL_SEC } from "../platform/confirm";
-import { ApiError, asApiError } from "../platform/errors";
-import { canonical, sha256Hex } from "../platform/hashing";
+import { argumentsHashOf, CONFIRM_TOKEN_TTL_SEC } from "../platform/confirm";
+import { ApiError } from "../platform/errors";
 import { openState, sealState } from "../platform/sealedState";
 import type { ToolDefinition } from "../registry/defineTool";
 
@@ -43,8 +41,6 @@ interface ConfirmationState {
   argumentsHash: string;
   confirmToken: string;
 }
-
-const argumentsHashOf = (args: Record<string, unknown>) => sha256Hex(JSON.stringify(canonical(args, ["confirmToken"])));
 
 /** Form elicitation, as a 2026-07-28 request declares it in its envelope (an empty `elicitation` means form). */
 function declaresFormElicitation(ctx: ServerContext): boolean {
@@ -118,16 +114,4 @@ export async function personsAnswer(
 }
 
 /** The person said no (declined, cancelled, or left the box unticked): nothing changed, and the model is told so. */
-export const declinedResult = (requestId: string): CallToolResult => ({
-  content: [
-    {
-      type: "text",
-      text: JSON.stringify(
-        asApiError(new ApiError("confirmation_declined", "The person did not confirm: nothing was removed or changed."), requestId).toBody(
-          requestId,
-        ),
-      ),
-    },
-  ],
-  isError: true,
-});
+export const declined = () => new ApiError("confirmation_declined", "The person did not confirm: nothing was removed or changed.");

@@ -129,6 +129,9 @@ async function preview(ctx: ConfirmContext, bound: Omit<StoredToken, "expiresAt"
   return { confirmRequired: true as const, summary, confirmToken, expiresInSec: CONFIRM_TOKEN_TTL_SEC, expiresAt, targetChanged };
 }
 
+/** What a confirm token is bound to of the call's arguments: their canonical form, the token itself left out. */
+export const argumentsHashOf = (args: object) => sha256Hex(JSON.stringify(canonical(args, ["confirmToken"])));
+
 /** Runs `plan` two-step: a preview without a token, the work with a valid one. */
 export async function confirmTwoStep<R>(
   ctx: ConfirmContext,
@@ -138,7 +141,7 @@ export async function confirmTwoStep<R>(
   const bound = {
     userId: ctx.auth.userId,
     tool: ctx.tool,
-    argumentsHash: await sha256Hex(JSON.stringify(canonical(args, ["confirmToken"]))),
+    argumentsHash: await argumentsHashOf(args),
     targetRevision: plan.targetRevision,
   };
   if (args.confirmToken === undefined) return preview(ctx, bound, plan.summary, false);
