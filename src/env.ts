@@ -1,4 +1,5 @@
 import type { RateState } from "./platform/rateLimitHeaders";
+import type { UserAccounting } from "./platform/userAccounting";
 
 export interface Bindings {
   DB: D1Database;
@@ -6,6 +7,8 @@ export interface Bindings {
   /** The OAuth grants, tokens (hashed), registered clients and consent steps of @cloudflare/workers-oauth-provider. */
   OAUTH_KV: KVNamespace;
   EXPORTS: R2Bucket;
+  /** Each user's accounting object (src/platform/userAccounting.ts): quota, burst windows, usage history, keys' last use. */
+  ACCOUNTING: DurableObjectNamespace<UserAccounting>;
   /** Operator API secret; a Worker secret in production, `.dev.vars` or the environment locally. */
   ADMIN_TOKEN?: string;
   /** HMAC key of export download links; a Worker secret in production, `.dev.vars` or the environment locally. */

@@ -2,6 +2,8 @@ import { createApp } from "./app";
 import type { Bindings } from "./env";
 import { cleanUpExports } from "./tools/bucketCleanup";
 
+export { UserAccounting } from "./platform/userAccounting";
+
 const app = createApp();
 
 export default {

@@ -8,10 +8,11 @@
 // PREMIUM user's daily quota is 20,000 calls, so lib50k's rows are inserted into the local D1 file
 // (node:sqlite, with the server stopped) in the shape addToLibrary writes, from the same generator.
 import { randomBytes } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { request } from "./load.mjs";
 import { adminFetch } from "./local.mjs";
+import { accountingObjectsDir, d1File } from "./localState.mjs";
 
 const FIXTURE_VERSION = 1;
 /** PREMIUM's active-key limit: 25 keys x 80 calls / 10 s = 200 calls/s per user before the burst limit. */
@@ -122,14 +123,6 @@ async function createUser(name, adminOptions) {
   return { userId: user.userId, keys };
 }
 
-/** The local D1 file of a wrangler state folder (the one database this project binds). */
-export function d1File(stateDir) {
-  const dir = join(stateDir, "v3", "d1", "miniflare-D1DatabaseObject");
-  const files = readdirSync(dir).filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite");
-  if (files.length !== 1) throw new Error(`expected one D1 database in ${dir}, found ${files.length}`);
-  return join(dir, files[0]);
-}
-
 /** Opens the state's D1 file with node:sqlite (the server must be stopped). */
 export async function openD1(stateDir) {
   const { DatabaseSync } = await import("node:sqlite");
@@ -169,20 +162,13 @@ async function insertLibraryBySql(stateDir, userId, gameIds) {
   }
 }
 
-/** Today's quota use and burst windows of the bench users are cleared, so reruns on one day never hit the daily quota. */
-export async function resetBenchUsage(stateDir) {
-  if (!existsSync(fixturesPath(stateDir))) return;
-  const fixtures = JSON.parse(readFileSync(fixturesPath(stateDir), "utf8"));
-  const db = await openD1(stateDir);
-  try {
-    const userIds = JSON.stringify(Object.values(fixtures.users).map((u) => u.userId));
-    db.prepare("DELETE FROM usage_daily WHERE user_id IN (SELECT value FROM json_each(?))").run(userIds);
-    db.prepare(
-      "DELETE FROM burst_counters WHERE key_id IN (SELECT id FROM api_keys WHERE user_id IN (SELECT value FROM json_each(?)))",
-    ).run(userIds);
-  } finally {
-    db.close();
-  }
+/**
+ * Today's quota use and burst windows of the bench users are cleared, so reruns on one day never
+ * hit the daily quota: the bench state's accounting objects hold nothing else (each learns its keys
+ * again from D1 on their first call). The server must be stopped.
+ */
+export function resetBenchUsage(stateDir) {
+  rmSync(accountingObjectsDir(stateDir), { recursive: true, force: true });
 }
 
 export function loadFixtures(stateDir) {

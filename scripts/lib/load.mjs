@@ -50,11 +50,11 @@ export function request(url, { method = "GET", headers = {}, body } = {}) {
 
 /**
  * Sends `count` requests made by `makeRequest(i)` (→ {url, method, headers, body}) with
- * `concurrency` in flight (each answer's body to `onBody`, if given), and answers the latencies (ms), the wall time of the whole block, and
+ * `concurrency` in flight, and answers the latencies (ms), the wall time of the whole block, and
  * how many answers were not 2xx (by status). A 429 is counted, not retried: the bench rotates keys
  * so that none should happen, and reports any that did.
  */
-export async function runBlock(makeRequest, { count, concurrency, onBody }) {
+export async function runBlock(makeRequest, { count, concurrency }) {
   const latencies = [];
   const failures = {};
   let next = 0;
@@ -66,7 +66,6 @@ export async function runBlock(makeRequest, { count, concurrency, onBody }) {
       const spec = makeRequest(i);
       const answer = await request(spec.url, spec);
       latencies.push(answer.ms);
-      onBody?.(answer.body);
       if (answer.status < 200 || answer.status >= 300) {
         failures[answer.status] = (failures[answer.status] ?? 0) + 1;
         firstFailure ??= `${spec.method ?? "GET"} ${spec.url} -> ${answer.status} ${answer.body.slice(0, 300)}`;

@@ -1,12 +1,9 @@
-import { and, asc, between, eq } from "drizzle-orm";
-import { usageDaily } from "../db/schema";
-import { type Db, queryBatch, statements } from "../platform/db";
+import type { AccountingEnv } from "../platform/admission";
+import type { Db } from "../platform/db";
 import { notFound } from "../platform/errors";
 import { DAY_MS, utcDay } from "../platform/time";
-import { type AccountRows, type AccountView, accountReads, accountViewOf } from "../tools/account/accountView";
-
-/** Days the settings page charts: today and the 29 UTC days before it. */
-export const USAGE_HISTORY_DAYS = 30;
+import { USAGE_HISTORY_DAYS } from "../platform/userAccounting";
+import { type AccountView, readAccount } from "../tools/account/accountView";
 
 export interface UsageDay {
   /** The UTC day, YYYY-MM-DD. */
@@ -25,23 +22,11 @@ export interface AccountSummary extends AccountView {
 const historyDays = (now: Date) =>
   Array.from({ length: USAGE_HISTORY_DAYS }, (_, i) => utcDay(new Date(now.getTime() - (USAGE_HISTORY_DAYS - 1 - i) * DAY_MS)));
 
-const usageHistoryQuery = (userId: string, days: readonly string[]) =>
-  statements
-    .select({ day: usageDaily.day, count: usageDaily.count })
-    .from(usageDaily)
-    .where(and(eq(usageDaily.userId, userId), between(usageDaily.day, days[0]!, days.at(-1)!)))
-    .orderBy(asc(usageDaily.day))
-    .getSQL();
-
-/** The user's account as getAccount shows it, plus the last 30 UTC days' usage, in one round trip; 404 for an unknown user. */
-export async function accountSummary(db: Db, userId: string, now: Date): Promise<AccountSummary> {
+/** The user's account as getAccount shows it, plus the last 30 UTC days' usage; 404 for an unknown user. */
+export async function accountSummary(env: AccountingEnv, db: Db, userId: string, now: Date): Promise<AccountSummary> {
   const days = historyDays(now);
-  const [user, counts, usage, history] = await queryBatch<[...AccountRows, { day: string; count: number }[]]>(db, [
-    ...accountReads(userId, now),
-    usageHistoryQuery(userId, days),
-  ]);
-  const account = accountViewOf([user, counts, usage], now);
+  const { account, usage } = await readAccount(env, db, userId, now, days);
   if (!account) throw notFound("The user");
-  const usedOn = new Map(history.map((row) => [row.day, row.count]));
+  const usedOn = new Map(usage.map((row) => [row.day, row.count]));
   return { ...account, usageHistory: days.map((date) => ({ date, used: usedOn.get(date) ?? 0 })) };
 }

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, exists, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
-import { apiKeys, burstCounters } from "../db/schema";
+import { apiKeys } from "../db/schema";
+import { type AccountingEnv, accountingOf } from "../platform/admission";
 import { API_KEYS_COUNTER, issueApiKey, keyIsLive } from "../platform/auth";
 import { type Db, statements } from "../platform/db";
 import { notFound } from "../platform/errors";
@@ -64,6 +65,8 @@ const keyDetail = (keyId: string, displayPrefix: string, name: string | null) =>
  * which of the user's live keys it replaces: the earlier keys of the same connection.
  */
 export interface KeyConnection {
+  /** Told of the replaced keys' revocation (revokeKeysOf). */
+  accounting: AccountingEnv;
   oauthClientId: string;
   oauthRedirectUri: string;
   replaces: SQL;
@@ -82,7 +85,7 @@ export async function issueKeyFor(db: Db, limit: LimitContext, choice: KeyChoice
   const expiresAt = expiryOf(expiresInDays, new Date());
   const issued = await issueApiKey();
   const row = { id: issued.keyId, userId: limit.userId, name, displayPrefix: issued.displayPrefix, keyHash: issued.keyHash };
-  const { replaces, ...connectedTo } = connection ?? { replaces: undefined };
+  const { replaces, accounting, ...connectedTo } = connection ?? { replaces: undefined, accounting: undefined };
   const adds = [
     statements
       .insert(apiKeys)
@@ -90,17 +93,48 @@ export async function issueKeyFor(db: Db, limit: LimitContext, choice: KeyChoice
       .getSQL(),
     eventStatement(limit.userId, "keyCreated", keyDetail(issued.keyId, issued.displayPrefix, name)),
   ];
-  if (replaces) await replaceWithinLimit(db, limit, API_KEYS_COUNTER, [revokeReplacedStatement(limit.userId, replaces), ...adds]);
-  else await addWithinLimit(db, limit, API_KEYS_COUNTER, adds);
+  if (replaces && accounting) {
+    await revokeKeysOf(accounting, db, limit.userId, replaces, nowIso(), (revoking) =>
+      replaceWithinLimit(db, limit, API_KEYS_COUNTER, [revoking, ...adds]),
+    );
+  } else await addWithinLimit(db, limit, API_KEYS_COUNTER, adds);
   return { keyId: issued.keyId, apiKey: issued.apiKey, scopes, expiresAt };
 }
 
-const revokeReplacedStatement = (userId: string, replaces: SQL) =>
-  statements
-    .update(apiKeys)
-    .set({ revokedAt: nowIso() })
-    .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt), replaces))
-    .getSQL();
+const keyIdsOf = async (db: Db, userId: string, which: SQL) =>
+  (
+    await db
+      .select({ keyId: apiKeys.id })
+      .from(apiKeys)
+      .where(and(eq(apiKeys.userId, userId), which))
+  ).map((key) => key.keyId);
+
+/**
+ * Revokes the user's unrevoked keys that `which` selects: `write` runs the D1 statement (in its
+ * batch). The user's accounting object, which admits calls, is told first, so a failure in between
+ * leaves the keys refused rather than listed revoked but working; it is told again of every key
+ * the statement revoked, which covers a key made in between.
+ */
+async function revokeKeysOf(
+  accounting: AccountingEnv,
+  db: Db,
+  userId: string,
+  which: SQL,
+  revokedAt: string,
+  write: (revoking: SQL) => Promise<void>,
+) {
+  const unrevoked = and(isNull(apiKeys.revokedAt), which)!;
+  const account = accountingOf(accounting, userId);
+  await account.revokeKeys(await keyIdsOf(db, userId, unrevoked));
+  await write(
+    statements
+      .update(apiKeys)
+      .set({ revokedAt })
+      .where(and(eq(apiKeys.userId, userId), unrevoked))
+      .getSQL(),
+  );
+  await account.revokeKeys(await keyIdsOf(db, userId, and(isNotNull(apiKeys.revokedAt), which)!));
+}
 
 export type KeyState = "active" | "revoked" | "expired";
 
@@ -114,7 +148,7 @@ export interface KeyListItem {
   displayPrefix: string;
   scopes: Scope[];
   createdAt: string;
-  /** The start of the last burst window the key was admitted in (10 s precision); null: never used. */
+  /** When a call with the key was last admitted; null: never used. */
   lastUsedAt: string | null;
   expiresAt: string | null;
   state: KeyState;
@@ -144,9 +178,11 @@ const hostOf = (uri: string | null) => (uri === null ? null : redirectTargetOf(u
 
 /**
  * The user's keys of one kind, newest first, a page at a time; never the secret nor its hash. Last
- * use comes from the burst counter every admitted call already writes, so listing costs no write per call.
+ * use comes from the user's accounting object, which notes it as it admits each call (D1 is not
+ * written per call).
  */
 export async function listKeys(
+  accounting: AccountingEnv,
   db: Db,
   userId: string,
   page: number,
@@ -162,13 +198,11 @@ export async function listKeys(
         displayPrefix: apiKeys.displayPrefix,
         scopes: apiKeys.scopes,
         createdAt: apiKeys.createdAt,
-        lastWindow: burstCounters.windowStart,
         expiresAt: apiKeys.expiresAt,
         state: keyState,
         redirectUri: apiKeys.oauthRedirectUri,
       })
       .from(apiKeys)
-      .leftJoin(burstCounters, eq(burstCounters.keyId, apiKeys.id))
       .where(ofUser)
       // raw SQL: rowid is no schema column; it orders keys made within one millisecond as they were made.
       .orderBy(desc(apiKeys.createdAt), sql`${apiKeys}.rowid DESC`)
@@ -176,10 +210,12 @@ export async function listKeys(
       .offset((page - 1) * limit),
     db.select({ n: count() }).from(apiKeys).where(ofUser),
   ]);
-  const items = rows.map(({ lastWindow, expiresAt, state, redirectUri, ...key }) => ({
+  const uses = rows.length > 0 ? await accountingOf(accounting, userId).lastUses(rows.map((row) => row.keyId)) : [];
+  const lastUseOf = new Map(uses.map((use) => [use.keyId, new Date(use.lastUsedAt).toISOString()]));
+  const items = rows.map(({ expiresAt, state, redirectUri, ...key }) => ({
     ...key,
     scopes: key.scopes as Scope[],
-    lastUsedAt: lastWindow === null ? null : new Date(lastWindow).toISOString(),
+    lastUsedAt: lastUseOf.get(key.keyId) ?? null,
     expiresAt,
     state,
     connectedTo: hostOf(redirectUri),
@@ -204,22 +240,28 @@ export async function keyOf(
 /**
  * Revokes one of the user's unrevoked keys and records keyRevoked, in one batch guarded so that of
  * two concurrent revocations one does it and the other is told 404. Another user's key, an unknown
- * id or a key already revoked: 404. Every call reads the key from D1, so it stops working at once.
+ * id or a key already revoked: 404. The user's accounting object, which admits every call, is told
+ * first (revokeKeysOf), so the key stops working at once.
  */
-export async function revokeKeyOf(db: Db, userId: string, keyId: string): Promise<{ keyId: string; revokedAt: string }> {
-  const unrevoked = and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt));
+export async function revokeKeyOf(
+  accounting: AccountingEnv,
+  db: Db,
+  userId: string,
+  keyId: string,
+): Promise<{ keyId: string; revokedAt: string }> {
+  const thisKey = eq(apiKeys.id, keyId);
+  const unrevoked = and(thisKey, eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt));
   const [key] = await db.select({ name: apiKeys.name, displayPrefix: apiKeys.displayPrefix }).from(apiKeys).where(unrevoked);
   const gone = () => notFound("The active key");
   if (!key) throw gone();
-  const revokedAt = nowIso();
   const stillUnrevoked = exists(statements.select({ one: sql`1` }).from(apiKeys).where(unrevoked));
-  await runConditional(
-    db,
-    [{ holds: stillUnrevoked, error: gone }],
-    [
-      statements.update(apiKeys).set({ revokedAt }).where(unrevoked).getSQL(),
-      eventStatement(userId, "keyRevoked", keyDetail(keyId, key.displayPrefix, key.name)),
-    ],
+  const revokedAt = nowIso();
+  await revokeKeysOf(accounting, db, userId, thisKey, revokedAt, (revoking) =>
+    runConditional(
+      db,
+      [{ holds: stillUnrevoked, error: gone }],
+      [revoking, eventStatement(userId, "keyRevoked", keyDetail(keyId, key.displayPrefix, key.name))],
+    ),
   );
   return { keyId, revokedAt };
 }

@@ -1,6 +1,7 @@
 import type { ConsentDescription, OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { and, eq } from "drizzle-orm";
 import { apiKeys } from "../db/schema";
+import type { AccountingEnv } from "../platform/admission";
 import type { Db } from "../platform/db";
 import { ApiError } from "../platform/errors";
 import { digestsEqual } from "../platform/hashing";
@@ -24,9 +25,10 @@ const KEY_NAME_MAX = 100;
  * earlier grants. A Client ID Metadata Document client (its id is a URL every installation
  * shares) is one installation per redirect URI.
  */
-function connectionOf(consent: ConsentDescription): KeyConnection {
+function connectionOf(accounting: AccountingEnv, consent: ConsentDescription): KeyConnection {
   const sameClient = eq(apiKeys.oauthClientId, consent.clientId);
   return {
+    accounting,
     oauthClientId: consent.clientId,
     oauthRedirectUri: consent.redirectUri,
     replaces: consent.clientDomain ? and(sameClient, eq(apiKeys.oauthRedirectUri, consent.redirectUri))! : sameClient,
@@ -35,13 +37,14 @@ function connectionOf(consent: ConsentDescription): KeyConnection {
 
 /** Makes the key of a consent: the person's choice of permissions, named after the client. */
 export function issueAssistantKey(
+  accounting: AccountingEnv,
   db: Db,
   limit: LimitContext,
   choice: Omit<KeyChoice, "name">,
   consent: ConsentDescription,
 ): Promise<IssuedKeyAnswer> {
   const name = consent.clientName.trim().slice(0, KEY_NAME_MAX) || consent.clientId.slice(0, KEY_NAME_MAX);
-  return issueKeyFor(db, limit, { ...choice, name }, connectionOf(consent));
+  return issueKeyFor(db, limit, { ...choice, name }, connectionOf(accounting, consent));
 }
 
 /**
@@ -64,12 +67,13 @@ async function endGrantsOfKey(oauth: OAuthHelpers, userId: string, keyId: string
  * one revocation of the settings page, the operator and a consent that could not be completed.
  */
 export async function revokeKey(
+  accounting: AccountingEnv,
   db: Db,
   oauth: OAuthHelpers | undefined,
   userId: string,
   keyId: string,
 ): Promise<{ keyId: string; revokedAt: string }> {
-  const revoked = await revokeKeyOf(db, userId, keyId);
+  const revoked = await revokeKeyOf(accounting, db, userId, keyId);
   if (oauth) await endGrantsOfKey(oauth, userId, keyId);
   return revoked;
 }

@@ -87,7 +87,7 @@ export function createAdminRouter() {
 
   admin.patch("/users/:userId", async (c) => {
     const args = await readBody(c, updateUserInput);
-    const user = await updateUser(createDb(c.env.DB), c.req.param("userId"), args);
+    const user = await updateUser(c.env, createDb(c.env.DB), c.req.param("userId"), args);
     if (!user) throw notFound("The user");
     return c.json({ userId: user.id, plan: user.plan, suspended: user.suspended, name: user.name });
   });
@@ -106,7 +106,7 @@ export function createAdminRouter() {
     const limit = keysPageLimit(args.limit);
     const db = createDb(c.env.DB);
     const user = await existingUser(db, c.req.param("userId"));
-    const { items, totalCount } = await listKeys(db, user.id, args.page, limit.effectiveLimit);
+    const { items, totalCount } = await listKeys(c.env, db, user.id, args.page, limit.effectiveLimit);
     return c.json(pageOf(items, args.page, totalCount, limit));
   });
 
@@ -127,7 +127,7 @@ export function createAdminRouter() {
     const keyId = c.req.param("keyId");
     const key = await keyOf(db, keyId);
     if (!key) throw notFound("The active key");
-    return c.json(await revokeKey(db, grantHelpersFor(c.env, c.req.url), key.userId, keyId));
+    return c.json(await revokeKey(c.env, db, grantHelpersFor(c.env, c.req.url), key.userId, keyId));
   });
 
   return admin;

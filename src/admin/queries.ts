@@ -1,9 +1,11 @@
 import { count, eq } from "drizzle-orm";
 import { games, genres, users } from "../db/schema";
+import { type AccountingEnv, accountingOf } from "../platform/admission";
 import { inJsonArray } from "../platform/columns";
 import type { Db } from "../platform/db";
 import { newId } from "../platform/ids";
 import type { Plan } from "../platform/plans";
+import type { AccountChange } from "../platform/userAccounting";
 
 export async function insertUser(db: Db, plan: Plan, name: string | null) {
   const [user] = await db
@@ -13,7 +15,14 @@ export async function insertUser(db: Db, plan: Plan, name: string | null) {
   return user!;
 }
 
-export async function updateUser(db: Db, userId: string, patch: { plan?: Plan; suspended?: boolean }) {
+/**
+ * Changes a user's plan or suspension; undefined for an unknown user. The user's accounting object,
+ * which admits their calls by what it holds, hears it before D1, so a suspension takes effect at once.
+ */
+export async function updateUser(accounting: AccountingEnv, db: Db, userId: string, patch: AccountChange) {
+  const [known] = await db.select({ id: users.id }).from(users).where(eq(users.id, userId));
+  if (!known) return undefined;
+  await accountingOf(accounting, userId).changeAccount(patch);
   const [user] = await db.update(users).set(patch).where(eq(users.id, userId)).returning();
   return user;
 }

@@ -172,20 +172,10 @@ export const accountEvents = sqliteTable(
   (t) => [index("account_events_user_at_idx").on(t.userId, t.createdAt)],
 );
 
-/** Exact per-user daily call counter (UTC days), incremented atomically so it can be refunded. */
-export const usageDaily = sqliteTable(
-  "usage_daily",
-  {
-    userId: text("user_id").notNull(),
-    day: text("day").notNull(),
-    count: integer("count").notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.userId, t.day] })],
-);
-
 /**
- * Per-key burst counter: one row per key holding the current fixed window and its count, bumped
- * atomically in the admission batch (D1, unlike KV, serialises the increments).
+ * Failed attempts at a secret, counted per client address in fixed windows (platform/failedAttempts.ts):
+ * one row per counter name (`key_id`, a name since API keys' burst windows moved to each user's
+ * accounting object) holding its current window and count.
  */
 export const burstCounters = sqliteTable("burst_counters", {
   keyId: text("key_id").primaryKey(),

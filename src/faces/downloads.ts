@@ -102,7 +102,7 @@ async function download(c: Context<AppEnv>, openers: ExportOpeners): Promise<Res
     requestId,
     tool: null,
     face: "downloads",
-    db,
+    accounting: c.env,
     admit: () => admitDownload(production, c.req.param("token") ?? "", c.req.method === "HEAD"),
     work: async (admitted) => {
       try {

@@ -19,7 +19,6 @@ import type { AppEnv } from "../env";
 import { admitRequests } from "../platform/admission";
 import { type AuthContext, type PresentedKey, presentedKey } from "../platform/auth";
 import { type ConfirmPreview, confirmPreviewSchema } from "../platform/confirm";
-import { createDb } from "../platform/db";
 import { asApiError, methodNotAllowed } from "../platform/errors";
 import { publicOrigin } from "../platform/publicOrigin";
 import { burstLimited } from "../platform/quota";
@@ -216,7 +215,7 @@ function burstUnitsOf(body: McpBody, tools: ReadonlyMap<string, ToolDefinition>)
  */
 async function admitMessages(c: Context<AppEnv>, key: PresentedKey, units: number): Promise<AuthContext> {
   const now = new Date();
-  const { auth, burst } = await admitRequests(createDb(c.env.DB), key, now, units);
+  const { auth, burst } = await admitRequests(c.env, key, now, units);
   if (!burst.admitted) throw burstLimited(auth, burst, now);
   return auth;
 }

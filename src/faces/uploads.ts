@@ -30,7 +30,7 @@ async function upload(c: Context<AppEnv>): Promise<Response> {
     requestId: c.get("requestId"),
     tool: "importMyData",
     face: "uploads",
-    db,
+    accounting: c.env,
     admit: () => admitUpload(acceptance, c.req.param("token") ?? ""),
     work: (uploader) => acceptUpload(acceptance, uploader, file),
   });

@@ -1,23 +1,33 @@
 import { eq, type SQL } from "drizzle-orm";
 import { users } from "../db/schema";
-import { type AuthContext, accessSuspended, hashPresentedKey, type KeyRow, keyRowQuery, type PresentedKey, verifyKey } from "./auth";
-import { type Db, queryBatch, type RowOf, renderQuery, runRendered, statements } from "./db";
-import type { ApiError } from "./errors";
-import { type Prefetched, rememberCaller } from "./firstReads";
-import { PLAN_LIMITS, type Plan } from "./plans";
 import {
-  type BurstWindow,
-  burstChargeStatement,
-  burstWindowOf,
-  type CallTerms,
-  type DailyCharge,
-  dailyChargeStatement,
-  keyUserUsageQuery,
-  quotaExceeded,
-  userDailyChargeStatement,
-} from "./quota";
+  type AuthContext,
+  accessSuspended,
+  type HashedKey,
+  hashPresentedKey,
+  invalidKey,
+  type KeyRow,
+  keyRowQuery,
+  type PresentedKey,
+  verifyKey,
+} from "./auth";
+import { createDb, type Db, queryBatch, type RowOf, renderQuery, runRendered, statements } from "./db";
+import type { ApiError } from "./errors";
+import { knownCallerOf, type Prefetched, rememberCaller } from "./firstReads";
+import type { Plan } from "./plans";
+import { type BurstWindow, burstWindowOf, type CallTerms, type DailyCharge, quotaExceeded } from "./quota";
 import { type RateState, rateStateOf } from "./rateLimitHeaders";
 import { nextUtcMidnight, utcDay } from "./time";
+import type { AccountSeed, AdmitAnswer, AdmitRequest, KeySeed, UserAccounting } from "./userAccounting";
+
+/** The bindings accounting needs: D1 (the directory of users and keys) and the users' accounting objects. */
+export interface AccountingEnv {
+  DB: D1Database;
+  ACCOUNTING: DurableObjectNamespace<UserAccounting>;
+}
+
+/** The user's accounting object (userAccounting.ts). */
+export const accountingOf = (env: AccountingEnv, userId: string) => env.ACCOUNTING.getByName(userId);
 
 export interface Admission {
   auth: AuthContext;
@@ -27,21 +37,20 @@ export interface Admission {
   burst: BurstWindow & { admitted: boolean };
   /** Both limits as they stand after this call, for the rate-limit headers. */
   rate: RateState;
-  /** The statements read in the same round trip (`ahead`), with their rows. */
+  /** The statements read alongside admission (`ahead`), with their rows. */
   prefetched?: Prefetched;
 }
 
 /**
- * Authenticates the key, charges the call to its user's daily quota and counts it in its burst
- * window in one round trip. The charge is made only for a call that will be admitted (scope, plan,
- * burst room and quota are checked by the charging statement itself, before the burst count), so a
- * refused call never holds any of the quota. `ahead` are reads the call will need (see
- * firstReads.ts), run in the same round trip; they change nothing, so whatever admission decides,
- * reading them was harmless. `verified`: the key's user as this request already verified it
- * (admitRequests), so the key row is not read again; the charging statements still match the
- * key's hash, so a key revoked since charges nothing.
+ * Authenticates the key, counts the call in its burst window and charges it to its user's daily
+ * quota, in one request to the user's accounting object, which charges only a call that will be
+ * admitted (scope, plan, burst room and quota), so a refused call never holds any of the quota.
+ * `ahead` are D1 reads the call will need (see firstReads.ts), run at the same time; they change
+ * nothing, so whatever admission decides, reading them was harmless. `verified`: the key's user as
+ * this request already admitted it (admitRequests).
  */
 export async function admitCall(
+  env: AccountingEnv,
   db: Db,
   presented: PresentedKey,
   now: Date,
@@ -50,37 +59,20 @@ export async function admitCall(
   verified?: AuthContext,
 ): Promise<Admission> {
   const key = await hashPresentedKey(presented);
-  const day = utcDay(now);
-  const window = burstWindowOf(now);
   const aheadQueries = ahead.map(renderQuery);
-  const keyLookup = verified ? [] : [keyRowQuery(key.keyId)];
-  const admission = [
-    ...keyLookup,
-    dailyChargeStatement(key, day, terms, window),
-    burstChargeStatement(key, window),
-    keyUserUsageQuery(key, day),
-  ].map(renderQuery);
-  const results = await runRendered(db, [...admission, ...aheadQueries]);
-  const keyRows = verified ? undefined : (results.shift() as KeyRow[]);
-  const [charged, counted, usage, ...aheadResults] = results as [
-    { count: number }[],
-    { count: number }[],
-    { count: number }[],
-    ...unknown[][],
-  ];
-  const auth = verified ?? (await verifyKey(keyRows?.[0], key));
-  rememberCaller(key.keyId, auth);
-  const rate = rateStateOf(
-    auth.plan,
-    { used: counted[0]?.count ?? PLAN_LIMITS[auth.plan].burstLimit, end: window.end },
-    { used: usage[0]?.count ?? 0, end: nextUtcMidnight(now) },
-    now,
-  );
+  // Only what the object needs: the tool definition itself cannot cross to it.
+  const charge = { cost: terms.cost ?? 1, scopes: terms.scopes, plans: terms.plans };
+  const [admitted, aheadResults] = await Promise.all([
+    admitKey(env, key, { now: now.getTime(), units: 1, charge }, verified?.userId),
+    aheadQueries.length > 0 ? runRendered(db, aheadQueries) : [],
+  ]);
+  const { auth, burst, daily } = admitted;
+  const window = burstWindowOf(now);
   return {
     auth,
-    charge: charged.length > 0 ? { day, cost: terms.cost ?? 1 } : null,
-    burst: { ...window, admitted: counted.length > 0 },
-    rate,
+    charge: daily.charged ? { day: utcDay(now), cost: charge.cost } : null,
+    burst: { ...window, admitted: burst.admitted },
+    rate: rateStateOf(auth.plan, { used: burst.used, end: window.end }, { used: daily.used, end: nextUtcMidnight(now) }, now),
     prefetched: ahead.length > 0 ? { queries: aheadQueries, results: aheadResults } : undefined,
   };
 }
@@ -92,45 +84,102 @@ export interface RequestsAdmission {
 }
 
 /**
- * Authenticates the key and counts `units` requests in its burst window, all or none, in one round
- * trip: for requests that run no tool (the MCP face's initialize, tools/list, ...), which need a
- * valid key and count against the burst limit but charge no daily quota. No units: authentication only.
+ * Authenticates the key and counts `units` requests in its burst window, all or none: for requests
+ * that run no tool (the MCP face's initialize, tools/list, ...), which need a valid key and count
+ * against the burst limit but charge no daily quota. No units: authentication only.
  */
-export async function admitRequests(db: Db, presented: PresentedKey, now: Date, units: number): Promise<RequestsAdmission> {
+export async function admitRequests(env: AccountingEnv, presented: PresentedKey, now: Date, units: number): Promise<RequestsAdmission> {
   const key = await hashPresentedKey(presented);
-  const window = burstWindowOf(now);
-  const counting = units > 0 ? [burstChargeStatement(key, window, units)] : [];
-  const [rows, ...counts] = await queryBatch<[KeyRow[], ...{ count: number }[][]]>(db, [keyRowQuery(key.keyId), ...counting]);
-  const auth = await verifyKey(rows[0], key);
-  return { auth, burst: { ...window, admitted: counts.every((counted) => counted.length > 0) } };
+  const { auth, burst } = await admitKey(env, key, { now: now.getTime(), units });
+  return { auth, burst: { ...burstWindowOf(now), admitted: burst.admitted } };
 }
 
-/** A signed link's user as admitted: their plan now, and the charge (null when the work costs nothing). */
+type Admitted = Extract<AdmitAnswer, { status: "admitted" }> & { auth: AuthContext };
+
+/**
+ * Asks the key's user's accounting object to admit a request. The user comes from this isolate's
+ * memory of the key (a key never changes owner) or from D1; D1 is read, on the primary, so that a
+ * key made a moment ago is found, only when this isolate or the object does not know the key yet,
+ * and what it holds is checked here before the object is told (a forged key seeds nothing).
+ */
+async function admitKey(
+  env: AccountingEnv,
+  key: HashedKey,
+  request: Omit<AdmitRequest, "keyId" | "keyHash" | "seed">,
+  userId?: string,
+): Promise<Admitted> {
+  const presented = { ...request, keyId: key.keyId, keyHash: key.hash };
+  const knownUser = userId ?? knownCallerOf(key.keyId)?.userId;
+  if (knownUser) {
+    const answer = await accountingOf(env, knownUser).admit(presented);
+    if (answer.status !== "unseeded") return admittedAs(answer, knownUser, key);
+  }
+  const [rows] = await queryBatch<[KeyRow[]]>(createDb(env.DB), [keyRowQuery(key.keyId)]);
+  const stored = await verifyKey(rows[0], key);
+  const answer = await accountingOf(env, stored.userId).admit({ ...presented, seed: keySeedOf(rows[0]!) });
+  return admittedAs(answer, stored.userId, key);
+}
+
+function admittedAs(answer: AdmitAnswer, userId: string, key: HashedKey): Admitted {
+  if (answer.status === "suspended") throw accessSuspended();
+  if (answer.status !== "admitted") throw invalidKey();
+  const auth = { userId, plan: answer.plan, keyId: key.keyId, scopes: new Set(answer.scopes) };
+  rememberCaller(key.keyId, auth);
+  return { ...answer, auth };
+}
+
+/** What the object is taught of a key and its account the first time a call presents it. */
+export const keySeedOf = (row: KeyRow): KeySeed => ({
+  keyHash: row.keyHash,
+  scopes: JSON.parse(row.scopes),
+  expiresAt: row.expiresAt === null ? null : Date.parse(row.expiresAt),
+  plan: row.plan,
+  suspended: Boolean(row.suspended),
+});
+
+/** A user as charged with no key: their plan now, and the charge (null when the work costs nothing). */
 export interface LinkAdmission {
   userId: string;
   plan: Plan;
   charge: DailyCharge | null;
 }
 
-/** linkUserQuery's row: suspended as stored (0/1), read in a raw batch with the charge. */
+/** linkUserQuery's row: suspended as stored (0/1). */
 type LinkUser = RowOf<typeof users, "plan" | "suspended">;
 
 const linkUserQuery = (userId: string) =>
   statements.select({ plan: users.plan, suspended: users.suspended }).from(users).where(eq(users.id, userId)).getSQL();
 
 /**
- * Admits the user a signed link names (a download, an upload: no key), charging `cost` daily quota
- * units in the same round trip. The link was signed by us, so its user existed: one removed since
- * is answered `gone()`, the link's own "not valid".
+ * Charges a user `cost` daily quota units with no key: the user a signed link names (a download,
+ * an upload), an import job's batches. The user was ours when the link was signed or the job
+ * started: one the directory no longer holds is answered `gone()`, the link's own "not valid".
+ * 429 quota_exceeded when the quota has no room, 403 for a suspended account.
  */
-export async function admitLinkUser(db: Db, userId: string, now: Date, cost: number, gone: () => ApiError): Promise<LinkAdmission> {
-  const day = utcDay(now);
-  const charging = cost > 0 ? [userDailyChargeStatement(userId, day, cost)] : [];
-  const [found, charged] = await queryBatch<[LinkUser[], ...{ count: number }[][]]>(db, [linkUserQuery(userId), ...charging]);
-  const user = found[0];
+export async function chargeUser(
+  env: AccountingEnv,
+  userId: string,
+  now: Date,
+  cost: number,
+  gone: () => ApiError,
+): Promise<LinkAdmission> {
+  const accounting = accountingOf(env, userId);
+  let answer = await accounting.chargeAccount({ now: now.getTime(), cost });
+  if (answer.status === "unseeded")
+    answer = await accounting.chargeAccount({ now: now.getTime(), cost, seed: await accountSeedOf(env, userId, gone) });
+  if (answer.status === "unseeded") throw gone();
+  if (answer.status === "suspended") throw accessSuspended();
+  if (answer.status === "quota_exceeded") throw quotaExceeded(answer, now);
+  return { userId, plan: answer.plan, charge: cost > 0 ? { day: utcDay(now), cost } : null };
+}
+
+async function accountSeedOf(env: AccountingEnv, userId: string, gone: () => ApiError): Promise<AccountSeed> {
+  const [[user]] = await queryBatch<[LinkUser[]]>(createDb(env.DB), [linkUserQuery(userId)]);
   if (!user) throw gone();
-  if (user.suspended) throw accessSuspended();
-  const charge = charged && charged.length > 0 ? { day, cost } : null;
-  if (cost > 0 && !charge) throw quotaExceeded(user, now);
-  return { userId, plan: user.plan, charge };
+  return { plan: user.plan, suspended: Boolean(user.suspended) };
+}
+
+/** Gives back a charge whose work delivered nothing. */
+export async function refundDailyQuota(env: AccountingEnv, userId: string, charge: DailyCharge): Promise<void> {
+  await accountingOf(env, userId).refund(charge.day, charge.cost);
 }

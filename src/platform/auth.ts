@@ -89,17 +89,23 @@ export interface HashedKey extends PresentedKey {
 export const hashPresentedKey = async (key: PresentedKey): Promise<HashedKey> => ({ ...key, hash: await sha256Hex(key.token) });
 
 /** keyRowQuery's row: raw values (scopes as JSON text, suspended as 0/1), some under aliases. */
-export type KeyRow = Pick<typeof apiKeys.$inferSelect, "keyHash"> & RowOf<typeof apiKeys, "scopes"> & KeyOwnerRow;
+export type KeyRow = Pick<typeof apiKeys.$inferSelect, "keyHash" | "expiresAt"> & RowOf<typeof apiKeys, "scopes"> & KeyOwnerRow;
 type KeyOwnerRow = { userId: (typeof users.$inferSelect)["id"] } & RowOf<typeof users, "plan" | "suspended">;
 
-/** The live (unrevoked, unexpired) key with this id and its user; verifyKey decides whether it was presented. */
-// raw SQL: in the admission round trip of every call (hot path): fixed text, no per-call building.
+/**
+ * The live (unrevoked, unexpired) key with this id and its user; verifyKey decides whether it was
+ * presented. Read when a key's accounting object does not know the key yet (admission.ts).
+ */
+// raw SQL: fixed text with aliases, no per-call building.
 export const keyRowQuery = (keyId: string) => sql`
-  SELECT k.key_hash AS keyHash, k.scopes, u.id AS userId, u.plan, u.suspended
+  SELECT k.key_hash AS keyHash, k.scopes, k.expires_at AS expiresAt, u.id AS userId, u.plan, u.suspended
   FROM api_keys k JOIN users u ON u.id = k.user_id
   WHERE k.id = ${keyId} AND ${LIVE_KEY_K}`;
 
 const NO_KEY_HASH = "0".repeat(64);
+
+/** A key that was never issued, was revoked or has expired, or a secret that does not match. */
+export const invalidKey = () => unauthorized("The API key is unknown, revoked or expired.");
 
 export const accessSuspended = () => new ApiError("access_suspended", "Access for this account is suspended.");
 
@@ -108,7 +114,7 @@ export async function verifyKey(row: KeyRow | undefined, key: HashedKey): Promis
   // Compare even when no row exists, so timing does not reveal which key ids exist. Both sides are
   // SHA-256 hex digests (a stand-in of the same length when there is no row).
   const matches = digestsEqual(key.hash, row?.keyHash ?? NO_KEY_HASH);
-  if (!row || !matches) throw unauthorized("The API key is unknown, revoked or expired.");
+  if (!row || !matches) throw invalidKey();
   if (row.suspended) throw accessSuspended();
   return { userId: row.userId, plan: row.plan, keyId: key.keyId, scopes: new Set(JSON.parse(row.scopes) as Scope[]) };
 }

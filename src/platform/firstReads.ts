@@ -5,7 +5,7 @@ import type { Plan } from "./plans";
 /** Runs statements in one round trip and answers each one's rows. */
 export type BatchReader = <R extends unknown[][] = unknown[][]>(queries: readonly SQL[]) => Promise<R>;
 
-/** Statements a call ran ahead of its handler (in the admission round trip), with their rows. */
+/** Statements a call ran ahead of its handler (beside its admission), with their rows. */
 export interface Prefetched {
   queries: readonly RenderedQuery[];
   results: unknown[][];

@@ -1,6 +1,6 @@
-import type { Db } from "../platform/db";
+import { type AccountingEnv, refundDailyQuota } from "../platform/admission";
 import { ApiError } from "../platform/errors";
-import { type DailyCharge, refundDailyQuota } from "../platform/quota";
+import type { DailyCharge } from "../platform/quota";
 import type { Face } from "./defineTool";
 
 /** Everything that may charge quota, each named by its log line's `event`. */
@@ -22,8 +22,9 @@ export interface ChargedWork<A extends Admitted, T> {
   tool: string | null;
   /** Where the work came in: a tool's face, or the route of signed links. */
   face: Face | "downloads" | "uploads";
-  db: Db;
-  /** Authenticates and charges in one round trip; a refusal it throws has charged nothing. */
+  /** Where refunds go: the user's accounting object. */
+  accounting: AccountingEnv;
+  /** Authenticates and charges; a refusal it throws has charged nothing. */
   admit(): Promise<A>;
   work(admitted: A): Promise<T>;
   /** Whether a failure was the caller's doing, so the charge stays (a tool call's 4xx); otherwise it is given back. */
@@ -84,7 +85,7 @@ export async function runChargedWork<A extends Admitted, T>(spec: ChargedWork<A,
 async function workRefunded<A extends Admitted, T>(spec: ChargedWork<A, T>, admitted: A, line: WorkLine): Promise<T> {
   const refund = async () => {
     if (!admitted.charge) return;
-    await refundDailyQuota(spec.db, admitted, admitted.charge);
+    await refundDailyQuota(spec.accounting, admitted.userId, admitted.charge);
     line.refunded = true;
   };
   let result: T;

@@ -96,7 +96,7 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   /**
    * A read tool's first batch, when its arguments alone (and its caller's user id, if this isolate
    * has seen the key) say what it is; undefined when it needs a lookup first. The pipeline reads it
-   * in the admission round trip, and the handler's `read` of the same statements answers from there.
+   * beside admission, and the handler's `read` of the same statements answers from there.
    */
   firstReads?(input: z.output<I>, caller: FirstReadsCaller): SQL[] | undefined;
   handler(ctx: ToolContext, input: z.output<I>): Promise<z.input<O>>;

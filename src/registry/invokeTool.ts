@@ -81,7 +81,7 @@ export async function invokeTool(tool: ToolDefinition, call: ToolCall): Promise<
     requestId: call.requestId,
     tool: tool.name,
     face: call.face,
-    db: scope.db,
+    accounting: call.env,
     admit: () => admitToolCall(scope),
     work: (admitted) => runCall(scope, admitted),
     keepsCharge: callerCaused,
@@ -115,10 +115,10 @@ const argumentsOrThrow = (outcome: ArgumentsOutcome) => {
 async function admitToolCall({ tool, call, db, now, pageLimit }: CallScope): Promise<ToolAdmission> {
   const key = presentedKey(call.authorization);
   // A tool that can say its first reads from its arguments parses them before admission, so they
-  // travel in admission's round trip; a bad argument is still answered only after admission.
+  // run beside admission; a bad argument is still answered only after admission.
   const early = tool.firstReads ? parseToolArguments(tool, call.input) : undefined;
   const ahead = early && "args" in early ? tool.firstReads?.(early.args, { ...knownCallerOf(key.keyId), now, pageLimit }) : undefined;
-  const admission = await admitCall(db, key, now, tool, ahead, call.verifiedAs);
+  const admission = await admitCall(call.env, db, key, now, tool, ahead, call.verifiedAs);
   return { ...admission, userId: admission.auth.userId, early };
 }
 

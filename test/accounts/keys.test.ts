@@ -2,13 +2,15 @@
 // /admin/v1 (src/accounts/apiKeys.ts), key expiry, and the account summary the page shows.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { accountSummary, USAGE_HISTORY_DAYS } from "../../src/accounts/accountSummary";
+import { accountSummary } from "../../src/accounts/accountSummary";
 import { issueKeyFor, type KeyChoice, listKeys, revokeKeyOf } from "../../src/accounts/apiKeys";
 import { listEvents } from "../../src/accounts/events";
 import { createDb } from "../../src/platform/db";
 import { ApiError } from "../../src/platform/errors";
 import { KEY_PRESETS, type Plan, REGISTERED_LIMITS } from "../../src/platform/plans";
 import { DAY_MS, utcDay } from "../../src/platform/time";
+import { USAGE_HISTORY_DAYS } from "../../src/platform/userAccounting";
+import { expireKey, setUsedOn } from "../support/accounting";
 import { admin, callWith, ORIGIN, type Reply, send } from "../support/harness";
 import { mcpCall, mcpClient } from "../support/mcp";
 import { expectError, ok } from "../support/replies";
@@ -34,12 +36,6 @@ async function refusal(promise: Promise<unknown>): Promise<ApiError> {
   expect(error).toBeInstanceOf(ApiError);
   return error as ApiError;
 }
-
-/** Makes the key expired now, as if its days had passed (D1's clock decides expiry). */
-const expire = (keyId: string) =>
-  env.DB.prepare("UPDATE api_keys SET expires_at = ? WHERE id = ?")
-    .bind(new Date(Date.now() - 1000).toISOString(), keyId)
-    .run();
 
 const postMcp = (apiKey: string, body: unknown) =>
   send("/mcp", {
@@ -89,7 +85,7 @@ describe("issueKeyFor: the spec's presets", () => {
     expect(error).toMatchObject({ code: "invalid_input", status: 400 });
     expect(error.details.field).toMatch(/^scopes/);
     expect(error.message).toMatch(message);
-    expect((await listKeys(db, user.userId, 1, 10)).totalCount).toBe(0);
+    expect((await listKeys(env, db, user.userId, 1, 10)).totalCount).toBe(0);
   });
 
   it("refuses a name that is too long or not text a person wrote", async () => {
@@ -119,7 +115,7 @@ describe("expiry", () => {
   it("a key without expiry never expires", async () => {
     const user = await newUser();
     expect((await issue(user)).expiresAt).toBeNull();
-    expect((await listKeys(db, user.userId, 1, 1)).items[0]).toMatchObject({ expiresAt: null, state: "active" });
+    expect((await listKeys(env, db, user.userId, 1, 1)).items[0]).toMatchObject({ expiresAt: null, state: "active" });
   });
 
   it.each([7, 0, "30"])("refuses expiresInDays %j: 400 naming it", async (days) => {
@@ -130,7 +126,7 @@ describe("expiry", () => {
   it("an expired key answers 401 on REST like a revoked one, also right after a call this isolate remembers", async () => {
     const key = await issue(await newUser(), { expiresInDays: 30 });
     ok(await callWith(key.apiKey, "getLibrary")); // admitted: the isolate now knows the key's caller
-    await expire(key.keyId);
+    await expireKey(key.keyId);
     expectKeyRefused(await callWith(key.apiKey, "getLibrary"));
     expectKeyRefused(await callWith(key.apiKey, "getAccount", {}, "GET"));
   });
@@ -139,7 +135,7 @@ describe("expiry", () => {
     const key = await issue(await newUser(), { expiresInDays: 90 });
     const client = await mcpClient(key.apiKey);
     expect((await mcpCall(client, "getLibrary")).isError).toBe(false);
-    await expire(key.keyId);
+    await expireKey(key.keyId);
     expectKeyRefused(await postMcp(key.apiKey, mcpToolCall("getLibrary")));
     expectKeyRefused(await postMcp(key.apiKey, { jsonrpc: "2.0", id: 2, method: "tools/list" }));
   });
@@ -149,8 +145,8 @@ describe("expiry", () => {
     const keys = [];
     for (let i = 0; i < REGISTERED_LIMITS.apiKeys.FREE; i++) keys.push(await issue(user, { expiresInDays: 30 }));
     expect((await refusal(issue(user))).code).toBe("plan_required");
-    await expire(keys[0]!.keyId);
-    const usedBefore = (await accountSummary(db, user.userId, new Date())).usage.used;
+    await expireKey(keys[0]!.keyId);
+    const usedBefore = (await accountSummary(env, db, user.userId, new Date())).usage.used;
     expectKeyRefused(await callWith(keys[0]!.apiKey, "getAccount"));
     const fresh = await issue(user);
     const account = ok(await callWith(fresh.apiKey, "getAccount"));
@@ -169,14 +165,14 @@ describe("the plan's key limit", () => {
       expect((result as PromiseRejectedResult).reason).toMatchObject({ code: "plan_required", details: { upgradeUrl: `${ORIGIN}/docs` } });
       expect((result as PromiseRejectedResult).reason.message).toMatch(new RegExp(`FREE plan allows ${limit} active API keys.*revoke one`));
     }
-    expect((await listKeys(db, user.userId, 1, 100)).totalCount).toBe(limit);
+    expect((await listKeys(env, db, user.userId, 1, 100)).totalCount).toBe(limit);
     expect((await listEvents(db, user.userId, 1, 100)).items.filter((e) => e.kind === "keyCreated")).toHaveLength(limit);
   });
 
   it("counts only live keys: a revoked one makes room", async () => {
     const user = await newUser("FREE");
     const keys = await Promise.all(Array.from({ length: REGISTERED_LIMITS.apiKeys.FREE }, () => issue(user)));
-    await revokeKeyOf(db, user.userId, keys[1]!.keyId);
+    await revokeKeyOf(env, db, user.userId, keys[1]!.keyId);
     expect((await issue(user)).keyId).toMatch(/^key_/);
   });
 });
@@ -187,9 +183,9 @@ describe("listKeys", () => {
     const active = await issue(user, { name: "active", preset: "viewOnly", expiresInDays: 365 });
     const revoked = await issue(user, { name: "revoked" });
     const expired = await issue(user, { name: "expired" });
-    await revokeKeyOf(db, user.userId, revoked.keyId);
-    await expire(expired.keyId);
-    const { items, totalCount } = await listKeys(db, user.userId, 1, 10);
+    await revokeKeyOf(env, db, user.userId, revoked.keyId);
+    await expireKey(expired.keyId);
+    const { items, totalCount } = await listKeys(env, db, user.userId, 1, 10);
     expect(totalCount).toBe(3);
     const byId = Object.fromEntries(items.map((item) => [item.keyId, item]));
     expect(byId[active.keyId]).toMatchObject({
@@ -207,12 +203,12 @@ describe("listKeys", () => {
     expect(listed).not.toMatch(/[0-9a-f]{64}/);
   });
 
-  it("shows when a key was last used, from the burst window of its last admitted call", async () => {
+  it("shows when a key was last used: the instant its last call was admitted", async () => {
     const user = await newUser();
     const key = await issue(user);
     const before = Date.now();
     ok(await callWith(key.apiKey, "getAccount"));
-    const lastUsedAt = Date.parse((await listKeys(db, user.userId, 1, 1)).items[0]!.lastUsedAt!);
+    const lastUsedAt = Date.parse((await listKeys(env, db, user.userId, 1, 1)).items[0]!.lastUsedAt!);
     expect(lastUsedAt).toBeGreaterThan(before - 10_000);
     expect(lastUsedAt).toBeLessThanOrEqual(Date.now());
   });
@@ -222,10 +218,10 @@ describe("listKeys", () => {
     const issued = [];
     for (let i = 0; i < 5; i++) issued.push((await issue(user, { name: `k${i}` })).keyId);
     await issue(other);
-    const pages = await Promise.all([1, 2, 3].map((page) => listKeys(db, user.userId, page, 2)));
+    const pages = await Promise.all([1, 2, 3].map((page) => listKeys(env, db, user.userId, page, 2)));
     expect(pages.map((page) => page.totalCount)).toEqual([5, 5, 5]);
     expect(pages.flatMap((page) => page.items.map((item) => item.keyId))).toEqual([...issued].reverse());
-    expect((await listKeys(db, other.userId, 1, 10)).items.map((item) => item.keyId)).not.toContain(issued[0]);
+    expect((await listKeys(env, db, other.userId, 1, 10)).items.map((item) => item.keyId)).not.toContain(issued[0]);
   });
 });
 
@@ -234,10 +230,10 @@ describe("revokeKeyOf", () => {
     const user = await newUser();
     const key = await issue(user, { name: "leaked" });
     ok(await callWith(key.apiKey, "getAccount"));
-    const revoked = await revokeKeyOf(db, user.userId, key.keyId);
+    const revoked = await revokeKeyOf(env, db, user.userId, key.keyId);
     expect(revoked).toMatchObject({ keyId: key.keyId, revokedAt: expect.any(String) });
     expectKeyRefused(await callWith(key.apiKey, "getAccount"));
-    expect((await refusal(revokeKeyOf(db, user.userId, key.keyId))).code).toBe("not_found");
+    expect((await refusal(revokeKeyOf(env, db, user.userId, key.keyId))).code).toBe("not_found");
     const events = (await listEvents(db, user.userId, 1, 10)).items;
     expect(events[0]).toMatchObject({ kind: "keyRevoked", detail: { keyId: key.keyId, name: "leaked" } });
   });
@@ -245,8 +241,8 @@ describe("revokeKeyOf", () => {
   it("answers 404 for another user's key and an unknown id, and the key keeps working", async () => {
     const [owner, other] = await Promise.all([newUser(), newUser()]);
     const key = await issue(owner);
-    expect((await refusal(revokeKeyOf(db, other.userId, key.keyId))).code).toBe("not_found");
-    expect((await refusal(revokeKeyOf(db, owner.userId, "key_unknown"))).code).toBe("not_found");
+    expect((await refusal(revokeKeyOf(env, db, other.userId, key.keyId))).code).toBe("not_found");
+    expect((await refusal(revokeKeyOf(env, db, owner.userId, "key_unknown"))).code).toBe("not_found");
     ok(await callWith(key.apiKey, "getAccount"));
     expect((await listEvents(db, other.userId, 1, 10)).items).toEqual([]);
   });
@@ -254,7 +250,7 @@ describe("revokeKeyOf", () => {
   it("of parallel revocations of one key, exactly one does it", async () => {
     const user = await newUser();
     const key = await issue(user);
-    const results = await Promise.allSettled(Array.from({ length: 6 }, () => revokeKeyOf(db, user.userId, key.keyId)));
+    const results = await Promise.allSettled(Array.from({ length: 6 }, () => revokeKeyOf(env, db, user.userId, key.keyId)));
     expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
     expect((await listEvents(db, user.userId, 1, 10)).items.filter((e) => e.kind === "keyRevoked")).toHaveLength(1);
   });
@@ -263,23 +259,20 @@ describe("revokeKeyOf", () => {
     const user = await newUser();
     const key = await issue(user);
     expect((await admin("DELETE", `/keys/${key.keyId}`)).body.keyId).toBe(key.keyId);
-    expect((await listKeys(db, user.userId, 1, 1)).items[0]!.state).toBe("revoked");
+    expect((await listKeys(env, db, user.userId, 1, 1)).items[0]!.state).toBe("revoked");
     expect((await listEvents(db, user.userId, 1, 10)).items[0]!.kind).toBe("keyRevoked");
   });
 });
 
 describe("accountSummary", () => {
-  const addUsage = (userId: string, daysAgo: number, count: number) =>
-    env.DB.prepare("INSERT INTO usage_daily (user_id, day, count) VALUES (?, ?, ?)")
-      .bind(userId, utcDay(new Date(Date.now() - daysAgo * DAY_MS)), count)
-      .run();
+  const addUsage = (userId: string, daysAgo: number, count: number) => setUsedOn(userId, count, daysAgo);
 
   it("shows what getAccount answers, but the calling key", async () => {
     const user = await newUser("LIGHT");
     const key = await issue(user, { preset: "viewOnly" });
     const { key: calling, ...account } = ok(await callWith(key.apiKey, "getAccount"));
     expect(calling.keyId).toBe(key.keyId);
-    const { usageHistory, ...summary } = await accountSummary(db, user.userId, new Date());
+    const { usageHistory, ...summary } = await accountSummary(env, db, user.userId, new Date());
     expect(summary).toEqual(account);
     expect(usageHistory.at(-1)).toEqual({ date: account.usage.date, used: 1 });
   });
@@ -289,7 +282,7 @@ describe("accountSummary", () => {
     await Promise.all([addUsage(user.userId, 3, 40), addUsage(user.userId, 29, 7), addUsage(user.userId, 30, 999)]);
     await Promise.all([addUsage(other.userId, 3, 5), addUsage(other.userId, 0, 5)]);
     const now = new Date();
-    const { usageHistory } = await accountSummary(db, user.userId, now);
+    const { usageHistory } = await accountSummary(env, db, user.userId, now);
     expect(usageHistory).toHaveLength(USAGE_HISTORY_DAYS);
     expect(usageHistory.map((day) => day.date)).toEqual(
       Array.from({ length: 30 }, (_, i) => utcDay(new Date(now.getTime() - (29 - i) * DAY_MS))),
@@ -300,6 +293,6 @@ describe("accountSummary", () => {
   });
 
   it("answers 404 for an unknown user", async () => {
-    expect((await refusal(accountSummary(db, "usr_unknown", new Date()))).code).toBe("not_found");
+    expect((await refusal(accountSummary(env, db, "usr_unknown", new Date()))).code).toBe("not_found");
   });
 });

@@ -1,6 +1,5 @@
 // The MCP face, driven by the official SDK client through the Worker's fetch.
 
-import { env } from "cloudflare:workers";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -10,7 +9,7 @@ import companies from "../fixtures/master/library.companies.ndjson?raw";
 import games from "../fixtures/master/library.games.ndjson?raw";
 import genres from "../fixtures/master/library.genres.ndjson?raw";
 import platforms from "../fixtures/master/library.platforms.ndjson?raw";
-import { atWindowStart, burstUsed, useBurstWindow } from "../support/burst";
+import { atWindowStart, burstUsed, setUsedOn, useBurstWindow, usedToday } from "../support/accounting";
 import { type Account, admin, authHeader, newAccount, send } from "../support/harness";
 import { importFixture } from "../support/master";
 import { type McpReply, mcpCall, mcpClient } from "../support/mcp";
@@ -33,13 +32,6 @@ async function connect(account: Pick<Account, "apiKey">): Promise<Client> {
   clients.push(client);
   return client;
 }
-
-const usedToday = async (userId: string) =>
-  (
-    await env.DB.prepare("SELECT count FROM usage_daily WHERE user_id = ? AND day = ?")
-      .bind(userId, new Date().toISOString().slice(0, 10))
-      .first<{ count: number }>()
-  )?.count ?? 0;
 
 function expectToolError(reply: McpReply, code: string, field?: string) {
   expect(reply.isError, reply.text).toBe(true);
@@ -217,9 +209,7 @@ describe("MCP tools/call", () => {
   it("answers a spent daily quota with quota_exceeded, retryAfterSec and resetAt", async () => {
     const account = await newAccount({ plan: "FREE" });
     const client = await connect(account);
-    await env.DB.prepare("INSERT INTO usage_daily (user_id, day, count) VALUES (?, ?, ?)")
-      .bind(account.userId, new Date().toISOString().slice(0, 10), PLAN_LIMITS.FREE.dailyQuota)
-      .run();
+    await setUsedOn(account.userId, PLAN_LIMITS.FREE.dailyQuota);
     const reply = await mcpCall(client, "listGenres");
     expectToolError(reply, "quota_exceeded");
     expect(reply.body).toMatchObject({ retryable: true, retryAfterSec: expect.any(Number), resetAt: expect.any(String) });

@@ -10,7 +10,7 @@ import companies from "../fixtures/master/library.companies.ndjson?raw";
 import games from "../fixtures/master/library.games.ndjson?raw";
 import genres from "../fixtures/master/library.genres.ndjson?raw";
 import platforms from "../fixtures/master/library.platforms.ndjson?raw";
-import { atWindowStart, burstUsed } from "../support/burst";
+import { atWindowStart, burstUsed } from "../support/accounting";
 import { type Account, newAccount, ORIGIN } from "../support/harness";
 import { importFixture } from "../support/master";
 import { mcpClientV2, type PersonsReply, type WireLog } from "../support/mcp";

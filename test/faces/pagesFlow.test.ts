@@ -7,8 +7,8 @@ import { createInvite, INVITE_TTL_HOURS } from "../../src/accounts/invites";
 import { listPasskeys } from "../../src/accounts/passkeys";
 import { SESSION_COOKIE } from "../../src/accounts/sessions";
 import { users } from "../../src/db/schema";
+import { atWindowStart } from "../support/accounting";
 import { newUser } from "../support/accountsHarness";
-import { atWindowStart } from "../support/burst";
 import { callWith } from "../support/harness";
 import { db, PagesBrowser, signedInPerson } from "../support/pagesBrowser";
 

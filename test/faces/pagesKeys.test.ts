@@ -4,6 +4,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { listKeys } from "../../src/accounts/apiKeys";
+import { expireKey } from "../support/accounting";
 import { admin, callWith } from "../support/harness";
 import { db, type PagesBrowser, rowIds, signedInPerson } from "../support/pagesBrowser";
 
@@ -25,7 +26,7 @@ async function createKey(browser: PagesBrowser, fields: Fields) {
 
 const status = async (apiKey: string, tool: string) => (await callWith(apiKey, tool, {})).status;
 
-const keyCount = async (userId: string) => (await listKeys(db, userId, 1, 100)).totalCount;
+const keyCount = async (userId: string) => (await listKeys(env, db, userId, 1, 100)).totalCount;
 
 describe("creating a key on the settings page", () => {
   it("view-only: reads, and cannot write (403 on addToLibrary)", async () => {
@@ -148,9 +149,7 @@ describe("an expired key", () => {
     const { reply, apiKey } = await createKey(browser, { preset: "viewOnly", expiresInDays: "30" });
     const { keyId } = shownKey(reply.text);
     expect(await status(apiKey, "getAccount")).toBe(200);
-    await env.DB.prepare("UPDATE api_keys SET expires_at = ? WHERE id = ?")
-      .bind(new Date(Date.now() - 60_000).toISOString(), keyId!)
-      .run();
+    await expireKey(keyId!);
     expect(await status(apiKey, "getAccount")).toBe(401);
     const settings = await browser.get("/settings");
     expect(settings.text).toMatch(

@@ -1,6 +1,7 @@
 // The pages' defences: every POST checked (the session's CSRF token, the Origin), refused ones
 // change nothing; one person's session never reaches another's keys, passkeys, usage or activity;
 // the session cookie opens nothing of the API, which stays bearer-only.
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { listKeys } from "../../src/accounts/apiKeys";
 import { listPasskeys } from "../../src/accounts/passkeys";
@@ -15,7 +16,7 @@ async function keyOf(browser: PagesBrowser) {
   return { apiKey, keyId: `key_${apiKey.slice(4, 20)}` };
 }
 
-const keyCount = async (userId: string) => (await listKeys(db, userId, 1, 100)).totalCount;
+const keyCount = async (userId: string) => (await listKeys(env, db, userId, 1, 100)).totalCount;
 
 describe("CSRF", () => {
   it("refuses a form without the csrf field, or with another session's, and creates nothing", async () => {

@@ -2,6 +2,7 @@
 // official MCP SDK client: discovery from the resource, dynamic registration, the person's passkey
 // sign-in and consent, the code exchange with PKCE, tool calls with the token (the grant's key's
 // scopes), refresh with rotation, and revocation from the settings page cutting the assistant off.
+import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { listKeys } from "../../src/accounts/apiKeys";
 import { send } from "../support/harness";
@@ -95,16 +96,16 @@ describe("an assistant connects", () => {
   it("makes the grant one of the person's keys: listed as a connected assistant, counted, used like a key", async () => {
     const { browser, userId } = await signedInPerson();
     const { tokens } = await connectedClient(browser, { preset: "standard" });
-    const [key] = (await listKeys(db, userId, 1, 10, "assistants")).items;
+    const [key] = (await listKeys(env, db, userId, 1, 10, "assistants")).items;
     expect(key).toMatchObject({ name: "Test Assistant", connectedTo: "assistant.example", state: "active", lastUsedAt: null });
-    expect((await listKeys(db, userId, 1, 10, "keys")).totalCount).toBe(0);
+    expect((await listKeys(env, db, userId, 1, 10, "keys")).totalCount).toBe(0);
     expect((await rawCall(tokens.access_token)).status).toBe(200);
     const settings = await browser.get("/settings");
     expect(rowIds(settings.text, "assistants", "data-key-id")).toEqual([key!.keyId]);
     expect(settings.text).toContain("assistant.example");
     const account = await mcpCall(await overOAuth(tokens.access_token), "getAccount");
     expect(account.body.registered.apiKeys.count).toBe(1);
-    const [used] = (await listKeys(db, userId, 1, 10, "assistants")).items;
+    const [used] = (await listKeys(env, db, userId, 1, 10, "assistants")).items;
     expect(used?.lastUsedAt).not.toBeNull();
   });
 
@@ -177,7 +178,7 @@ describe("connecting again", () => {
     const second = await tokensOf(first.as, first.client, await exchangeCode(first.as, first.client, request, callback));
     expect((await rawCall(second.access_token)).status).toBe(200);
     expect((await rawCall(first.tokens.access_token)).status).toBe(401);
-    const states = (await listKeys(db, userId, 1, 10, "assistants")).items.map((key) => key.state);
+    const states = (await listKeys(env, db, userId, 1, 10, "assistants")).items.map((key) => key.state);
     expect(states).toEqual(["active", "revoked"]);
   });
 
@@ -194,7 +195,7 @@ describe("connecting again", () => {
     expect(refused.status).toBe(403);
     expect(refused.text).toContain("active API keys");
     expect(refused.text).toContain('id="consent"');
-    expect((await listKeys(db, userId, 1, 10, "all")).items.filter((key) => key.state === "active")).toHaveLength(3);
+    expect((await listKeys(env, db, userId, 1, 10, "all")).items.filter((key) => key.state === "active")).toHaveLength(3);
   });
 });
 

@@ -5,8 +5,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { listKeys } from "../../src/accounts/apiKeys";
+import { atWindowStart } from "../support/accounting";
 import { freshAddress } from "../support/accountsHarness";
-import { atWindowStart } from "../support/burst";
 import { send } from "../support/harness";
 import {
   answerConsent,
@@ -25,7 +25,7 @@ import {
 } from "../support/oauthClient";
 import { db, signedInPerson } from "../support/pagesBrowser";
 
-const assistantKeys = async (userId: string) => (await listKeys(db, userId, 1, 50, "assistants")).items;
+const assistantKeys = async (userId: string) => (await listKeys(env, db, userId, 1, 50, "assistants")).items;
 
 const mcpWith = (path: string, token: string) =>
   send(path, {

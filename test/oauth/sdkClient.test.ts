@@ -2,6 +2,7 @@
 // from the 401 it discovers the server, registers itself, sends the person to the consent page,
 // finishes with the code and then works with its tokens, refreshing them itself.
 
+import { env } from "cloudflare:workers";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -81,7 +82,7 @@ describe("the MCP SDK client's OAuth", () => {
     expect(account.isError).toBeFalsy();
     expect((account.structuredContent as { userId: string }).userId).toBe(userId);
     await client.close();
-    const [key] = (await listKeys(db, userId, 1, 10, "assistants")).items;
+    const [key] = (await listKeys(env, db, userId, 1, 10, "assistants")).items;
     expect(key?.name).toBe("SDK Assistant");
     expect(key?.scopes.toSorted()).toEqual(["games:read", "library:read", "library:write", "play:read", "play:write"]);
   });

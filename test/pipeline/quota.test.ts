@@ -1,15 +1,8 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { BURST_WINDOW_SEC, PLAN_LIMITS } from "../../src/platform/plans";
-import { utcDay } from "../../src/platform/time";
-import { atWindowStart, useBurstWindow } from "../support/burst";
+import { atWindowStart, setUsedOn, useBurstWindow, usedToday } from "../support/accounting";
 import { authHeader, newAccount, type Reply, send, sendTo, testApp } from "../support/harness";
 import { testTools } from "../support/testTools";
-
-const usedToday = async (userId: string) =>
-  (await env.DB.prepare("SELECT count FROM usage_daily WHERE user_id = ? AND day = ?")
-    .bind(userId, utcDay(new Date()))
-    .first<number>("count")) ?? 0;
 
 describe("daily usage quota", () => {
   it("counts each tool call exactly", async () => {
@@ -22,9 +15,7 @@ describe("daily usage quota", () => {
   it("answers 429 with Retry-After, retryable, resetAt and remaining once the quota is used up", async () => {
     const account = await newAccount({ plan: "FREE" });
     const limit = PLAN_LIMITS.FREE.dailyQuota;
-    await env.DB.prepare("INSERT INTO usage_daily (user_id, day, count) VALUES (?, ?, ?)")
-      .bind(account.userId, utcDay(new Date()), limit - 1)
-      .run();
+    await setUsedOn(account.userId, limit - 1);
     expect((await account.call("getAccount")).status).toBe(200);
     const reply = await account.call("getAccount");
     expect(reply.status).toBe(429);
@@ -117,9 +108,7 @@ describe("refused calls and the daily quota", () => {
     const planBound = await account.newKey(["games:read"]);
     const exhausted = await account.newKey(["games:read"]);
     const valid = 12;
-    await env.DB.prepare("INSERT INTO usage_daily (user_id, day, count) VALUES (?, ?, ?)")
-      .bind(account.userId, utcDay(new Date()), dailyQuota - valid)
-      .run();
+    await setUsedOn(account.userId, dailyQuota - valid);
     // The third key's burst window is already full: its calls are refused by the burst limit.
     await useBurstWindow(exhausted.keyId, burstLimit);
     const times = (n: number, call: () => Promise<Reply>) => Array.from({ length: n }, call);

@@ -35,13 +35,6 @@ export async function fetchLinkFrom(
   return response;
 }
 
-/** Every quota unit the user has used, all days together. */
-export async function usedUnits(userId: string): Promise<number> {
-  return (
-    (await env.DB.prepare("SELECT coalesce(sum(count), 0) AS n FROM usage_daily WHERE user_id = ?").bind(userId).first<number>("n")) ?? 0
-  );
-}
-
 /** The NDJSON body's rows. */
 export const ndjsonOf = (text: string) =>
   text

@@ -114,7 +114,7 @@ const signInFirst = (c: Context<AppEnv>, page: Page) => {
 async function grant(c: Context<AppEnv>, session: Session, form: URLSearchParams, consent: ConsentDescription, handle: string) {
   const db = createDb(c.env.DB);
   const oauth = oauthHelpersFor(c.env, c.req.url);
-  const issued = await issueAssistantKey(db, await limitContextOf(c, session.userId), keyChoiceOf(keyDraftOf(form)), consent);
+  const issued = await issueAssistantKey(c.env, db, await limitContextOf(c, session.userId), keyChoiceOf(keyDraftOf(form)), consent);
   try {
     const approved = await oauth.approveConsent(canonicalRequest(c.env, c.req.raw), handle, { scope: issued.scopes });
     const metadata: GrantMetadata = { keyId: issued.keyId };
@@ -129,7 +129,7 @@ async function grant(c: Context<AppEnv>, session: Session, form: URLSearchParams
     approved.headers.set("Location", redirectTo);
     return new Response(null, { status: 302, headers: approved.headers });
   } catch (error) {
-    await revokeKey(db, oauth, session.userId, issued.keyId);
+    await revokeKey(c.env, db, oauth, session.userId, issued.keyId);
     throw asConsentRefusal(error);
   }
 }

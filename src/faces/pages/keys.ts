@@ -199,7 +199,7 @@ export function mountKeys(app: Hono<AppEnv>): void {
       const keyId = pathParam(c, "keyId");
       const db = createDb(c.env.DB);
       const key = await keyOf(db, keyId);
-      await revokeKey(db, grantHelpersFor(c.env, c.req.url), session.userId, keyId);
+      await revokeKey(c.env, db, grantHelpersFor(c.env, c.req.url), session.userId, keyId);
       const shown = key?.connectedTo ? "?notice=assistantRevoked#assistants-section" : "?notice=keyRevoked#keys-section";
       return redirectTo(c, page.href(`/settings${shown}`));
     }),

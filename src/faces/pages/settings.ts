@@ -64,9 +64,9 @@ async function settingsView(c: Context<AppEnv>, page: Page, session: Session, ou
   const keysPage = pageNumberOf(c, "keysPage");
   const assistantsPage = pageNumberOf(c, "assistantsPage");
   const [account, keys, assistants, passkeys, events] = await Promise.all([
-    accountSummary(db, session.userId, new Date()),
-    listKeys(db, session.userId, keysPage, KEYS_PER_PAGE, "keys"),
-    listKeys(db, session.userId, assistantsPage, KEYS_PER_PAGE, "assistants"),
+    accountSummary(c.env, db, session.userId, new Date()),
+    listKeys(c.env, db, session.userId, keysPage, KEYS_PER_PAGE, "keys"),
+    listKeys(c.env, db, session.userId, assistantsPage, KEYS_PER_PAGE, "assistants"),
     listPasskeys(db, session.userId),
     listEvents(db, session.userId, 1, RECENT_EVENTS),
   ]);

@@ -1,9 +1,8 @@
 import { z } from "zod";
-import { queryBatch } from "../../platform/db";
 import { ApiError } from "../../platform/errors";
 import { ALL_PLANS, PLANS, SCOPES } from "../../platform/plans";
 import { defineTool } from "../../registry/defineTool";
-import { type AccountRows, accountReads, accountViewOf } from "./accountView";
+import { readAccount } from "./accountView";
 
 const countWithLimit = z.object({ count: z.number().int(), limit: z.number().int().nullable() });
 
@@ -35,9 +34,8 @@ export const getAccount = defineTool({
     rate: z.object({ burstLimit: z.number().int(), burstWindowSec: z.number().int() }),
   }),
   notes: ["Any valid key may call getAccount; it needs no scope.", "The call itself counts toward today's usage."],
-  async handler({ db, auth, now }) {
-    // The user, every registered count and today's usage in one round trip.
-    const account = accountViewOf(await queryBatch<AccountRows>(db, accountReads(auth.userId, now)), now);
+  async handler({ env, db, auth, now }) {
+    const { account } = await readAccount(env, db, auth.userId, now);
     if (!account) throw new ApiError("unauthorized", "The API key's account no longer exists.");
     const { userId, name, plan, ...measures } = account;
     return { userId, name, plan, key: { keyId: auth.keyId, scopes: [...auth.scopes] }, ...measures };

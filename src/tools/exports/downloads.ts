@@ -1,5 +1,5 @@
 import type { Bindings } from "../../env";
-import { admitLinkUser, type LinkAdmission } from "../../platform/admission";
+import { chargeUser, type LinkAdmission } from "../../platform/admission";
 import type { Db } from "../../platform/db";
 import { ApiError } from "../../platform/errors";
 import { invalidExportLink, type VerifiedExportLink, verifyExportToken } from "../../platform/signedLinks";
@@ -22,13 +22,13 @@ export interface DownloadAdmission extends LinkAdmission {
 
 /**
  * Checks the link (signature, then expiry), then its user's standing (not suspended), and charges
- * the download to their daily quota in the same round trip. `free`: HEAD delivers no file, so it
+ * the download to their daily quota in the same request to their accounting object. `free`: HEAD delivers no file, so it
  * costs nothing (it may still produce the file, once per link).
  */
 export async function admitDownload(ctx: { env: Bindings; db: Db; now: Date }, token: string, free: boolean): Promise<DownloadAdmission> {
   const link = await verifyExportToken(ctx.env, token, ctx.now);
   const cost = free ? 0 : downloadCost(link.request);
-  const admitted = await admitLinkUser(ctx.db, link.userId, ctx.now, cost, invalidExportLink);
+  const admitted = await chargeUser(ctx.env, link.userId, ctx.now, cost, invalidExportLink);
   return { ...admitted, link, tool: EXPORT_TOOLS[link.request.kind] };
 }
 

@@ -1,5 +1,5 @@
 import type { Bindings } from "../../env";
-import { admitLinkUser, type LinkAdmission } from "../../platform/admission";
+import { chargeUser, type LinkAdmission } from "../../platform/admission";
 import type { Db } from "../../platform/db";
 import { ApiError } from "../../platform/errors";
 import { invalidUploadLink, verifyUploadToken } from "../../platform/signedLinks";
@@ -25,7 +25,7 @@ export interface UploadAdmission extends LinkAdmission {
 /** Checks the link (signature, then expiry) and its user's standing. */
 export async function admitUpload(ctx: { env: Bindings; db: Db; now: Date }, token: string): Promise<UploadAdmission> {
   const link = await verifyUploadToken(ctx.env, token, ctx.now);
-  const admitted = await admitLinkUser(ctx.db, link.userId, ctx.now, 0, invalidUploadLink);
+  const admitted = await chargeUser(ctx.env, link.userId, ctx.now, 0, invalidUploadLink);
   return { ...admitted, jobId: link.jobId };
 }
 
@@ -36,6 +36,7 @@ export interface UploadedFile {
 }
 
 export interface UploadContext {
+  env: Bindings;
   db: Db;
   bucket: R2Bucket;
   now: Date;
@@ -88,7 +89,10 @@ async function jobAwaitingUpload(db: Db, uploader: UploadAdmission): Promise<Job
 /** A merge job's first step, in the upload's request. */
 async function firstStep(ctx: UploadContext, uploader: UploadAdmission, jobId: string): Promise<void> {
   try {
-    await advanceJob({ db: ctx.db, bucket: ctx.bucket, userId: uploader.userId, plan: uploader.plan, now: ctx.now }, jobId);
+    await advanceJob(
+      { accounting: ctx.env, db: ctx.db, bucket: ctx.bucket, userId: uploader.userId, plan: uploader.plan, now: ctx.now },
+      jobId,
+    );
   } catch (error) {
     // The file is accepted either way: past the daily quota the job waits for getImportStatus.
     if (!(error instanceof ApiError && error.code === "quota_exceeded")) throw error;

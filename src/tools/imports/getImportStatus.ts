@@ -29,6 +29,6 @@ export const getImportStatus = defineTool({
   async handler({ db, env, auth, now }, args) {
     const job = await ownJob(db, auth.userId, args.jobId, now);
     if (job.state !== "processing") return statusOf(job);
-    return statusOf(await advanceJob({ db, bucket: env.EXPORTS, userId: auth.userId, plan: auth.plan, now }, job.id));
+    return statusOf(await advanceJob({ accounting: env, db, bucket: env.EXPORTS, userId: auth.userId, plan: auth.plan, now }, job.id));
   },
 });

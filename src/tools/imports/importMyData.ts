@@ -83,7 +83,7 @@ export const importMyData = defineTool({
       summary: `Removes your ${preview.description}, then adds the ${job.totalRows} ${job.dataset} rows of the uploaded file.`,
       async execute(marker) {
         await queryBatch(db, [marker, ...removal.statements, startReplaceSql(job.id, now)]);
-        return statusOf(await advanceJob({ db, bucket: env.EXPORTS, userId: auth.userId, plan: auth.plan, now }, job.id));
+        return statusOf(await advanceJob({ accounting: env, db, bucket: env.EXPORTS, userId: auth.userId, plan: auth.plan, now }, job.id));
       },
     });
   },

@@ -1,10 +1,9 @@
-import { type Db, queryBatch } from "../../platform/db";
-import { ApiError } from "../../platform/errors";
+import { type AccountingEnv, chargeUser } from "../../platform/admission";
+import type { Db } from "../../platform/db";
+import { ApiError, notFound } from "../../platform/errors";
 import { StreamedObjectWriter } from "../../platform/exportStorage";
 import { randomBase62 } from "../../platform/ids";
 import type { Plan } from "../../platform/plans";
-import { quotaExceeded, userDailyChargeStatement } from "../../platform/quota";
-import { utcDay } from "../../platform/time";
 import { userDataset } from "../datasets";
 import type { UserDataset } from "../shared/datasets";
 import type { ReportedRow, StagedRow } from "../shared/decisions";
@@ -23,6 +22,9 @@ export const tooLarge = () =>
   );
 
 /** A body that broke off (the client went away): the client's doing, not a failure of ours. */
+/** A job's user the directory no longer holds (an import charges its owner as they are now). */
+const importOwnerGone = () => notFound("The import job's account");
+
 const interrupted = () => malformed(null, "file", "the upload ended before the whole file arrived; upload the file again.");
 
 /** The request body a chunk at a time, refusing it (413) as soon as it passes the size limit. */
@@ -131,6 +133,8 @@ function checkDataset(ctx: StageContext, value: unknown): UserDataset {
 }
 
 export interface StepContext {
+  /** Where each batch is charged: the user's accounting object. */
+  accounting: AccountingEnv;
   db: Db;
   bucket: R2Bucket;
   userId: string;
@@ -162,9 +166,7 @@ export async function advanceJob(ctx: StepContext, jobId: string): Promise<JobRo
         if (job.stagedKey) await ctx.bucket.delete(job.stagedKey);
         break;
       }
-      const day = utcDay(ctx.now);
-      const [charged] = await queryBatch<[{ count: number }[]]>(db, [userDailyChargeStatement(ctx.userId, day, UNITS_PER_BATCH)]);
-      if (!charged || charged.length === 0) throw quotaExceeded({ plan: ctx.plan }, ctx.now);
+      await chargeUser(ctx.accounting, ctx.userId, ctx.now, UNITS_PER_BATCH, importOwnerGone);
       const outcome = await applyBatch(ctx, job.dataset ?? "", batch.rows);
       const reported: ReportedRow[] = [...(JSON.parse(job.problems) as ReportedRow[]), ...batch.skipped, ...outcome.reported]
         .sort((a, b) => a.row - b.row)

@@ -33,7 +33,8 @@ import companies from "../../fixtures/master/exports.companies.ndjson?raw";
 import games from "../../fixtures/master/exports.games.ndjson?raw";
 import genres from "../../fixtures/master/exports.genres.ndjson?raw";
 import platforms from "../../fixtures/master/exports.platforms.ndjson?raw";
-import { fetchLink, fetchLinkFrom, ndjsonOf, recordedUploads, tokenOf, uploadStillOpen, usedUnits } from "../../support/downloads";
+import { setUsedOn, usedToday } from "../../support/accounting";
+import { fetchLink, fetchLinkFrom, ndjsonOf, recordedUploads, tokenOf, uploadStillOpen } from "../../support/downloads";
 import { admin, newAccount, ORIGIN, textOf } from "../../support/harness";
 import { importFixture, insertCustomPlatform } from "../../support/master";
 
@@ -233,11 +234,11 @@ describe("signed links", () => {
     ["an extra part", (token: string) => `${token}.x`],
   ])("refuses %s with 404 not_found and charges nothing", async (_label, alter) => {
     const { account, url } = await platformsLink();
-    const before = await usedUnits(account.userId);
+    const before = await usedToday(account.userId);
     const response = await fetchLink(`${ORIGIN}/downloads/v1/${alter(tokenOf(url))}`);
     expect(response.status).toBe(404);
     expect(await response.json()).toMatchObject({ code: "not_found" });
-    expect(await usedUnits(account.userId)).toBe(before);
+    expect(await usedToday(account.userId)).toBe(before);
   });
 
   it("refuses a link moved to another user or signed with another secret (404)", async () => {
@@ -252,7 +253,7 @@ describe("signed links", () => {
     const foreign = await signExportToken({ EXPORT_SIGNING_SECRET: "someone-elses-secret" }, { ...payload, uid: victim.userId });
     const response = await fetchLink(`${ORIGIN}/downloads/v1/${foreign}`);
     expect(response.status).toBe(404);
-    expect(await usedUnits(victim.userId)).toBe(0);
+    expect(await usedToday(victim.userId)).toBe(0);
   });
 
   it("answers an expired link with 410 link_expired telling to request a new one, and charges nothing", async () => {
@@ -264,7 +265,7 @@ describe("signed links", () => {
     const body = (await response.json()) as Record<string, string>;
     expect(body).toMatchObject({ code: "link_expired", expiredAt: link.expiresAt });
     expect(body.message).toMatch(/new link/);
-    expect(await usedUnits(account.userId)).toBe(0);
+    expect(await usedToday(account.userId)).toBe(0);
     // Tampering is judged before expiry: an altered expired link is simply not valid.
     const altered = `${tokenOf(link.url).slice(0, -1)}${tokenOf(link.url).at(-1) === "A" ? "B" : "A"}`;
     expect((await fetchLink(`${ORIGIN}/downloads/v1/${altered}`)).status).toBe(404);
@@ -272,10 +273,10 @@ describe("signed links", () => {
 
   it("is a bearer link: anyone holding it downloads, and the link's user is charged", async () => {
     const { account, url } = await platformsLink();
-    const before = await usedUnits(account.userId);
+    const before = await usedToday(account.userId);
     const response = await fetchLink(url, { headers: { Authorization: "Bearer rgc_someoneelse" } });
     expect(response.status).toBe(200);
-    expect(await usedUnits(account.userId)).toBe(before + DOWNLOAD_COSTS.masterData.platforms);
+    expect(await usedToday(account.userId)).toBe(before + DOWNLOAD_COSTS.masterData.platforms);
   });
 
   it("answers other methods with 405 and an unknown path with 404", async () => {
@@ -296,7 +297,7 @@ describe("signed links", () => {
 describe("downloading", () => {
   it("charges the download, serves the file with type, name, length and ETag, and serves it again from R2", async () => {
     const { account, url } = await platformsLink();
-    const before = await usedUnits(account.userId);
+    const before = await usedToday(account.userId);
     const first = await fetchLink(url);
     expect(first.status).toBe(200);
     expect(first.headers.get("Content-Type")).toBe("application/x-ndjson");
@@ -307,7 +308,7 @@ describe("downloading", () => {
     expect(etag).toMatch(/^".+"$/);
     const text = await textOf(first);
     expect(Number(first.headers.get("Content-Length"))).toBe(new TextEncoder().encode(text).length);
-    expect(await usedUnits(account.userId)).toBe(before + DOWNLOAD_COSTS.masterData.platforms);
+    expect(await usedToday(account.userId)).toBe(before + DOWNLOAD_COSTS.masterData.platforms);
 
     // The file is kept for the link: data changed since does not change a second download.
     const stored = await env.EXPORTS.head(linkFileKey(payloadOf(url).nonce));
@@ -317,17 +318,17 @@ describe("downloading", () => {
     expect(second.status).toBe(200);
     expect(second.headers.get("ETag")).toBe(etag);
     expect(await textOf(second)).toBe(text);
-    expect(await usedUnits(account.userId)).toBe(before + 2 * DOWNLOAD_COSTS.masterData.platforms);
+    expect(await usedToday(account.userId)).toBe(before + 2 * DOWNLOAD_COSTS.masterData.platforms);
   });
 
   it("answers HEAD with the file's headers, free of charge", async () => {
     const { account, url } = await platformsLink();
-    const before = await usedUnits(account.userId);
+    const before = await usedToday(account.userId);
     const head = await fetchLink(url, { method: "HEAD" });
     expect(head.status).toBe(200);
     expect(Number(head.headers.get("Content-Length"))).toBeGreaterThan(0);
     expect((await head.arrayBuffer()).byteLength).toBe(0);
-    expect(await usedUnits(account.userId)).toBe(before);
+    expect(await usedToday(account.userId)).toBe(before);
     const get = await fetchLink(url);
     expect(get.headers.get("ETag")).toBe(head.headers.get("ETag"));
     expect(get.headers.get("Content-Length")).toBe(head.headers.get("Content-Length"));
@@ -357,22 +358,22 @@ describe("downloading", () => {
     expect(stale.status).toBe(200);
     expect(new Uint8Array(await stale.arrayBuffer())).toEqual(whole);
 
-    const before = await usedUnits(account.userId);
+    const before = await usedToday(account.userId);
     const none = await fetchLink(url, { headers: { Range: `bytes=${size}-` } });
     expect(none.status).toBe(416);
     expect(none.headers.get("Content-Range")).toBe(`bytes */${size}`);
-    expect(await usedUnits(account.userId)).toBe(before);
+    expect(await usedToday(account.userId)).toBe(before);
   });
 
   it("serves two concurrent first downloads of one link whole and alike, each charged once", async () => {
     const { account, url } = await platformsLink();
-    const before = await usedUnits(account.userId);
+    const before = await usedToday(account.userId);
     const [a, b] = await Promise.all([fetchLink(url), fetchLink(url)]);
     expect([a.status, b.status]).toEqual([200, 200]);
     const [textA, textB] = [await textOf(a), await textOf(b)];
     expect(textA).toBe(textB);
     expect(Number(a.headers.get("Content-Length"))).toBe(new TextEncoder().encode(textA).length);
-    expect(await usedUnits(account.userId)).toBe(before + 2 * DOWNLOAD_COSTS.masterData.platforms);
+    expect(await usedToday(account.userId)).toBe(before + 2 * DOWNLOAD_COSTS.masterData.platforms);
   });
 
   it("produces a fresh link's file once for many parallel downloads: every one 200, byte-identical, each charged", async () => {
@@ -381,7 +382,7 @@ describe("downloading", () => {
       const link = await issueFor(account.userId, { ...MY_LIBRARY, format });
       const app = appWith(slowOpener);
       const opened = slowOpener.opened;
-      const before = await usedUnits(account.userId);
+      const before = await usedToday(account.userId);
       const responses = await Promise.all(Array.from({ length: PARALLEL }, () => fetchLinkFrom(app, TEST_PREFIX, link.url)));
       expect(
         responses.map((response) => response.status),
@@ -391,7 +392,7 @@ describe("downloading", () => {
       for (const body of bodies) expect(body).toEqual(bodies[0]);
       expect(new Set(responses.map((response) => response.headers.get("ETag"))).size).toBe(1);
       expect(slowOpener.opened - opened, `${format}: the file is produced once`).toBe(1);
-      expect(await usedUnits(account.userId)).toBe(before + PARALLEL * DOWNLOAD_COSTS.myData);
+      expect(await usedToday(account.userId)).toBe(before + PARALLEL * DOWNLOAD_COSTS.myData);
       // The claim is gone with the production; the file stays for the link.
       expect(await env.EXPORTS.head(linkClaimKey(payloadOf(link.url).nonce))).toBeNull();
       expect(await env.EXPORTS.head(linkFileKey(payloadOf(link.url).nonce))).not.toBeNull();
@@ -403,13 +404,13 @@ describe("downloading", () => {
     for (const gameId of [860001, 860002, 860003]) expect((await account.call("addToLibrary", { gameId })).status).toBe(200);
     const reply = await account.call("exportMyData", { dataset: "library", format: "json" });
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-    const before = await usedUnits(account.userId);
+    const before = await usedToday(account.userId);
     const responses = await Promise.all(Array.from({ length: PARALLEL }, () => fetchLink(reply.body.url)));
     expect(responses.map((response) => response.status)).toEqual(responses.map(() => 200));
     const texts = await Promise.all(responses.map((response) => response.text()));
     for (const text of texts) expect(text).toBe(texts[0]);
     expect(JSON.parse(texts[0]!).rows).toHaveLength(3);
-    expect(await usedUnits(account.userId)).toBe(before + PARALLEL * DOWNLOAD_COSTS.myData);
+    expect(await usedToday(account.userId)).toBe(before + PARALLEL * DOWNLOAD_COSTS.myData);
   });
 
   it("waits for the download that holds the claim and serves the file it stored", async () => {
@@ -443,11 +444,11 @@ describe("downloading", () => {
   it("answers parallel downloads whose production fails each with 503, refunded, leaving no file and no claim", async () => {
     const account = await newAccount();
     const link = await issueFor(account.userId, MY_LIBRARY);
-    const before = await usedUnits(account.userId);
+    const before = await usedToday(account.userId);
     const app = appWith(failingOpener);
     const responses = await Promise.all(Array.from({ length: 4 }, () => fetchLinkFrom(app, TEST_PREFIX, link.url)));
     expect(responses.map((response) => response.status)).toEqual([503, 503, 503, 503]);
-    expect(await usedUnits(account.userId)).toBe(before);
+    expect(await usedToday(account.userId)).toBe(before);
     expect(await env.EXPORTS.head(linkFileKey(payloadOf(link.url).nonce))).toBeNull();
     expect(await env.EXPORTS.head(linkClaimKey(payloadOf(link.url).nonce))).toBeNull();
   });
@@ -455,21 +456,19 @@ describe("downloading", () => {
   it("refuses a suspended user (403) and one over the daily quota (429), charging nothing", async () => {
     const { account, url } = await platformsLink();
     await admin("PATCH", `/users/${account.userId}`, { suspended: true });
-    const before = await usedUnits(account.userId);
+    const before = await usedToday(account.userId);
     const suspended = await fetchLink(url);
     expect(suspended.status).toBe(403);
     expect(await suspended.json()).toMatchObject({ code: "access_suspended" });
-    expect(await usedUnits(account.userId)).toBe(before);
+    expect(await usedToday(account.userId)).toBe(before);
     await admin("PATCH", `/users/${account.userId}`, { suspended: false });
 
-    await env.DB.prepare("UPDATE usage_daily SET count = ? WHERE user_id = ?")
-      .bind(PLAN_LIMITS.PREMIUM.dailyQuota - 1, account.userId)
-      .run();
+    await setUsedOn(account.userId, PLAN_LIMITS.PREMIUM.dailyQuota - 1);
     const over = await fetchLink(url);
     expect(over.status).toBe(429);
     expect(over.headers.get("Retry-After")).toMatch(/^\d+$/);
     expect(await over.json()).toMatchObject({ code: "quota_exceeded" });
-    expect(await usedUnits(account.userId)).toBe(PLAN_LIMITS.PREMIUM.dailyQuota - 1);
+    expect(await usedToday(account.userId)).toBe(PLAN_LIMITS.PREMIUM.dailyQuota - 1);
   });
 
   it("writes CSV with a BOM, CRLF and quoted awkward cells, named after the dataset and the day", async () => {
@@ -505,12 +504,12 @@ describe("downloading", () => {
   it("gives the charge back and answers 503 with Retry-After when the file cannot be produced, leaving no file", async () => {
     const account = await newAccount();
     const link = await issueFor(account.userId, MY_LIBRARY);
-    const before = await usedUnits(account.userId);
+    const before = await usedToday(account.userId);
     const response = await fetchLinkFrom(appWith(failingOpener), TEST_PREFIX, link.url);
     expect(response.status).toBe(503);
     expect(response.headers.get("Retry-After")).toBe("30");
     expect(await response.json()).toMatchObject({ code: "unavailable", retryable: true });
-    expect(await usedUnits(account.userId)).toBe(before);
+    expect(await usedToday(account.userId)).toBe(before);
     expect(await env.EXPORTS.head(linkFileKey(payloadOf(link.url).nonce))).toBeNull();
   });
 
@@ -520,7 +519,7 @@ describe("downloading", () => {
     const response = await fetchLinkFrom(appWith(refusingOpener), TEST_PREFIX, link.url);
     expect(response.status).toBe(403);
     expect(await response.json()).toMatchObject({ code: "plan_required" });
-    expect(await usedUnits(account.userId)).toBe(0);
+    expect(await usedToday(account.userId)).toBe(0);
   });
 });
 

@@ -13,7 +13,8 @@ import companies from "../../fixtures/master/exports.companies.ndjson?raw";
 import games from "../../fixtures/master/exports.games.ndjson?raw";
 import genres from "../../fixtures/master/exports.genres.ndjson?raw";
 import platforms from "../../fixtures/master/exports.platforms.ndjson?raw";
-import { fetchLink, ndjsonOf, tokenOf, usedUnits } from "../../support/downloads";
+import { usedToday } from "../../support/accounting";
+import { fetchLink, ndjsonOf, tokenOf } from "../../support/downloads";
 import { type Account, admin, newAccount, ORIGIN, send, textOf } from "../../support/harness";
 import {
   importFixture,
@@ -71,11 +72,11 @@ describe("exportMasterData: games", () => {
   it("downloads the platform's games in release date order (undated last, then gameId) as master rows with names", async () => {
     const account = await newAccount();
     const body = await exportOk(account, { dataset: "games", platformId: HOME });
-    const before = await usedUnits(account.userId);
+    const before = await usedToday(account.userId);
     const { response, rows } = await downloadRows(body.url);
     expect(response.headers.get("Content-Type")).toBe("application/x-ndjson");
     expect(response.headers.get("Content-Disposition")).toBe(`attachment; filename="games-platform-${HOME}-${body.generation}.ndjson"`);
-    expect(await usedUnits(account.userId)).toBe(before + DOWNLOAD_COSTS.masterData.games);
+    expect(await usedToday(account.userId)).toBe(before + DOWNLOAD_COSTS.masterData.games);
 
     expect(ids(rows, "gameId")).toEqual([860002, 860001, 860003, 860004, 860005]);
     // Official rows are the import format as it is: every column but `custom`, which only custom games carry.
@@ -332,11 +333,11 @@ describe("exportMasterData: arguments and access", () => {
     const account = await newAccount();
     const body = await exportOk(account, { dataset: "games", platformId: HOME });
     await admin("PATCH", `/users/${account.userId}`, { plan: "LIGHT" });
-    const before = await usedUnits(account.userId);
+    const before = await usedToday(account.userId);
     const response = await fetchLink(body.url);
     expect(response.status).toBe(403);
     expect(await response.json()).toMatchObject({ code: "plan_required" });
-    expect(await usedUnits(account.userId)).toBe(before);
+    expect(await usedToday(account.userId)).toBe(before);
     expect(await env.EXPORTS.head(linkFileKey(nonceOf(body.url)))).toBeNull();
   });
 });

@@ -1,0 +1,105 @@
+// From the outside, as a person running `npm run dev` would check it: read calls leave the local D1
+// database as it was, while getAccount counts every one of them (the counts live in each user's
+// accounting object). Runs in Node: it starts the real dev server on its own state folder and reads
+// the D1 database file. What is compared is the database's content: every table but
+// `_cf_METADATA`, where the local runtime's storage advances its own commit counter (the bookmark
+// of D1 sessions) on every query, a read included, even for a bare `SELECT 1`.
+import { type ChildProcess, spawn } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { basename, dirname, join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { d1File } from "../../scripts/lib/localState.mjs";
+
+const READ_CALLS = ["getLibrary", `searchGames?query=${encodeURIComponent("ゼルダ")}`, "listGenres", "getWishlist"];
+
+let server: ChildProcess;
+let stateDir: string;
+let baseUrl: string;
+let apiKey: string;
+let output = "";
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function demoKey(timeoutMs: number): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const standard = /^\s+standard\s+(rgc_\w+)/m.exec(output);
+    if (standard && /Try: curl/.test(output)) return standard[1]!;
+    if (server.exitCode !== null || Date.now() > deadline) throw new Error(`npm run dev printed no demo key:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** Every table of the D1 database but the runtime's commit counter, as one digest (read from a copy of its files). */
+function d1Content(): string {
+  const file = d1File(stateDir);
+  const copy = join(mkdtempSync(join(tmpdir(), "rgc-d1-copy-")), basename(file));
+  for (const suffix of ["", "-wal", "-shm"]) {
+    if (existsSync(file + suffix)) copyFileSync(file + suffix, copy + suffix);
+  }
+  const db = new DatabaseSync(copy, { readOnly: true });
+  const digest = createHash("sha256");
+  const tables = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name <> '_cf_METADATA' ORDER BY name").all();
+  for (const table of tables) {
+    digest.update(String(table.sql));
+    for (const row of db.prepare(`SELECT * FROM "${table.name}"`).all()) digest.update(JSON.stringify(row));
+  }
+  db.close();
+  rmSync(dirname(copy), { recursive: true, force: true });
+  return digest.digest("hex");
+}
+
+const call = (path: string, init: RequestInit = {}) =>
+  fetch(`${baseUrl}/rest/v1/${path}`, { ...init, headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" } });
+
+beforeAll(async () => {
+  const port = await freePort();
+  stateDir = mkdtempSync(join(tmpdir(), "rgc-reads-"));
+  baseUrl = `http://127.0.0.1:${port}`;
+  server = spawn(process.execPath, ["scripts/dev.mjs"], {
+    env: { ...process.env, PORT: String(port), STATE_DIR: stateDir, ADMIN_TOKEN: randomBytes(18).toString("base64url") },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  server.stdout!.on("data", (chunk) => (output += chunk));
+  server.stderr!.on("data", (chunk) => (output += chunk));
+  apiKey = await demoKey(240_000);
+}, 260_000);
+
+afterAll(() => {
+  if (server?.exitCode === null && server.pid) process.kill(-server.pid, "SIGTERM");
+  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+});
+
+describe("40 read calls against npm run dev", () => {
+  it("leave the D1 database as it was, and getAccount counts every one of them", async () => {
+    const before = d1Content();
+    const usedBefore = (await (await call("getAccount")).json()).usage.used as number;
+    for (let round = 0; round < 10; round++) {
+      for (const path of READ_CALLS) expect((await call(path)).status, path).toBe(200);
+    }
+    const account = await (await call("getAccount")).json();
+    expect(account.usage.used, "the 40 reads and this getAccount").toBe(usedBefore + 41);
+    expect(d1Content()).toBe(before);
+  });
+
+  it("while a write changes it (the comparison sees a change)", async () => {
+    const before = d1Content();
+    const wish = await call("addToWishlist", { method: "POST", body: JSON.stringify({ gameId: 1 }) });
+    expect(wish.status, await wish.clone().text()).toBeLessThan(300);
+    expect(d1Content()).not.toBe(before);
+  });
+});
