@@ -2,25 +2,18 @@
 // benchmarks: the secrets reach the Worker through a private file, never wrangler's command line,
 // which every user of the machine can read in `ps`.
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { expect, it } from "vitest";
 
 // @ts-expect-error: a plain ES module without type declarations
+const { freePort } = (await import("../../scripts/lib/local.mjs")) as { freePort: () => Promise<number> };
+// @ts-expect-error: likewise
 const { applyMigrations, startWrangler, waitUntilServing } = (await import("../../scripts/lib/devServer.mjs")) as {
   applyMigrations: (stateDir: string) => void;
   startWrangler: (options: object) => import("node:child_process").ChildProcess;
   waitUntilServing: (child: object, url: string, timeoutMs: number) => Promise<void>;
 };
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 it("passes the secrets in a 0600 file that is gone when wrangler exits, and the Worker has them", async () => {
   const stateDir = mkdtempSync(join(tmpdir(), "rgc-devserver-"));

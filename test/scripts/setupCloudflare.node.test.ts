@@ -221,6 +221,8 @@ interface SetupModule {
   SECRET_NAMES: string[];
 }
 // @ts-expect-error: a plain ES module without type declarations
+const { freePort } = (await import("../../scripts/lib/local.mjs")) as { freePort: () => Promise<number> };
+// @ts-expect-error: likewise
 const setup = (await import("../../scripts/lib/cloudflareSetup.mjs")) as SetupModule;
 // @ts-expect-error: likewise
 const config = (await import("../../scripts/lib/cloudflareConfig.mjs")) as {
@@ -389,6 +391,7 @@ describe("the production config", () => {
     expect(written).toContain('[[durable_objects.bindings]]\nname = "ACCOUNTING"');
     expect(written).toContain('new_sqlite_classes = ["UserAccounting"]');
     expect(written).toContain('database_id = "d1id"');
+    expect(written).toMatch(/\n\[observability\]\nenabled = true\n$/);
   });
 
   it("is valid for wrangler: deploy --dry-run builds the Worker with it", () => {
@@ -423,9 +426,12 @@ describe("the production config", () => {
 });
 
 describe("scripts/setup-cloudflare.mjs", () => {
-  const script = (args: string[]) =>
+  const script = (args: string[], env: Record<string, string> = {}) =>
     new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, ["scripts/setup-cloudflare.mjs", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(process.execPath, ["scripts/setup-cloudflare.mjs", ...args], {
+        stdio: ["ignore", "pipe", "pipe"],
+        env: { ...process.env, ...env },
+      });
       let stdout = "";
       let stderr = "";
       child.stdout.on("data", (chunk) => (stdout += chunk));
@@ -438,6 +444,31 @@ describe("scripts/setup-cloudflare.mjs", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/--domain.*--rotate.*--invite.*--dry-run.*--local/s);
   });
+
+  it("--local sets up local state through wrangler dev as on Cloudflare, and a second run changes nothing", async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), "rgc-setup-local-"));
+    // Secrets of its own, so the project's .dev.vars is neither read nor written.
+    const env = {
+      STATE_DIR: stateDir,
+      PORT: String(await freePort()),
+      ADMIN_TOKEN: "local-setup",
+      EXPORT_SIGNING_SECRET: "s1",
+      SESSION_SECRET: "s2",
+    };
+    try {
+      const first = await script(["--local"], env);
+      expect(first.code, first.stderr).toBe(0);
+      expect(first.stdout).toContain("now: import the default master data");
+      expect(first.stdout).toContain("Changed: 3 thing(s).");
+      expect(first.stdout).toMatch(/Open http:\/\/localhost:\d+\/invite\/\S+ to register your passkey/);
+      const second = await script(["--local"], env);
+      expect(second.code, second.stderr).toBe(0);
+      expect(second.stdout).toContain("Nothing to change");
+      expect(second.stdout).toContain(first.stdout.match(/Your account: (usr_\w+)/)![1]);
+    } finally {
+      rmSync(stateDir, { recursive: true, force: true });
+    }
+  }, 240_000);
 
   it.each([
     [["--bogus"], "Unknown option '--bogus'"],
