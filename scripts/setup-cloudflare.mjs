@@ -173,9 +173,11 @@ const masterDigest = () => digestOf(...filesUnder(masterDir).flat());
 function operatorApi() {
   let token;
   return {
-    connect(url, adminToken) {
+    /** A Worker just deployed may take a while to answer on its address. */
+    async connect(url, adminToken) {
       process.env.RGC_BASE_URL = url;
       token = adminToken;
+      await waitUntilServing(null, url, 120_000);
     },
     fetch: (path, options = {}) => adminFetch(path, { ...options, token }),
     async importCatalog() {
@@ -259,6 +261,7 @@ try {
       });
   report(result, options);
 } catch (error) {
-  console.error(`setup:cloudflare: ${error.message}`);
+  const cause = error.cause ? ` (${error.cause.code ?? error.cause.message})` : "";
+  console.error(`setup:cloudflare: ${error.message}${cause}`);
   process.exitCode = 1;
 }

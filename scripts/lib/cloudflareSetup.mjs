@@ -61,8 +61,8 @@ function jsonOf(stdout, command) {
 
 /**
  * Runs the setup. `wrangler(args, { quiet })` resolves to `{ status, stdout, stderr }`; `api` is
- * `{ fetch(path, options), importCatalog() }` against the deployed Worker (`api.connect(url, token)`
- * first); `files` reads and writes the project's local files; `build(configText)` answers the
+ * `{ fetch(path, options), importCatalog() }` against the deployed Worker (`await api.connect(url,
+ * token)` first: it waits until the Worker answers); `files` reads and writes the project's local files; `build(configText)` answers the
  * fingerprint of what a deploy would upload. Answers the changes made (or, with `dryRun`, those it
  * would make) and the instance's address; a second run finds nothing to change.
  */
@@ -164,7 +164,7 @@ export async function setUpCloudflare({ wrangler, api, files, build, masterDiges
     saveState();
   }
 
-  // Migrations: `apply` applies only the new ones (and backs the database up first).
+  // Migrations: only when `migrations list` names some not applied yet.
   const pending = pendingMigrations(await read(["d1", "migrations", "list", resources.d1.binding, "--remote", ...withConfig]));
   if (pending.length > 0) {
     await change(`apply ${pending.length} D1 migration(s) to the remote database`, [
@@ -210,6 +210,9 @@ export async function setUpCloudflare({ wrangler, api, files, build, masterDiges
       },
     );
     url = domain ? `https://${domain}` : (deployed.url ?? url);
+    if (!url && !options.dryRun) {
+      throw new WranglerError("The deploy reported no workers.dev address; give the Worker a domain with --domain <host>.");
+    }
   }
   if (!options.dryRun) {
     if (secrets.ADMIN_TOKEN) files.write(ADMIN_TOKEN_FILE, `${secrets.ADMIN_TOKEN}\n`, { mode: 0o600 });
@@ -230,7 +233,7 @@ export async function setUpCloudflare({ wrangler, api, files, build, masterDiges
  */
 export async function populate({ api, url, adminToken, masterDigest, state, saveState, options, log = () => {} }) {
   const changes = [];
-  api.connect(url, adminToken);
+  await api.connect(url, adminToken);
   if (state.masterDigest !== masterDigest) {
     changes.push("import the default master data");
     log("now: import the default master data (seed/master)");

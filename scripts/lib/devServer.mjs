@@ -112,10 +112,11 @@ export function startWrangler({ port, stateDir, adminToken, exportSigningSecret,
   return child;
 }
 
+/** Resolves once `baseUrl` serves the tool catalog; `child`, the wrangler serving it if it is local, may exit first. */
 export async function waitUntilServing(child, baseUrl, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}`);
+    if (child && child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}`);
     try {
       if ((await fetch(`${baseUrl}/rest/v1/tools`)).ok) return;
     } catch {

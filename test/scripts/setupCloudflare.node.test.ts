@@ -182,7 +182,9 @@ function fakeApi() {
     imports: 0,
     invites: 0,
     connected: [] as string[],
-    connect: (url: string, token: string) => api.connected.push(`${url} ${token}`),
+    connect: async (url: string, token: string) => {
+      api.connected.push(`${url} ${token}`);
+    },
     importCatalog: async () => {
       api.imports++;
     },
