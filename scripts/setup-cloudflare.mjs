@@ -88,8 +88,11 @@ function parseOptions() {
   };
 }
 
-/** wrangler from node_modules; `secrets` go through a 0600 file (--secrets-file), never argv. */
-function runWrangler(args, { quiet = false, secrets = {} } = {}) {
+/**
+ * wrangler from node_modules; `secrets` go through a 0600 file (--secrets-file), never argv. Only an
+ * `interactive` command may ask on the terminal: the others must not stop on a prompt.
+ */
+function runWrangler(args, { quiet = false, secrets = {}, interactive = false } = {}) {
   const scratch = mkdtempSync(join(tmpdir(), "rgc-setup-"));
   try {
     const secretArgs = [];
@@ -103,7 +106,7 @@ function runWrangler(args, { quiet = false, secrets = {} } = {}) {
       cwd: projectRoot,
       env: { ...process.env, WRANGLER_SEND_METRICS: "false", WRANGLER_OUTPUT_FILE_PATH: outputFile },
       encoding: "utf8",
-      stdio: ["ignore", quiet ? "pipe" : "inherit", quiet ? "pipe" : "inherit"],
+      stdio: [interactive ? "inherit" : "ignore", quiet ? "pipe" : "inherit", quiet ? "pipe" : "inherit"],
       maxBuffer: 64 * 1024 * 1024,
     });
     const stderr = quiet ? result.stderr : "(its output is above)";

@@ -60,7 +60,8 @@ function jsonOf(stdout, command) {
 }
 
 /**
- * Runs the setup. `wrangler(args, { quiet })` resolves to `{ status, stdout, stderr }`; `api` is
+ * Runs the setup. `wrangler(args, { quiet, secrets, interactive })` resolves to `{ status, stdout,
+ * stderr }` (and the deployed `url` for a deploy); `api` is
  * `{ fetch(path, options), importCatalog() }` against the deployed Worker (`await api.connect(url,
  * token)` first: it waits until the Worker answers); `files` reads and writes the project's local files; `build(configText)` answers the
  * fingerprint of what a deploy would upload. Answers the changes made (or, with `dryRun`, those it
@@ -205,9 +206,8 @@ export async function setUpCloudflare({ wrangler, api, files, build, masterDiges
     const deployed = await change(
       `deploy the Worker (${why.filter(Boolean).join("; ") || "its address is not known here"})`,
       ["deploy", ...withConfig, "--tag", tag],
-      {
-        secrets,
-      },
+      // Interactive: on an account's first Worker, wrangler asks to register its workers.dev subdomain.
+      { secrets, interactive: true },
     );
     url = domain ? `https://${domain}` : (deployed.url ?? url);
     if (!url && !options.dryRun) {
