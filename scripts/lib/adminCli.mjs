@@ -1,7 +1,8 @@
 // The operator CLI behind `npm run admin`, built with commander: every command and subcommand has
 // --help, values are checked before anything is sent (plans, presets, scopes, datasets, true/false,
-// page numbers), and the exit code tells a usage error (2) from a failure at the server (1).
-import { existsSync, statSync } from "node:fs";
+// page numbers), and the exit code tells a usage error (2) from a failure at the server (1). The
+// operator token is never an argument (argv shows in `ps`) and never printed.
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Argument, Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { adminFetch, adminToken, baseUrl } from "./local.mjs";
@@ -55,7 +56,7 @@ const compact = (object) => Object.fromEntries(Object.entries(object).filter(([,
 
 const OVERVIEW_HELP = `
 All commands:
-  users list [--page N] [--limit N]
+  users list [--page N] [--limit N]  (oldest first)
   users create --plan FREE|LIGHT|PREMIUM [--name NAME]
   users update <userId> [--plan PLAN] [--suspended true|false]
   users invite <userId>            (a one-time link, valid 72 h, to register a passkey: sign-up or recovery)
@@ -68,23 +69,81 @@ Every command has --help, e.g. npm run admin -- keys create --help
 `;
 
 const ENVIRONMENT_HELP = `
+The operator token: from --token-file, else ADMIN_TOKEN, else (for a server on this machine)
+ADMIN_TOKEN in .dev.vars, written by npm run dev, else asked for on the terminal, not echoed.
+
 Environment:
   RGC_BASE_URL   the server (default http://127.0.0.1:$PORT, PORT default 8787)
-  ADMIN_TOKEN    the operator token (default: ADMIN_TOKEN in .dev.vars, written by npm run dev)
+  ADMIN_TOKEN    the operator token
 
 Exit codes: 0 done, 1 the server refused or could not be reached, 2 usage error.
 Results are printed as JSON on stdout; import progress goes to stderr.`;
 
-/** A missing operator token is a usage error, said before anything is sent (not a 401). */
-function requireToken() {
-  if (!adminToken()) {
-    throw new UsageError("no operator token: set ADMIN_TOKEN, or run `npm run dev` once (it writes one to .dev.vars).");
-  }
+/**
+ * Asks on the terminal without echoing what is typed (the terminal in raw mode, so its own echo is
+ * off); Ctrl-C gives up. Backspace removes the last character.
+ */
+function promptHidden(question, { input = process.stdin, output = process.stderr } = {}) {
+  output.write(question);
+  input.setRawMode(true);
+  input.setEncoding("utf8");
+  input.resume();
+  return new Promise((resolve, reject) => {
+    let typed = "";
+    const finish = (settle) => {
+      input.off("data", onData);
+      input.setRawMode(false);
+      input.pause();
+      output.write("\n");
+      settle();
+    };
+    const onData = (chunk) => {
+      for (const char of chunk) {
+        if (char === "\r" || char === "\n" || char === "\u0004") return finish(() => resolve(typed));
+        if (char === "\u0003") return finish(() => reject(new UsageError("cancelled: no operator token given.")));
+        typed = char === "\u007f" || char === "\b" ? typed.slice(0, -1) : typed + char;
+      }
+    };
+    input.on("data", onData);
+  });
 }
 
-function send(path, options) {
-  requireToken();
-  return adminFetch(path, options);
+const NO_TOKEN =
+  "no operator token: set ADMIN_TOKEN, give --token-file <file>, run the command in a terminal to be asked for it, " +
+  "or for a local server run `npm run dev` once (it writes one to .dev.vars).";
+
+/** The server is on this machine, so the token `npm run dev` wrote to .dev.vars is its token. */
+const serverIsLocal = () => ["127.0.0.1", "localhost", "[::1]"].includes(new URL(baseUrl()).hostname);
+
+function readTokenFile(path) {
+  let text;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new UsageError(`--token-file: cannot read ${path} (${error.code ?? error.message}).`);
+  }
+  const token = text.trim();
+  if (token === "") throw new UsageError(`--token-file: ${path} is empty.`);
+  return token;
+}
+
+/**
+ * The operator token, found once per command and only when a command sends something: a usage
+ * error (exit 2, before anything is sent, not a 401) when there is none.
+ */
+async function findOperatorToken(tokenFile) {
+  if (tokenFile !== undefined) return readTokenFile(tokenFile);
+  if (process.env.ADMIN_TOKEN !== undefined) {
+    if (process.env.ADMIN_TOKEN === "") throw new UsageError(`ADMIN_TOKEN is empty. ${NO_TOKEN}`);
+    return process.env.ADMIN_TOKEN;
+  }
+  const devToken = serverIsLocal() ? adminToken() : undefined;
+  if (devToken) return devToken;
+  if (process.stdin.isTTY) {
+    const typed = (await promptHidden(`Operator token (ADMIN_TOKEN) for ${baseUrl()}: `)).trim();
+    if (typed !== "") return typed;
+  }
+  throw new UsageError(NO_TOKEN);
 }
 
 /**
@@ -92,8 +151,13 @@ function send(path, options) {
  * for command-line mistakes commander cannot see (e.g. --scopes without --preset individual).
  */
 export function buildProgram({ print }) {
+  let token;
+  const operatorToken = async () => (token ??= await findOperatorToken(program.opts().tokenFile));
+  const send = async (path, options) => adminFetch(path, { ...options, token: await operatorToken() });
+
   const program = new Command("npm run admin --")
     .description("Operate a Retro Game Collection API server: users, API keys and master data.")
+    .addOption(new Option("--token-file <file>", "read the operator token from this file (first line) instead of ADMIN_TOKEN"))
     .exitOverride()
     .showHelpAfterError("(add --help for usage)")
     .helpCommand(false)
@@ -103,7 +167,7 @@ export function buildProgram({ print }) {
   const users = program.command("users").description("list, create, update and invite users").helpCommand(false);
   users
     .command("list")
-    .description("list users, newest first, a page at a time")
+    .description("list users, oldest first (in the order they were created), a page at a time")
     .addOption(new Option("--page <n>", "page number").argParser(positiveInteger))
     .addOption(new Option("--limit <n>", "users per page (at most 100; default 50)").argParser(positiveInteger))
     .action(async ({ page, limit }) => print(await send(`/users?${new URLSearchParams(compact({ page, limit }))}`)));
@@ -191,11 +255,11 @@ export function buildProgram({ print }) {
     .action(async (dataset, file) => {
       if (!existsSync(file) || !statSync(file).isFile()) throw new UsageError(`master import: no such file: ${file}`);
       if (readNdjsonLines(file).lines.length === 0) throw new UsageError(`master import: ${file} holds no rows.`);
-      requireToken();
+      const options = { token: await operatorToken() };
       const progress = importProgress();
       let result;
       try {
-        result = await importNdjsonFile(dataset, file, { onProgress: progress.onProgress });
+        result = await importNdjsonFile(dataset, file, { ...options, onProgress: progress.onProgress });
       } finally {
         progress.stop(); // ends the bar's line before anything else is printed
       }
@@ -213,11 +277,11 @@ export function buildProgram({ print }) {
       for (const dataset of MASTER_DATASETS) {
         if (!existsSync(join(dir, `${dataset}.ndjson`))) throw new UsageError(`master load: no ${dataset}.ndjson in ${dir}`);
       }
-      requireToken();
+      const options = { token: await operatorToken() };
       const progress = importProgress();
       let results;
       try {
-        results = await importCatalog(dir, { onProgress: progress.onProgress });
+        results = await importCatalog(dir, { ...options, onProgress: progress.onProgress });
       } finally {
         progress.stop();
       }

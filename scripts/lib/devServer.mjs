@@ -1,8 +1,15 @@
 // Starting the Worker locally with wrangler: shared by `npm run dev` and the benchmarks.
 import { spawn, spawnSync } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { projectRoot, wranglerBin } from "./local.mjs";
+import {
+  adminToken as configuredAdminToken,
+  sessionSecret as configuredSessionSecret,
+  exportSigningSecret as configuredSigningSecret,
+  projectRoot,
+  wranglerBin,
+} from "./local.mjs";
 
 /** Read at spawn time, so a script may set variables (e.g. X_LOCAL_OBSERVABILITY) before starting. */
 const childEnv = () => ({ ...process.env, WRANGLER_SEND_METRICS: "false" });
@@ -47,11 +54,42 @@ export function applyMigrations(stateDir) {
 }
 
 /**
- * Spawns `wrangler dev`; `quiet` keeps its output (request logs) off the terminal. Secrets not
- * given here come from .dev.vars, which wrangler dev reads by itself.
+ * A value as a dotenv file keeps it verbatim: single quotes stop dotenv's own escapes, and `\$`
+ * stops wrangler's `$VAR` expansion, which applies inside quotes too.
+ */
+function dotenvLiteral(name, value) {
+  if (/['\r\n]/.test(value)) throw new Error(`${name} must not hold a quote (') or a line break.`);
+  return `'${value.replaceAll("$", "\\$")}'`;
+}
+
+/**
+ * The Worker's secrets in a file only this user can read, for `wrangler dev --env-file`: on the
+ * command line (`--var NAME:value`) they would show in `ps` to every user of the machine. wrangler
+ * reads the file again when it reloads the Worker, so it lives as long as the child; `remove`
+ * deletes it. Given a file, wrangler no longer reads .dev.vars, so a secret not given here is taken
+ * from the environment or .dev.vars as before.
+ */
+function writeSecretsFile(secrets) {
+  const lines = Object.entries(secrets)
+    .filter(([, value]) => value)
+    .map(([name, value]) => `${name}=${dotenvLiteral(name, value)}\n`);
+  const dir = mkdtempSync(join(tmpdir(), "rgc-dev-secrets-"));
+  const path = join(dir, "secrets.env");
+  writeFileSync(path, lines.join(""), { mode: 0o600 });
+  return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Spawns `wrangler dev`; `quiet` keeps its output (request logs) off the terminal. The secrets go
+ * to wrangler through a private file that is removed when wrangler exits (or this process does).
  */
 export function startWrangler({ port, stateDir, adminToken, exportSigningSecret, sessionSecret, quiet = false }) {
-  return spawn(
+  const secrets = writeSecretsFile({
+    ADMIN_TOKEN: adminToken ?? configuredAdminToken(),
+    EXPORT_SIGNING_SECRET: exportSigningSecret ?? configuredSigningSecret(),
+    SESSION_SECRET: sessionSecret ?? configuredSessionSecret(),
+  });
+  const child = spawn(
     process.execPath,
     [
       wranglerBin(),
@@ -62,21 +100,23 @@ export function startWrangler({ port, stateDir, adminToken, exportSigningSecret,
       String(port),
       "--persist-to",
       stateDir,
-      "--var",
-      `ADMIN_TOKEN:${adminToken}`,
-      ...(exportSigningSecret ? ["--var", `EXPORT_SIGNING_SECRET:${exportSigningSecret}`] : []),
-      ...(sessionSecret ? ["--var", `SESSION_SECRET:${sessionSecret}`] : []),
+      "--env-file",
+      secrets.path,
       "--show-interactive-dev-session=false",
       ...(quiet ? ["--log-level", "error"] : []),
     ],
     { cwd: projectRoot, env: childEnv(), stdio: ["ignore", quiet ? "ignore" : "inherit", "inherit"] },
   );
+  child.once("exit", secrets.remove);
+  process.once("exit", secrets.remove);
+  return child;
 }
 
+/** Resolves once `baseUrl` serves the tool catalog; `child`, the wrangler serving it if it is local, may exit first. */
 export async function waitUntilServing(child, baseUrl, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}`);
+    if (child && child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}`);
     try {
       if ((await fetch(`${baseUrl}/rest/v1/tools`)).ok) return;
     } catch {

@@ -3,12 +3,25 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 
 export const projectRoot = join(dirname(new URL(import.meta.url).pathname), "..", "..");
 const devVarsPath = join(projectRoot, ".dev.vars");
 
 export const port = () => process.env.PORT ?? "8787";
+
+/** A port nothing listens on now, for a server of a test or a check. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
 export const baseUrl = () => process.env.RGC_BASE_URL ?? `http://127.0.0.1:${port()}`;
 
 function readDevVar(name) {

@@ -1,8 +1,8 @@
 // `npm run admin` (scripts/admin.mjs) as a terminal user meets it. Runs in Node (the "node" project
 // of vitest.config.ts), not workerd: it spawns the CLI against a stand-in operator API served
 // here, which records the requests and answers like src/admin/adminRoutes.ts.
-import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -173,8 +173,72 @@ describe("usage errors exit 2 and send nothing", () => {
   it("says where to get an operator token when there is none", async () => {
     const run = await admin(["users", "list"], { ADMIN_TOKEN: "" }); // set but empty: .dev.vars is not read
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain("set ADMIN_TOKEN, or run `npm run dev` once");
+    expect(run.stderr).toContain("set ADMIN_TOKEN, give --token-file <file>, run the command in a terminal to be asked for it");
     expect(requests).toEqual([]);
+  });
+});
+
+describe("the operator token", () => {
+  const FILE_TOKEN = "file-token-$HOME-not-expanded";
+
+  function tokenFile(name: string, text: string) {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    chmodSync(path, 0o600);
+    return path;
+  }
+
+  it("is read from --token-file (first line, before or after the command), which wins over ADMIN_TOKEN", async () => {
+    const path = tokenFile("token", `${FILE_TOKEN}\n`);
+    for (const args of [
+      ["--token-file", path, "users", "list"],
+      ["users", "list", "--token-file", path],
+    ]) {
+      const run = await admin(args);
+      expect(run.code, run.stderr).toBe(0);
+      expect(requests[0]!.authorization).toBe(`Bearer ${FILE_TOKEN}`);
+      expect(run.stdout + run.stderr).not.toContain(FILE_TOKEN);
+    }
+  });
+
+  it.each([
+    ["a missing file", () => join(dir, "no-such-token"), "cannot read"],
+    ["an empty file", () => tokenFile("empty-token", "\n"), "is empty"],
+  ])("is a usage error with %s, and nothing is sent", async (_name, path, message) => {
+    const run = await admin(["users", "list", "--token-file", path()]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`--token-file: `);
+    expect(run.stderr).toContain(message);
+    expect(requests).toEqual([]);
+  });
+
+  it("is never asked for, read or sent by --help and usage errors", async () => {
+    const run = await admin(["keys", "create", "usr_1", "--token-file", join(dir, "no-such-token")]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("--preset");
+    expect(run.stderr).not.toContain("--token-file: ");
+  });
+
+  // `script` gives the CLI a terminal, so it asks; what is typed is not echoed back.
+  const hasScript = spawnSync("script", ["--version"]).status === 0;
+  it.skipIf(!hasScript)("is asked for on a terminal without echoing it when neither the environment nor a file gives it", async () => {
+    requests = [];
+    const typed = "typed-secret-1x";
+    const child = spawn("script", ["-qec", `${process.execPath} scripts/admin.mjs users list`, "/dev/null"], {
+      env: { ...process.env, RGC_BASE_URL: baseUrl.replace("127.0.0.1", "host.invalid"), ADMIN_TOKEN: undefined },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    // host.invalid is not this machine, so .dev.vars is not read; it resolves nowhere, and the
+    // request fails after the token was asked for (the stand-in server sees nothing).
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    child.stdin.write(`${typed}x\u007f\r`); // one character too many, then Backspace
+    const code = await new Promise((resolve) => child.on("close", resolve));
+    expect(output).toContain("Operator token (ADMIN_TOKEN) for http://host.invalid");
+    expect(output).not.toContain(typed);
+    expect(output).toContain("cannot reach http://host.invalid");
+    expect(code).toBe(1);
   });
 });
 
@@ -210,6 +274,11 @@ describe("commands send what the operator API expects", () => {
     expect(requests[0]).toMatchObject({ method, path, authorization: `Bearer ${TOKEN}` });
     if (body !== undefined) expect(bodyOf()).toEqual(body);
     expect(JSON.parse(run.stdout)).toMatchObject({ ok: true });
+  });
+
+  it("lists users in the order the help names, the operator API's order (oldest first)", async () => {
+    expect((await admin(["users", "list", "--help"])).stdout).toContain("oldest first");
+    expect((await admin(["--help"])).stdout).toMatch(/users list .*\(oldest first\)/);
   });
 
   it.each([
