@@ -4,10 +4,9 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { projectRoot } from "./local.mjs";
+import { freePort, projectRoot } from "./local.mjs";
 
 const DEMO_KEY = /^\s+(standard|viewOnly|full)\s+(rgc_[A-Za-z0-9]{48})/gm;
 /** npm run dev prints this line once the demo account and its keys exist. */
@@ -16,17 +15,6 @@ const SEEDED = /^Try: curl/m;
 const INVITE_LINK = /^Settings:.*?(https?:\/\/\S+)/m;
 /** How long the invite line may lag behind the keys: it is printed right after them. */
 const INVITE_LAG_MS = 15_000;
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitFor(condition, wanted, child, timeoutMs) {
   const deadline = Date.now() + timeoutMs;

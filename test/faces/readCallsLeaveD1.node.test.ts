@@ -7,11 +7,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../../scripts/lib/local.mjs";
 import { d1File } from "../../scripts/lib/localState.mjs";
 
 const READ_CALLS = ["getLibrary", `searchGames?query=${encodeURIComponent("ゼルダ")}`, "listGenres", "getWishlist"];
@@ -21,17 +21,6 @@ let stateDir: string;
 let baseUrl: string;
 let apiKey: string;
 let output = "";
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 async function demoKey(timeoutMs: number): Promise<string> {
   const deadline = Date.now() + timeoutMs;

@@ -393,7 +393,6 @@ describe("the production config", () => {
     expect(written).toContain('[[durable_objects.bindings]]\nname = "ACCOUNTING"');
     expect(written).toContain('new_sqlite_classes = ["UserAccounting"]');
     expect(written).toContain('database_id = "d1id"');
-    expect(written).toMatch(/\n\[observability\]\nenabled = true\n$/);
   });
 
   it("is valid for wrangler: deploy --dry-run builds the Worker with it", () => {
