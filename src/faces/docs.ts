@@ -1,13 +1,14 @@
 import { Scalar } from "@scalar/hono-api-reference";
 import { TOOL_PATH_PREFIX } from "../registry/defineTool";
+import docsBundle from "./docsBundle.json";
 
 /**
  * The Scalar reference bundle, served by this Worker as a static asset (wrangler.toml `[assets]`):
- * public/docs/assets/ links it to node_modules/@scalar/api-reference/dist/browser/standalone.js,
- * the exact version package.json pins. The version in the name lets public/_headers cache it for
- * a year; a test fails when the name and the installed package disagree.
+ * `npm install` puts @scalar/api-reference's dist/browser/standalone.js, at the version and hash
+ * docsBundle.json pins, into public/docs/assets/ (scripts/docs-bundle.mjs). The version in the
+ * name lets public/_headers cache it for a year.
  */
-export const SCALAR_BUNDLE_VERSION = "1.72.1";
+export const SCALAR_BUNDLE_VERSION = docsBundle.version;
 export const SCALAR_BUNDLE_PATH = `/docs/assets/scalar-api-reference-${SCALAR_BUNDLE_VERSION}.js`;
 
 /**

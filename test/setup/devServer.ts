@@ -48,11 +48,18 @@ export default async function setup(project: TestProject) {
   const port = await freePort();
   const stateDir = mkdtempSync(join(tmpdir(), "rgc-e2e-"));
   const adminToken = randomBytes(18).toString("base64url");
+  // Every secret npm run dev needs, so that it writes none to the project's .dev.vars: a .dev.vars
+  // beside wrangler.toml is read (and announced) by the workers pool for every test file.
+  const secrets = {
+    ADMIN_TOKEN: adminToken,
+    EXPORT_SIGNING_SECRET: randomBytes(32).toString("base64url"),
+    SESSION_SECRET: randomBytes(32).toString("base64url"),
+  };
   const url = `http://127.0.0.1:${port}`;
   let log = "";
   const startedAt = Date.now();
   const child = spawn(process.execPath, ["scripts/dev.mjs"], {
-    env: { ...process.env, PORT: String(port), STATE_DIR: stateDir, ADMIN_TOKEN: adminToken },
+    env: { ...process.env, PORT: String(port), STATE_DIR: stateDir, ...secrets },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });

@@ -293,28 +293,15 @@ export async function* csvRecords(chunks: AsyncIterable<Uint8Array>): AsyncGener
   yield* drained(queue);
 }
 
-/** Lines of an NDJSON object stream from R2, with the byte offset just after each line. */
-export async function* ndjsonLines(body: ReadableStream<Uint8Array>, startOffset: number): AsyncGenerator<{ value: unknown; end: number }> {
+/**
+ * The complete lines of NDJSON bytes read from byte `startOffset` of a file, each with the offset
+ * just after it. A last line without its newline is not yielded: the next read starts there.
+ */
+export function* ndjsonLines(bytes: Uint8Array, startOffset: number): Generator<{ value: unknown; end: number }> {
   const decoder = new TextDecoder();
-  const reader = body.getReader();
-  let pending: Uint8Array[] = [];
-  let offset = startOffset;
-  try {
-    while (true) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      let from = 0;
-      for (let i = 0; i < value.length; i++) {
-        if (value[i] !== 0x0a) continue;
-        const line = joined([...pending, value.subarray(from, i)]);
-        offset += line.length + 1;
-        pending = [];
-        from = i + 1;
-        yield { value: JSON.parse(decoder.decode(line)), end: offset };
-      }
-      if (from < value.length) pending.push(value.slice(from));
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
+  let from = 0;
+  for (let newline = bytes.indexOf(0x0a); newline !== -1; newline = bytes.indexOf(0x0a, from)) {
+    yield { value: JSON.parse(decoder.decode(bytes.subarray(from, newline))), end: startOffset + newline + 1 };
+    from = newline + 1;
   }
 }

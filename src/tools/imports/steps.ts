@@ -196,21 +196,33 @@ export async function advanceJob(ctx: StepContext, jobId: string): Promise<JobRo
   return (await findJob(db, ctx.userId, jobId))!;
 }
 
-/** The next BATCH_ROWS staged rows from the job's byte offset (a ranged read: earlier rows are never read again). */
-async function readBatch(bucket: R2Bucket, job: JobRow) {
+/** Staged bytes one R2 read takes: a batch's rows fit many times over; a longer row doubles it. */
+const READ_WINDOW_BYTES = 256 * 1024;
+
+/**
+ * The next BATCH_ROWS staged rows from the job's byte offset, in ranged reads each read to its end
+ * (earlier rows are never read again, and no read is left half-consumed).
+ */
+export async function readBatch(bucket: R2Bucket, job: JobRow, windowBytes = READ_WINDOW_BYTES) {
   const rows: StagedRow[] = [];
   const skipped: ReportedRow[] = [];
   let nextOffset = job.nextOffset;
-  if (job.byteSize !== null && job.nextOffset >= job.byteSize) return { rows, skipped, nextOffset };
-  if (!job.stagedKey) return { rows, skipped, nextOffset };
-  const object = await bucket.get(job.stagedKey, job.nextOffset > 0 ? { range: { offset: job.nextOffset } } : {});
-  if (!object || !("body" in object)) return { rows, skipped, nextOffset };
-  for await (const line of ndjsonLines(object.body, job.nextOffset)) {
-    const staged = line.value as StagedRow & { s?: string };
-    if (staged.s !== undefined) skipped.push({ row: staged.r, column: null, code: "skipped", message: `Skipped: ${staged.s}.` });
-    else rows.push(staged);
-    nextOffset = line.end;
-    if (rows.length + skipped.length >= BATCH_ROWS) break;
+  let window = windowBytes;
+  while (job.stagedKey && job.byteSize !== null && nextOffset < job.byteSize && rows.length + skipped.length < BATCH_ROWS) {
+    const start = nextOffset;
+    const length = Math.min(window, job.byteSize - start);
+    const object = await bucket.get(job.stagedKey, { range: { offset: start, length } });
+    if (!object || !("body" in object)) break;
+    for (const line of ndjsonLines(new Uint8Array(await object.arrayBuffer()), start)) {
+      const staged = line.value as StagedRow & { s?: string };
+      if (staged.s !== undefined) skipped.push({ row: staged.r, column: null, code: "skipped", message: `Skipped: ${staged.s}.` });
+      else rows.push(staged);
+      nextOffset = line.end;
+      if (rows.length + skipped.length >= BATCH_ROWS) break;
+    }
+    if (nextOffset > start) continue;
+    if (start + length === job.byteSize) break; // no complete line left (the staging ends every line)
+    window *= 2;
   }
   return { rows, skipped, nextOffset };
 }

@@ -1,1 +1,0 @@
-../../../node_modules/@scalar/api-reference/dist/browser/standalone.js
