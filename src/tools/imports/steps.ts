@@ -21,10 +21,10 @@ export const tooLarge = () =>
     `An import file may hold at most ${MAX_IMPORT_BYTES} bytes (10 MiB); split it or import a narrower export.`,
   );
 
-/** A body that broke off (the client went away): the client's doing, not a failure of ours. */
 /** A job's user the directory no longer holds (an import charges its owner as they are now). */
 const importOwnerGone = () => notFound("The import job's account");
 
+/** A body that broke off (the client went away): the client's doing, not a failure of ours. */
 const interrupted = () => malformed(null, "file", "the upload ended before the whole file arrived; upload the file again.");
 
 /** The request body a chunk at a time, refusing it (413) as soon as it passes the size limit. */
