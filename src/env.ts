@@ -9,11 +9,11 @@ export interface Bindings {
   EXPORTS: R2Bucket;
   /** Each user's accounting object (src/platform/userAccounting.ts): quota, burst windows, usage history, keys' last use. */
   ACCOUNTING: DurableObjectNamespace<UserAccounting>;
-  /** Operator API secret; a Worker secret in production, `.dev.vars` or the environment locally. */
+  /** Operator API secret; a Worker secret in production; locally the environment, `.dev.vars` or the one `npm run dev` generated. */
   ADMIN_TOKEN?: string;
-  /** HMAC key of export download links; a Worker secret in production, `.dev.vars` or the environment locally. */
+  /** HMAC key of export download links; a Worker secret in production; locally the environment, `.dev.vars` or the one `npm run dev` generated. */
   EXPORT_SIGNING_SECRET?: string;
-  /** HMAC key of the pages' session cookies; a Worker secret in production, `.dev.vars` or the environment locally. */
+  /** HMAC key of the pages' session cookies; a Worker secret in production; locally the environment, `.dev.vars` or the one `npm run dev` generated. */
   SESSION_SECRET?: string;
   /** Who may get an account: "invite" (default; the operator invites) or "open" (anyone, FREE plan). */
   SIGNUP_MODE?: string;

@@ -70,7 +70,8 @@ Every command has --help, e.g. npm run admin -- keys create --help
 
 const ENVIRONMENT_HELP = `
 The operator token: from --token-file, else ADMIN_TOKEN, else (for a server on this machine)
-ADMIN_TOKEN in .dev.vars, written by npm run dev, else asked for on the terminal, not echoed.
+ADMIN_TOKEN in .dev.vars or the one npm run dev generated (.wrangler/local-secrets.env), else
+asked for on the terminal, not echoed.
 
 Environment:
   RGC_BASE_URL   the server (default http://127.0.0.1:$PORT, PORT default 8787)
@@ -110,9 +111,9 @@ function promptHidden(question, { input = process.stdin, output = process.stderr
 
 const NO_TOKEN =
   "no operator token: set ADMIN_TOKEN, give --token-file <file>, run the command in a terminal to be asked for it, " +
-  "or for a local server run `npm run dev` once (it writes one to .dev.vars).";
+  "or for a local server run `npm run dev` once (it generates one in .wrangler/local-secrets.env).";
 
-/** The server is on this machine, so the token `npm run dev` wrote to .dev.vars is its token. */
+/** The server is on this machine, so the token `npm run dev` uses (.dev.vars, or the one it generated) is its token. */
 const serverIsLocal = () => ["127.0.0.1", "localhost", "[::1]"].includes(new URL(baseUrl()).hostname);
 
 function readTokenFile(path) {

@@ -28,7 +28,7 @@ async function waitFor(condition, wanted, child, timeoutMs) {
 /**
  * Resolves to `{ url, adminToken, keys: { standard, viewOnly, full }, inviteUrl, log, stop }` once the
  * demo account is seeded; `withInvite` also waits for its invite link. `log()` is the server's output
- * so far. Its own ADMIN_TOKEN, EXPORT_SIGNING_SECRET and SESSION_SECRET keep it off the project's .dev.vars.
+ * so far. Its own ADMIN_TOKEN, EXPORT_SIGNING_SECRET and SESSION_SECRET keep it off the project's local secrets.
  */
 export async function startDemoServer({ timeoutMs = 180_000, withInvite = false } = {}) {
   const port = await freePort();

@@ -1,12 +1,13 @@
 // Starting the Worker locally with wrangler: shared by `npm run dev` and the benchmarks.
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   adminToken as configuredAdminToken,
   sessionSecret as configuredSessionSecret,
   exportSigningSecret as configuredSigningSecret,
+  devVarsPath,
   projectRoot,
   wranglerBin,
 } from "./local.mjs";
@@ -66,8 +67,7 @@ function dotenvLiteral(name, value) {
  * The Worker's secrets in a file only this user can read, for `wrangler dev --env-file`: on the
  * command line (`--var NAME:value`) they would show in `ps` to every user of the machine. wrangler
  * reads the file again when it reloads the Worker, so it lives as long as the child; `remove`
- * deletes it. Given a file, wrangler no longer reads .dev.vars, so a secret not given here is taken
- * from the environment or .dev.vars as before.
+ * deletes it.
  */
 function writeSecretsFile(secrets) {
   const lines = Object.entries(secrets)
@@ -89,6 +89,9 @@ export function startWrangler({ port, stateDir, adminToken, exportSigningSecret,
     EXPORT_SIGNING_SECRET: exportSigningSecret ?? configuredSigningSecret(),
     SESSION_SECRET: sessionSecret ?? configuredSessionSecret(),
   });
+  // Given env files, wrangler no longer reads .dev.vars by itself: the developer's own variables
+  // (PUBLIC_BASE_URL for a tunnel, say) go first, the secrets after them win.
+  const devVars = existsSync(devVarsPath) ? ["--env-file", devVarsPath] : [];
   const child = spawn(
     process.execPath,
     [
@@ -100,6 +103,7 @@ export function startWrangler({ port, stateDir, adminToken, exportSigningSecret,
       String(port),
       "--persist-to",
       stateDir,
+      ...devVars,
       "--env-file",
       secrets.path,
       "--show-interactive-dev-session=false",

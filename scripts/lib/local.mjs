@@ -1,13 +1,21 @@
 // Shared by the local scripts (dev server, admin CLI, seeding): where the server is and how to
 // reach its operator API.
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 
 export const projectRoot = join(dirname(new URL(import.meta.url).pathname), "..", "..");
-const devVarsPath = join(projectRoot, ".dev.vars");
+/** The developer's own local variables, which wrangler reads (and announces) by itself. */
+export const devVarsPath = join(projectRoot, ".dev.vars");
+/**
+ * Where the secrets `npm run dev` generates are kept: beside wrangler's local state, not in
+ * .dev.vars, so that file stays the developer's own and the test pool has nothing of ours to read
+ * and announce on every test file.
+ */
+const generatedSecretsPath = join(projectRoot, ".wrangler", "local-secrets.env");
+const GENERATED_SECRETS_NAME = ".wrangler/local-secrets.env";
 
 export const port = () => process.env.PORT ?? "8787";
 
@@ -24,26 +32,29 @@ export function freePort() {
 }
 export const baseUrl = () => process.env.RGC_BASE_URL ?? `http://127.0.0.1:${port()}`;
 
-function readDevVar(name) {
-  if (!existsSync(devVarsPath)) return undefined;
-  const line = readFileSync(devVarsPath, "utf8")
+function readVar(path, name) {
+  if (!existsSync(path)) return undefined;
+  const line = readFileSync(path, "utf8")
     .split(/\r?\n/)
     .find((l) => l.startsWith(`${name}=`));
   return line?.slice(name.length + 1).replace(/^"(.*)"$/, "$1");
 }
 
-/** A secret from the environment, else .dev.vars; `create` writes a fresh random one to .dev.vars. */
+/**
+ * A secret from the environment, else .dev.vars, else the ones `npm run dev` generated; `create`
+ * generates a fresh random one there (readable by this user only).
+ */
 function devSecret(name, { create = false, bytes = 24, purpose }) {
-  const value = process.env[name] ?? readDevVar(name);
+  const value = process.env[name] ?? readVar(devVarsPath, name) ?? readVar(generatedSecretsPath, name);
   if (value || !create) return value;
   const fresh = randomBytes(bytes).toString("base64url");
-  const current = existsSync(devVarsPath) ? readFileSync(devVarsPath, "utf8") : "";
-  writeFileSync(devVarsPath, `${current}${current && !current.endsWith("\n") ? "\n" : ""}${name}=${fresh}\n`);
-  console.log(`Wrote a new ${name} to .dev.vars (${purpose}).`);
+  mkdirSync(dirname(generatedSecretsPath), { recursive: true });
+  appendFileSync(generatedSecretsPath, `${name}=${fresh}\n`, { mode: 0o600 });
+  console.log(`Wrote a new ${name} to ${GENERATED_SECRETS_NAME} (${purpose}).`);
   return fresh;
 }
 
-/** ADMIN_TOKEN from the environment, else .dev.vars; `create` writes a fresh one to .dev.vars. */
+/** ADMIN_TOKEN from the environment, else .dev.vars, else the one `npm run dev` generated; `create` generates one. */
 export const adminToken = ({ create = false } = {}) => devSecret("ADMIN_TOKEN", { create, purpose: "used by `npm run admin`" });
 
 /** EXPORT_SIGNING_SECRET (the HMAC key of export download links), found or created like ADMIN_TOKEN. */

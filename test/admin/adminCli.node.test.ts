@@ -171,7 +171,7 @@ describe("usage errors exit 2 and send nothing", () => {
   });
 
   it("says where to get an operator token when there is none", async () => {
-    const run = await admin(["users", "list"], { ADMIN_TOKEN: "" }); // set but empty: .dev.vars is not read
+    const run = await admin(["users", "list"], { ADMIN_TOKEN: "" }); // set but empty: no local file is read
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("set ADMIN_TOKEN, give --token-file <file>, run the command in a terminal to be asked for it");
     expect(requests).toEqual([]);
@@ -228,7 +228,7 @@ describe("the operator token", () => {
       env: { ...process.env, RGC_BASE_URL: baseUrl.replace("127.0.0.1", "host.invalid"), ADMIN_TOKEN: undefined },
       stdio: ["pipe", "pipe", "pipe"],
     });
-    // host.invalid is not this machine, so .dev.vars is not read; it resolves nowhere, and the
+    // host.invalid is not this machine, so no local token file is read; it resolves nowhere, and the
     // request fails after the token was asked for (the stand-in server sees nothing).
     let output = "";
     child.stdout.on("data", (chunk) => (output += chunk));

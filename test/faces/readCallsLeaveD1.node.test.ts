@@ -59,7 +59,15 @@ beforeAll(async () => {
   stateDir = mkdtempSync(join(tmpdir(), "rgc-reads-"));
   baseUrl = `http://127.0.0.1:${port}`;
   server = spawn(process.execPath, ["scripts/dev.mjs"], {
-    env: { ...process.env, PORT: String(port), STATE_DIR: stateDir, ADMIN_TOKEN: randomBytes(18).toString("base64url") },
+    // Every secret of its own, so that npm run dev generates none into the checkout.
+    env: {
+      ...process.env,
+      PORT: String(port),
+      STATE_DIR: stateDir,
+      ADMIN_TOKEN: randomBytes(18).toString("base64url"),
+      EXPORT_SIGNING_SECRET: randomBytes(32).toString("base64url"),
+      SESSION_SECRET: randomBytes(32).toString("base64url"),
+    },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });

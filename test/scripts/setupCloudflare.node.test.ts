@@ -448,7 +448,7 @@ describe("scripts/setup-cloudflare.mjs", () => {
 
   it("--local sets up local state through wrangler dev as on Cloudflare, and a second run changes nothing", async () => {
     const stateDir = mkdtempSync(join(tmpdir(), "rgc-setup-local-"));
-    // Secrets of its own, so the project's .dev.vars is neither read nor written.
+    // Secrets of its own, so the project's local secrets are neither read nor written.
     const env = {
       STATE_DIR: stateDir,
       PORT: String(await freePort()),

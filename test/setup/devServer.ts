@@ -48,8 +48,7 @@ export default async function setup(project: TestProject) {
   const port = await freePort();
   const stateDir = mkdtempSync(join(tmpdir(), "rgc-e2e-"));
   const adminToken = randomBytes(18).toString("base64url");
-  // Every secret npm run dev needs, so that it writes none to the project's .dev.vars: a .dev.vars
-  // beside wrangler.toml is read (and announced) by the workers pool for every test file.
+  // Every secret npm run dev needs, so that it generates none into the project's checkout.
   const secrets = {
     ADMIN_TOKEN: adminToken,
     EXPORT_SIGNING_SECRET: randomBytes(32).toString("base64url"),
