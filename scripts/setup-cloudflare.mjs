@@ -76,7 +76,9 @@ function parseOptions() {
     usageError(`--domain: "${values.domain}" is not a host name (e.g. api.example.com, without https://).`);
   }
   if (values.local && (values.domain || rotate.length > 0 || values["dry-run"])) {
-    usageError("--local takes none of --domain, --rotate, --dry-run: it uses the local secrets (the environment, else .dev.vars, else those npm run dev generated).");
+    usageError(
+      "--local takes none of --domain, --rotate, --dry-run: it uses the local secrets (the environment, else .dev.vars, else those npm run dev generated).",
+    );
   }
   return {
     domain: values.domain?.toLowerCase(),

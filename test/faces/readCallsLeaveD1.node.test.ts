@@ -11,8 +11,11 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../../scripts/lib/local.mjs";
-import { d1File } from "../../scripts/lib/localState.mjs";
+
+// @ts-expect-error: a plain ES module without type declarations
+const { freePort } = (await import("../../scripts/lib/local.mjs")) as { freePort: () => Promise<number> };
+// @ts-expect-error: likewise
+const { d1File } = (await import("../../scripts/lib/localState.mjs")) as { d1File: (stateDir: string) => string };
 
 const READ_CALLS = ["getLibrary", `searchGames?query=${encodeURIComponent("ゼルダ")}`, "listGenres", "getWishlist"];
 
@@ -51,6 +54,11 @@ function d1Content(): string {
   return digest.digest("hex");
 }
 
+/** What this test reads of getAccount's answer. */
+interface Account {
+  usage: { used: number };
+}
+
 const call = (path: string, init: RequestInit = {}) =>
   fetch(`${baseUrl}/rest/v1/${path}`, { ...init, headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" } });
 
@@ -84,11 +92,11 @@ afterAll(() => {
 describe("40 read calls against npm run dev", () => {
   it("leave the D1 database as it was, and getAccount counts every one of them", async () => {
     const before = d1Content();
-    const usedBefore = (await (await call("getAccount")).json()).usage.used as number;
+    const usedBefore = ((await (await call("getAccount")).json()) as Account).usage.used;
     for (let round = 0; round < 10; round++) {
       for (const path of READ_CALLS) expect((await call(path)).status, path).toBe(200);
     }
-    const account = await (await call("getAccount")).json();
+    const account = (await (await call("getAccount")).json()) as Account;
     expect(account.usage.used, "the 40 reads and this getAccount").toBe(usedBefore + 41);
     expect(d1Content()).toBe(before);
   });

@@ -67,7 +67,8 @@ export async function importGameRows(rows: GameRow[]): Promise<object> {
   const { importProgress } = (await import("../progress.mjs")) as {
     importProgress: () => { onProgress: (progress: object) => void; stop: () => void };
   };
-  if (!adminToken()) throw new Error("no operator token: set ADMIN_TOKEN, or run `npm run dev` once (it generates one in .wrangler/local-secrets.env)");
+  if (!adminToken())
+    throw new Error("no operator token: set ADMIN_TOKEN, or run `npm run dev` once (it generates one in .wrangler/local-secrets.env)");
   const progress = importProgress();
   try {
     return await importNdjsonLines("games", ndjsonLinesOf(toNdjson(rows), "changed games"), { onProgress: progress.onProgress });
