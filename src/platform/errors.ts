@@ -105,5 +105,23 @@ export const methodNotAllowed = (allowed: readonly string[]) =>
 export function asApiError(error: unknown, requestId: string): ApiError {
   if (error instanceof ApiError) return error;
   console.error(JSON.stringify({ requestId, error: String(error), stack: (error as Error)?.stack }));
+  if (isPassingFailure(error)) {
+    return new ApiError("unavailable", "A storage object of this service was briefly unavailable; retry shortly.", {
+      retryable: true,
+      retryAfterSec: PASSING_FAILURE_RETRY_AFTER_SEC,
+    });
+  }
   return new ApiError("internal_error", "An unexpected error occurred; quote requestId when reporting it.", { retryable: false });
 }
+
+const PASSING_FAILURE_RETRY_AFTER_SEC = 1;
+
+/**
+ * A failure the runtime marks as passing: a Durable Object (a user's accounting object) that was
+ * overloaded or reset during the request carries `overloaded` or `retryable`, as Cloudflare
+ * documents; the same call a moment later may well succeed, so it is a 503 to retry, not a bug.
+ */
+const isPassingFailure = (error: unknown) =>
+  typeof error === "object" &&
+  error !== null &&
+  ((error as { overloaded?: unknown }).overloaded === true || (error as { retryable?: unknown }).retryable === true);
