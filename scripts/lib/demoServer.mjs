@@ -26,8 +26,8 @@ async function waitFor(condition, wanted, child, timeoutMs) {
 }
 
 /**
- * Resolves to `{ url, adminToken, keys: { standard, viewOnly, full }, inviteUrl, log, stop }` once the
- * demo account is seeded; `withInvite` also waits for its invite link. `log()` is the server's output
+ * Resolves to `{ url, adminToken, keys: { standard, viewOnly, full }, inviteUrl, stateDir, log, stop }`
+ * once the demo account is seeded (`stateDir`: its local state, removed by `stop`); `withInvite` also waits for its invite link. `log()` is the server's output
  * so far. Its own ADMIN_TOKEN, EXPORT_SIGNING_SECRET and SESSION_SECRET keep it off the project's local secrets.
  */
 export async function startDemoServer({ timeoutMs = 180_000, withInvite = false } = {}) {
@@ -67,5 +67,5 @@ export async function startDemoServer({ timeoutMs = 180_000, withInvite = false 
   }
   const keys = Object.fromEntries([...log.matchAll(DEMO_KEY)].map(([, label, key]) => [label, key]));
   const inviteUrl = log.match(INVITE_LINK)?.[1];
-  return { url: `http://127.0.0.1:${port}`, adminToken, keys, inviteUrl, log: () => log, stop };
+  return { url: `http://127.0.0.1:${port}`, adminToken, keys, inviteUrl, stateDir, log: () => log, stop };
 }

@@ -4,40 +4,31 @@
 // the D1 database file. What is compared is the database's content: every table but
 // `_cf_METADATA`, where the local runtime's storage advances its own commit counter (the bookmark
 // of D1 sessions) on every query, a read included, even for a bare `SELECT 1`.
-import { type ChildProcess, spawn } from "node:child_process";
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+interface DemoServer {
+  url: string;
+  keys: { standard: string };
+  stateDir: string;
+  stop: () => Promise<void>;
+}
 // @ts-expect-error: a plain ES module without type declarations
-const { freePort } = (await import("../../scripts/lib/local.mjs")) as { freePort: () => Promise<number> };
+const { startDemoServer } = (await import("../../scripts/lib/demoServer.mjs")) as { startDemoServer: () => Promise<DemoServer> };
 // @ts-expect-error: likewise
 const { d1File } = (await import("../../scripts/lib/localState.mjs")) as { d1File: (stateDir: string) => string };
 
 const READ_CALLS = ["getLibrary", `searchGames?query=${encodeURIComponent("ゼルダ")}`, "listGenres", "getWishlist"];
 
-let server: ChildProcess;
-let stateDir: string;
-let baseUrl: string;
-let apiKey: string;
-let output = "";
-
-async function demoKey(timeoutMs: number): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const standard = /^\s+standard\s+(rgc_\w+)/m.exec(output);
-    if (standard && /Try: curl/.test(output)) return standard[1]!;
-    if (server.exitCode !== null || Date.now() > deadline) throw new Error(`npm run dev printed no demo key:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+let server: DemoServer;
 
 /** Every table of the D1 database but the runtime's commit counter, as one digest (read from a copy of its files). */
 function d1Content(): string {
-  const file = d1File(stateDir);
+  const file = d1File(server.stateDir);
   const copy = join(mkdtempSync(join(tmpdir(), "rgc-d1-copy-")), basename(file));
   for (const suffix of ["", "-wal", "-shm"]) {
     if (existsSync(file + suffix)) copyFileSync(file + suffix, copy + suffix);
@@ -60,34 +51,17 @@ interface Account {
 }
 
 const call = (path: string, init: RequestInit = {}) =>
-  fetch(`${baseUrl}/rest/v1/${path}`, { ...init, headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" } });
-
-beforeAll(async () => {
-  const port = await freePort();
-  stateDir = mkdtempSync(join(tmpdir(), "rgc-reads-"));
-  baseUrl = `http://127.0.0.1:${port}`;
-  server = spawn(process.execPath, ["scripts/dev.mjs"], {
-    // Every secret of its own, so that npm run dev generates none into the checkout.
-    env: {
-      ...process.env,
-      PORT: String(port),
-      STATE_DIR: stateDir,
-      ADMIN_TOKEN: randomBytes(18).toString("base64url"),
-      EXPORT_SIGNING_SECRET: randomBytes(32).toString("base64url"),
-      SESSION_SECRET: randomBytes(32).toString("base64url"),
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
+  fetch(`${server.url}/rest/v1/${path}`, {
+    ...init,
+    headers: { Authorization: `Bearer ${server.keys.standard}`, "Content-Type": "application/json" },
   });
-  server.stdout!.on("data", (chunk) => (output += chunk));
-  server.stderr!.on("data", (chunk) => (output += chunk));
-  apiKey = await demoKey(240_000);
-}, 260_000);
 
-afterAll(() => {
-  if (server?.exitCode === null && server.pid) process.kill(-server.pid, "SIGTERM");
-  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
-});
+// npm run dev on its own state folder and secrets (check:docs's demo server), so nothing lands in the checkout.
+beforeAll(async () => {
+  server = await startDemoServer();
+}, 200_000);
+
+afterAll(() => server?.stop());
 
 describe("40 read calls against npm run dev", () => {
   it("leave the D1 database as it was, and getAccount counts every one of them", async () => {
