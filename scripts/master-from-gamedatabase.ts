@@ -8,6 +8,8 @@ import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { loadAnalyser } from "./lib/gamedatabase/analyser";
 import { type ConversionSummary, convertGameDatabase, type GameDatabaseMaster, masterRowProblems } from "./lib/gamedatabase/convert";
+import { parseCorrections } from "./lib/gamedatabase/corrections";
+import { loanwordsFrom, parseLoanwords } from "./lib/gamedatabase/loanwords";
 import { PLATFORM_FILES } from "./lib/gamedatabase/platforms";
 import { readingFor } from "./lib/gamedatabase/readings";
 import { toNdjsonChunks } from "./lib/masterRows";
@@ -15,7 +17,8 @@ import { usageFailure } from "./lib/usage";
 
 const USAGE =
   "usage: npm run master:from-gamedatabase -- <GameDataBase checkout> [--out <dir, default seed/master>]" +
-  " [--ids <ledger, default seed/master/gamedatabase-ids.tsv>] [--regions japan|all]";
+  " [--ids <ledger, default seed/master/gamedatabase-ids.tsv>] [--regions japan|all]" +
+  " [--loanwords <default seed/master/loanwords.tsv>] [--corrections <default seed/master/corrections.tsv>]";
 
 const fail: (message: string) => never = usageFailure(USAGE);
 
@@ -25,6 +28,8 @@ const { values, positionals } = parseArgs({
     out: { type: "string", default: join("seed", "master") },
     ids: { type: "string", default: join("seed", "master", "gamedatabase-ids.tsv") },
     regions: { type: "string", default: "japan" },
+    loanwords: { type: "string", default: join("seed", "master", "loanwords.tsv") },
+    corrections: { type: "string", default: join("seed", "master", "corrections.tsv") },
   },
 });
 const checkout = positionals[0];
@@ -42,6 +47,7 @@ if (missingFiles.length > 0) console.warn(`not in the checkout: ${missingFiles.j
 const startedAt = performance.now();
 console.error("loading the morphological analyser ...");
 const analyser = await loadAnalyser();
+const loanwords = loanwordsFrom(parseLoanwords(readFileSync(values.loanwords, "utf8")));
 const progress = await gameProgress();
 const master = convertGameDatabase(
   {
@@ -51,7 +57,12 @@ const master = convertGameDatabase(
     tagsYml: readFileSync(join(checkout, "tags.yml"), "utf8"),
     idLedger: existsSync(values.ids) ? readFileSync(values.ids, "utf8") : "",
   },
-  { regions, readingOf: (title) => readingFor(title, analyser), onProgress: progress.onProgress },
+  {
+    regions,
+    readingOf: (title) => readingFor(title, analyser, loanwords),
+    corrections: parseCorrections(readFileSync(values.corrections, "utf8")),
+    onProgress: progress.onProgress,
+  },
 );
 progress.stop();
 
@@ -117,9 +128,9 @@ function printSummary(summary: ConversionSummary, files: WrittenFile[], seconds:
   const games = summary.platforms.reduce((total, platform) => total + platform.games, 0);
   const editions = summary.platforms.reduce((total, platform) => total + platform.editions, 0);
   console.log(`total: ${n(games)} games, ${n(editions)} editions on ${summary.platforms.length} platforms`);
-  const { kana, romanisation, analyser: byAnalyser, none, refused } = summary.readings;
-  const read = kana + romanisation + byAnalyser;
-  const japanese = read + none + refused;
+  const { none, refused } = summary.readings;
+  const japanese = Object.values(summary.readings).reduce((total, count) => total + count, 0);
+  const read = japanese - none - refused;
   const share = japanese === 0 ? "-" : `${((read * 100) / japanese).toFixed(1)}%`;
   console.log(`readings: ${n(read)} of ${n(japanese)} Japanese games (${share}); ${counts(summary.readings)}`);
   console.log(`rows left out: ${counts(summary.skippedRows)}`);

@@ -7,6 +7,7 @@ import {
   type GameDatabaseMaster,
   masterRowProblems,
 } from "../../scripts/lib/gamedatabase/convert";
+import { parseCorrections } from "../../scripts/lib/gamedatabase/corrections";
 import { commonTitle } from "../../scripts/lib/gamedatabase/editions";
 import { parseIdLedger } from "../../scripts/lib/gamedatabase/idLedger";
 import { marketsOf } from "../../scripts/lib/gamedatabase/platforms";
@@ -30,12 +31,15 @@ const csvFiles: Record<string, string> = {
 const input: GameDatabaseInput = { csvFiles, tagsYml, idLedger: "" };
 
 /** Readings as readings.ts would give them, for three games; no reading for the others. */
-const READINGS: Record<string, Reading> = {
+const READINGS: Record<string, Pick<Reading, "reading" | "source">> = {
   duckhunt: { reading: "だっくはんと", source: "kana" },
   tsuritarou: { reading: "つりたろう", source: "romanisation" },
   supersoukoban: { reading: "Super そうこばん", source: "analyser" },
 };
-const readingOf = ({ sourceId }: TitleForReading): Reading => READINGS[sourceId] ?? { reading: null, source: null };
+const readingOf = ({ sourceId, exact }: TitleForReading): Reading => ({
+  ...(READINGS[sourceId] ?? { reading: null, source: null }),
+  boxTitle: exact,
+});
 
 function convert(options: Partial<ConvertOptions> = {}, from: GameDatabaseInput = input): GameDatabaseMaster {
   return convertGameDatabase(from, { regions: "japan", readingOf, ...options });
@@ -352,6 +356,36 @@ describe("the converter's parts", () => {
     expect(publisherOf("Invictus/Toshiba EMI")).toBe("Invictus");
     expect(publisherOf("Epic/Sony")).toBe("Epic/Sony");
     expect(publisherOf("")).toBeNull();
+  });
+
+  it("titles a game and the editions named after it by the box title readings.ts derives", () => {
+    const boxed = convert({ readingOf: (title) => ({ ...readingOf(title), boxTitle: `${title.exact} (箱)` }) });
+    const duckHunt = gameWith(boxed, "ファミリーコンピュータ", "ダックハント (箱)");
+    expect(editionTitles(duckHunt)).toEqual([["ダックハント (箱) (光線銃シリーズ)", null]]);
+  });
+
+  it("applies the project's corrections: an exact title before the reading is derived, a reading by hand", () => {
+    const asked: TitleForReading[] = [];
+    const corrected = convert({
+      corrections: parseCorrections("fc/duckhunt\texact\tダックハント!\ta test\nfc/duckhunt\treading\tだっくはんとびー\ta test\n"),
+      readingOf: (title) => {
+        asked.push(title);
+        return readingOf(title);
+      },
+    });
+    expect(asked.find((title) => title.sourceId === "duckhunt")?.exact).toBe("ダックハント!");
+    expect(gameWith(corrected, "ファミリーコンピュータ", "ダックハント!").titleReading).toBe("だっくはんとびー");
+    expect(corrected.summary.readings.corrected).toBe(1);
+  });
+
+  it("refuses corrections of games the source does not have, naming them", () => {
+    expect(() => convert({ corrections: parseCorrections("fc/nosuchgame\texact\tX\ta typo here\n") })).toThrow(/fc\/nosuchgame/);
+  });
+
+  it("gives each game the nicknames found for it as its aliases", () => {
+    const nicknamed = convert({ nicknamesOf: (game, platformKey) => (game.title === "ダックハント" ? [`${platformKey}ダック`] : []) });
+    expect(gameWith(nicknamed, "ファミリーコンピュータ", "ダックハント").aliases).toEqual(["fcダック"]);
+    expect(gameWith(nicknamed, "スーパーファミコン", "悪魔城ドラキュラ").aliases).toEqual([]);
   });
 
   it("titles a box of discs by what its discs' titles share", () => {

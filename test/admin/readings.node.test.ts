@@ -70,11 +70,16 @@ describe("readings with the analyser", () => {
     expect(read("仙窟活龍大戦カオスシード Chaos Seed", "Senkutsu Katsuryu Taisen: Chaos Seed", "chaosseed")).toEqual({
       reading: "せんくつかつりゅうたいせんかおすしーど",
       source: "romanisation",
+      boxTitle: "仙窟活龍大戦カオスシード",
     });
   });
 
   it("lets the romanisation decide where the analyser reads a name wrongly (聖剣 is not きよしけん)", () => {
-    expect(read("聖剣伝説2", "Seiken Densetsu 2", "seikendensetsu2")).toEqual({ reading: "せいけんでんせつ2", source: "romanisation" });
+    expect(read("聖剣伝説2", "Seiken Densetsu 2", "seikendensetsu2")).toEqual({
+      reading: "せいけんでんせつ2",
+      source: "romanisation",
+      boxTitle: "聖剣伝説2",
+    });
   });
 
   it("lets the ID decide where a romanisation without apostrophes reads ambiguously (Zenin: ぜにん or ぜんいん)", () => {
@@ -92,6 +97,7 @@ describe("readings with the analyser", () => {
     expect(read("Super 競艇2 スーパーきょうてい2", "Super Kyōtei 2", "superkyoutei2")).toEqual({
       reading: "すーぱーきょうてい2",
       source: "kana",
+      boxTitle: "Super 競艇2 スーパーきょうてい2",
     });
   });
 
@@ -101,6 +107,7 @@ describe("readings with the analyser", () => {
     ).toEqual({
       reading: "くろのとりがーきゃらくたーずかん",
       source: "analyser",
+      boxTitle: "クロノトリガー キャラクター図鑑",
     });
   });
 

@@ -27,7 +27,11 @@ describe("long vowels in the romanisation", () => {
   });
 
   it("reads a kanji title from its romanisation", () => {
-    expect(read("悪魔城伝説", "Akumajō Densetsu", "akumajoudensetsu")).toEqual({ reading: "あくまじょうでんせつ", source: "romanisation" });
+    expect(read("悪魔城伝説", "Akumajō Densetsu", "akumajoudensetsu")).toEqual({
+      reading: "あくまじょうでんせつ",
+      source: "romanisation",
+      boxTitle: "悪魔城伝説",
+    });
     expect(read("大江戸", "Ōedo", "ooedo").reading).toBe("おおえど");
     expect(read("東方見文録", "Tōhō Kenbun Roku", "touhoukenbunroku").reading).toBe("とうほうけんぶんろく");
   });
@@ -61,6 +65,7 @@ describe("kana titles", () => {
     expect(read("スーパーマリオブラザーズ3", "Super Mario Bros. 3", "supermariobros3")).toEqual({
       reading: "すーぱーまりおぶらざーず3",
       source: "kana",
+      boxTitle: "スーパーマリオブラザーズ3",
     });
     expect(read("ドラゴンクエストIII そして伝説へ…", "Dragon Quest III: Soshite Densetsu e...", "dragonquest3").reading).toBe(
       "どらごんくえすと3そしてでんせつへ",
@@ -108,7 +113,7 @@ describe("Latin words nothing renders", () => {
 
 describe("no reading", () => {
   it("for a title in Latin letters only", () => {
-    expect(read("=", "Final Fight", "finalfight")).toEqual({ reading: null, source: null });
+    expect(read("=", "Final Fight", "finalfight")).toEqual({ reading: null, source: null, boxTitle: "Final Fight" });
     expect(read("=", "1942", "1942").reading).toBeNull();
   });
 
@@ -129,6 +134,7 @@ describe("with an analyser", () => {
     expect(read("戦場の狼", "Senjō no Ōkami", "senjounookami", analyser)).toEqual({
       reading: "せんじょうのおおかみ",
       source: "romanisation",
+      boxTitle: "戦場の狼",
     });
   });
 
@@ -142,6 +148,7 @@ describe("with an analyser", () => {
     expect(read("Super 競艇2 スーパーきょうてい2", "Super Kyōtei 2", "superkyoutei2", analyser)).toEqual({
       reading: "すーぱーきょうてい2",
       source: "kana",
+      boxTitle: "Super 競艇2 スーパーきょうてい2",
     });
   });
 
@@ -150,6 +157,7 @@ describe("with an analyser", () => {
     expect(read("Chrono Trigger クロノトリガー キャラクター図鑑", "Chrono Trigger: Character Library", "chronotrigger", analyser)).toEqual({
       reading: "くろのとりがーきゃらくたーずかん",
       source: "analyser",
+      boxTitle: "クロノトリガー キャラクター図鑑",
     });
   });
 

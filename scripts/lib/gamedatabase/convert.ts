@@ -5,6 +5,7 @@ import { z } from "zod";
 import { MASTER_DATASETS } from "../../../src/tools/games/masterRows";
 import type { CompanyRow, GameRow, GenreRow, PlatformRow } from "../masterRows";
 import { companyKey, companyRows } from "./companies";
+import { type Corrections, unusedCorrections } from "./corrections";
 import { readGameDatabaseCsv, type SourceRow } from "./csv";
 import type { Product } from "./editions";
 import { draftGame, englishTitlesOf, type GameDraft, gameRow, romHashRows } from "./games";
@@ -28,6 +29,10 @@ export interface ConvertOptions {
   regions: "japan" | "all";
   /** readings.ts' readingFor with the analyser, or a stub in tests. */
   readingOf: (title: TitleForReading) => Reading;
+  /** The project's corrections to the source (corrections.ts), by game key. */
+  corrections?: Corrections;
+  /** The nicknames collectors use for a game (nicknames.ts), which become its aliases. */
+  nicknamesOf?: (game: GameRow, platformKey: string) => string[];
   /** Called after each game row, with how many there are. */
   onProgress?: (done: number, total: number) => void;
 }
@@ -44,7 +49,7 @@ export interface GameDatabaseMaster {
 }
 
 /** A reading's source; "none": no reading, "refused": not hiragana, so left null. */
-export type ReadingCount = ReadingSource | "none" | "refused";
+export type ReadingCount = ReadingSource | "corrected" | "none" | "refused";
 
 export type SkipReason = "unfinished" | "rerelease" | "unlicensedCopy" | "noId" | "noRegion" | "overseas" | "noOverseasPlatform";
 
@@ -74,6 +79,8 @@ export function convertGameDatabase(input: GameDatabaseInput, options: ConvertOp
   );
   const skippedRows = emptyCounts(SKIP_REASONS);
   const drafts = files.flatMap((file) => draftsOfFile(file, input.csvFiles[file] as string, options.regions, taxonomy, skippedRows));
+  const unused = unusedCorrections(options.corrections ?? new Map(), new Set(drafts.map((draft) => draft.key)));
+  if (unused.length > 0) throw new Error(`corrections for games the source does not have: ${unused.join(", ")}`);
   const genres = genreSpecs(taxonomy);
   const newIds = assignNewIds(ledger, platforms, genres, drafts);
 
@@ -225,7 +232,7 @@ function buildGames(
   const genreByKey = new Map(context.genres.map((genre) => [genre.taxonomyKey, genre]));
   const companyById = new Map(context.companies.map((company) => [company.companyId, company]));
   const reboxedLabels = context.taxonomy.reboxed;
-  const readings = emptyCounts<ReadingCount>(["kana", "romanisation", "analyser", "none", "refused"]);
+  const readings = emptyCounts<ReadingCount>(["kana", "romanisation", "analyser", "loanwords", "corrected", "none", "refused"]);
   const ordered = drafts.map((draft) => ({ draft, gameId: idOf(ledger, "game", draft.key) })).sort((a, b) => a.gameId - b.gameId);
   const games: GameRow[] = [];
   const romHashes: RomHashRow[] = [];
@@ -235,37 +242,46 @@ function buildGames(
     const publisher = publisherId === null ? undefined : companyById.get(publisherId);
     const genre = draft.genres.main === null ? undefined : genreByKey.get(draft.genres.main);
     const sub = draft.genres.sub === null ? undefined : genreByKey.get(draft.genres.sub);
-    games.push(
-      gameRow(draft, {
-        gameId,
-        titleReading: draft.platform.region === "japan" ? gameReading(draft, context.options.readingOf, readings) : null,
-        platformId: idOf(ledger, "platform", draft.platform.key),
-        publisher: publisher ? { id: publisher.companyId, name: publisher.name } : null,
-        genre: genre ? { id: genre.genreId, name: genre.name } : null,
-        genreSubId: sub?.genreId ?? null,
-        editionIdOf,
-        reboxedLabels,
-      }),
-    );
+    const read = draft.platform.region === "japan" ? gameReading(draft, context.options, readings) : null;
+    const row = gameRow(draft, {
+      gameId,
+      title: read?.boxTitle ?? draft.title,
+      titleReading: read?.reading ?? null,
+      platformId: idOf(ledger, "platform", draft.platform.key),
+      publisher: publisher ? { id: publisher.companyId, name: publisher.name } : null,
+      genre: genre ? { id: genre.genreId, name: genre.name } : null,
+      genreSubId: sub?.genreId ?? null,
+      editionIdOf,
+      reboxedLabels,
+    });
+    games.push({ ...row, aliases: context.options.nicknamesOf?.(row, draft.platform.key) ?? [] });
     romHashes.push(...romHashRows(draft, gameId, editionIdOf));
     context.options.onProgress?.(games.length, ordered.length);
   }
   return { games, romHashes, readings };
 }
 
-/** The game's reading, counted by source; one the row format refuses is counted and left null. */
-function gameReading(draft: GameDraft, readingOf: ConvertOptions["readingOf"], counts: Record<ReadingCount, number>): string | null {
-  const { reading, source } = readingOf({ exact: draft.title, romanised: draft.romanised, sourceId: draft.sourceId });
-  if (reading === null || source === null) {
+/**
+ * The game's box title and reading, from its exact title as corrected; a reading by hand wins.
+ * Counted by source; a reading the row format refuses is counted and left null.
+ */
+function gameReading(draft: GameDraft, options: ConvertOptions, counts: Record<ReadingCount, number>): Reading {
+  const correction = options.corrections?.get(draft.key);
+  const read = options.readingOf({ exact: correction?.exact ?? draft.title, romanised: draft.romanised, sourceId: draft.sourceId });
+  if (correction?.reading !== undefined) {
+    counts.corrected += 1;
+    return { ...read, reading: correction.reading };
+  }
+  if (read.reading === null || read.source === null) {
     counts.none += 1;
-    return null;
+    return read;
   }
-  if (!READING.test(reading)) {
+  if (!READING.test(read.reading)) {
     counts.refused += 1;
-    return null;
+    return { ...read, reading: null, source: null };
   }
-  counts[source] += 1;
-  return reading;
+  counts[read.source] += 1;
+  return read;
 }
 
 // ---------------------------------------------------------------------------------------------

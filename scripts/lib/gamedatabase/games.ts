@@ -88,6 +88,8 @@ export function fullDate(date: string): string | null {
 /** The ids and names a game row refers to, resolved by the converter. */
 export interface GameRefs {
   gameId: number;
+  /** The title a Japanese box prints (readings.ts' boxTitle), which editions titled after the game take too. */
+  title: string;
   titleReading: string | null;
   platformId: number;
   publisher: { id: number; name: string } | null;
@@ -100,7 +102,7 @@ export interface GameRefs {
 export function gameRow(draft: GameDraft, refs: GameRefs): GameRow {
   return {
     gameId: refs.gameId,
-    title: draft.title,
+    title: refs.title,
     titleReading: refs.titleReading,
     titleEn: draft.titleEn,
     aliases: [],
@@ -128,13 +130,16 @@ export function gameRow(draft: GameDraft, refs: GameRefs): GameRow {
 function editionRow(product: Product, gameTitle: string, refs: GameRefs): EditionRow {
   return {
     gameEditionId: refs.editionIdOf(product),
-    title: editionTitle(product, gameTitle, refs.reboxedLabels),
+    title: boxedTitle(editionTitle(product, gameTitle, refs.reboxedLabels), gameTitle, refs.title),
     modelNumber: [],
     releaseDate: fullDate(product.rows[0]?.releaseDate ?? ""),
     price: null,
     janCode: null,
   };
 }
+
+/** An edition title that begins with the game's exact title begins with its box title instead. */
+const boxedTitle = (title: string, exact: string, box: string) => (title.startsWith(exact) ? box + title.slice(exact.length) : title);
 
 /** The game's and its editions' ROM hashes (lines of rom-hashes.ndjson), leaving out those with no dump. */
 export function romHashRows(draft: GameDraft, gameId: number, editionIdOf: (product: Product) => number): RomHashRow[] {

@@ -11,6 +11,8 @@
 // (`電車でGO!64` でんしゃでgo64: a collector typing でんしゃで still finds it); anything else that
 // cannot be read with confidence makes the reading null.
 import { toRomaji } from "wanakana";
+import { boxTitleOf, glossingSegments } from "./boxTitles";
+import { type Loanwords, NO_LOANWORDS } from "./loanwords";
 import {
   containsKana,
   hepburnAsKana,
@@ -35,50 +37,71 @@ export interface TitleForReading {
   romanised: string;
   sourceId: string;
 }
-export type ReadingSource = "kana" | "romanisation" | "analyser";
+export type ReadingSource = "kana" | "romanisation" | "analyser" | "loanwords";
 export interface Reading {
   reading: string | null;
   source: ReadingSource | null;
+  /**
+   * The title as a Japanese box prints it: the exact title without the Latin words that its own
+   * kana renders (`Dragon Quest III ドラゴンクエストIII そして伝説へ…` -> `ドラゴンクエストIII そして伝説へ…`).
+   */
+  boxTitle: string;
 }
 /** A morphological analyser: the katakana (or hiragana) reading of a Japanese text, or null. */
 export interface Analyser {
   readingOf(text: string): string | null;
 }
 
-const NO_READING: Reading = { reading: null, source: null };
 /** What titleReading accepts: hiragana, ー, digits, and the letters of Latin words kept as written. */
 const READING = /^[\u3041-\u309f\u30fc0-9a-z]+$/;
 
-export function readingFor(title: TitleForReading, analyser?: Analyser): Reading {
+export function readingFor(title: TitleForReading, analyser?: Analyser, loanwords: Loanwords = NO_LOANWORDS): Reading {
   // GameDataBase writes "=" when the exact title is the romanised one.
-  const segments = segmentsOf(title.exact === "=" ? title.romanised : title.exact);
-  if (!segments.some(isJapanese)) return NO_READING;
+  const exact = title.exact === "=" ? title.romanised : title.exact;
+  const noReading: Reading = { reading: null, source: null, boxTitle: exact };
+  const segments = segmentsOf(exact);
+  if (!segments.some(isJapanese)) return { ...noReading, ...latinOnlyReading(segments, loanwords) };
   const analysed = analyser ? analysedKanji(segments, analyser) : new Map<number, string>();
   const romanisation: Romanisation = {
     spelling: spellingOf(romanisedWords(title.romanised, title.sourceId)),
     id: idLetters(title.sourceId),
   };
   const kanji = kanjiReadings(segments, analysed, spelledOutKanji(segments, analysed), romanisation);
-  if (kanji === null) return NO_READING;
-  const reading = assemble(segments, kanji.leftOut, kanji.readings);
-  return reading !== null && READING.test(reading) ? { reading, source: kanji.source } : NO_READING;
+  if (kanji === null) return noReading;
+  const assembled = assemble(segments, kanji.leftOut, kanji.readings, loanwords);
+  if (assembled === null) return noReading;
+  const boxTitle = boxTitleOf(exact, segments, glossingSegments(segments, assembled));
+  return READING.test(assembled.reading) ? { reading: assembled.reading, source: kanji.source, boxTitle } : { ...noReading, boxTitle };
+}
+
+/** A title in Latin letters alone is read only when every word has its Japanese reading (`Street Fighter II` すとりーとふぁいたー2). */
+function latinOnlyReading(segments: Segment[], loanwords: Loanwords): Pick<Reading, "reading" | "source"> | null {
+  const parts = segments.map((segment) =>
+    segment.kind === "number" ? segment.digits : segment.kind === "latin" ? loanwords.readingOf(segment.words) : null,
+  );
+  if (parts.length === 0 || parts.some((part) => part === null)) return null;
+  const reading = parts.join("");
+  return READING.test(reading) ? { reading, source: "loanwords" } : null;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Segments
 
-type Segment = (
+export type Segment = (
   | { kind: "kanji" | "hiragana" | "katakana"; text: string }
   | { kind: "number"; digits: string }
   | { kind: "latin"; words: string[] }
 ) & {
   /** The spaces and punctuation before the segment. */
   gap: string;
+  /** Where the segment stands in the NFKC form of the title (see titleSpans). */
+  start: number;
+  end: number;
 };
 
 type JapaneseSegment = Extract<Segment, { text: string }>;
 
-const isJapanese = (segment: Segment): segment is JapaneseSegment => "text" in segment;
+export const isJapanese = (segment: Segment): segment is JapaneseSegment => "text" in segment;
 const isKana = (segment: Segment): segment is JapaneseSegment => segment.kind === "hiragana" || segment.kind === "katakana";
 
 const KANA = "\\u3041-\\u3096\\u309d\\u309e\\u30a1-\\u30fa\\u30fd\\u30fe";
@@ -95,19 +118,22 @@ function segmentsOf(title: string): Segment[] {
   let end = 0;
   for (const match of text.matchAll(TOKEN)) {
     const gap = text.slice(end, match.index);
-    end = match.index + match[0].length;
+    const span = { gap, start: match.index, end: match.index + match[0].length };
+    end = span.end;
     const { kanji, hiragana, number, latin } = match.groups ?? {};
     const previous = segments.at(-1);
     if (latin !== undefined) {
       const numeral = romanNumeral(latin, text, match.index, end);
-      if (numeral !== null) segments.push({ kind: "number", digits: numeral, gap });
-      else if (previous?.kind === "latin") previous.words.push(latin);
-      else segments.push({ kind: "latin", words: [latin], gap });
+      if (numeral !== null) segments.push({ kind: "number", digits: numeral, ...span });
+      else if (previous?.kind === "latin") {
+        previous.words.push(latin);
+        previous.end = span.end;
+      } else segments.push({ kind: "latin", words: [latin], ...span });
     } else if (number !== undefined) {
-      segments.push({ kind: "number", digits: number, gap });
+      segments.push({ kind: "number", digits: number, ...span });
     } else {
       const kind = kanji !== undefined ? "kanji" : hiragana !== undefined ? "hiragana" : "katakana";
-      segments.push({ kind, text: katakanaToHiragana(match[0]), gap });
+      segments.push({ kind, text: katakanaToHiragana(match[0]), ...span });
     }
   }
   return segments;
@@ -125,7 +151,7 @@ function romanNumeral(word: string, text: string, start: number, end: number): s
   return String(value);
 }
 
-const lettersOf = (words: string[]) =>
+export const lettersOf = (words: string[]) =>
   words
     .join("")
     .normalize("NFD")
@@ -589,7 +615,7 @@ function kanjiMatches(kanji: string, start: number, analysed: string | undefined
  * word nothing renders is kept as written, in lower-case letters, and so are its numbers. The
  * reading is null when a number has nowhere to go.
  */
-function assemble(segments: Segment[], leftOutSegments: Set<number>, kanji: Map<number, string>): string | null {
+function assemble(segments: Segment[], leftOutSegments: Set<number>, kanji: Map<number, string>, loanwords: Loanwords): Assembled | null {
   const leftOut = (index: number) => segments[index]?.kind === "latin" || leftOutSegments.has(index);
   const owners: Array<number | null> = [];
   for (const [index, segment] of segments.entries())
@@ -601,21 +627,23 @@ function assemble(segments: Segment[], leftOutSegments: Set<number>, kanji: Map<
   for (const [index, segment] of segments.entries()) {
     if (segment.kind !== "latin") continue;
     const found = rendering(index, reading, kanaRuns, segments);
-    if (found === null) parts[index] = lettersOf(segment.words);
+    if (found === null) parts[index] = loanwords.readingOf(segment.words) ?? lettersOf(segment.words);
     else renderings.set(index, found);
   }
+  const pinned = new Set<number>();
   for (const [index, segment] of segments.entries()) {
     const owner = owners[index];
     if (owner === null || owner === undefined || segment.kind !== "number" || said(segment.digits, reading)) continue;
     const renderedBy = renderings.get(owner);
     if (renderedBy === "elsewhere") return null;
+    pinned.add(owner);
     if (renderedBy === undefined) {
-      parts[index] = segment.digits; // its Latin words were kept as written: it stays beside them
+      parts[index] = segment.digits; // its Latin words were read on their own: it stays beside them
       continue;
     }
     parts[wordEnd(segments, renderedBy.at(-1)!)] += segment.digits;
   }
-  return parts.join("");
+  return { reading: parts.join(""), renderings, pinned, saidElsewhere: (digits) => said(digits, reading) };
 }
 
 const said = (digits: string, reading: string) => reading.includes(digits) || numberSaidIn(digits, reading);
@@ -689,7 +717,16 @@ const ROMANISATION_DISTANCE = 0.2;
 const OMISSIBLE_WORDS = new Set(["the", "of", "a", "an", "and"]);
 
 /** How the title renders Latin words: by the kana segments at these indexes, or elsewhere in the reading. */
-type Rendering = number[] | "elsewhere";
+export type Rendering = number[] | "elsewhere";
+
+/** The reading, and what the title says twice: how it renders Latin words and which numbers its Japanese says. */
+export interface Assembled {
+  reading: string;
+  renderings: Map<number, Rendering>;
+  /** Latin words whose numbers the Japanese does not say, so the reading moved them beside the kana. */
+  pinned: Set<number>;
+  saidElsewhere: (digits: string) => boolean;
+}
 
 /**
  * How the title renders a run of Latin words, or null: letters by their names (`SD` エスディー),

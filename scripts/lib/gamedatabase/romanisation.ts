@@ -262,6 +262,12 @@ const LETTER_NAMES: Record<string, readonly string[]> = {
   z: ["ぜっと", "ぜーた"],
 };
 
+/** A word read letter by letter, each by its usual name (NBA -> えぬびーえー), or null for a character that is no letter. */
+export function letterNamesOf(word: string): string | null {
+  const names = [...word.toLowerCase()].map((letter) => LETTER_NAMES[letter]?.[0]);
+  return names.every((name) => name !== undefined) ? names.join("") : null;
+}
+
 /** Whether the reading spells out each letter of a word by its name (GB -> じーびー). */
 export function spelledOutIn(word: string, reading: string): boolean {
   return [...word.toLowerCase()].every((letter) => (LETTER_NAMES[letter] ?? []).some((name) => reading.includes(name)));
