@@ -259,7 +259,15 @@ describe("master rows from PigSaint's GameDataBase", () => {
     });
     expect(asked).toContainEqual({ exact: "Super 倉庫番", romanised: "Super Sōkoban", sourceId: "supersoukoban" });
     expect(asked).toHaveLength(master.games.length);
-    expect(result.summary.readings).toEqual({ kana: 1, romanisation: 1, analyser: 0, none: master.games.length - 3, refused: 1 });
+    expect(result.summary.readings).toEqual({
+      kana: 1,
+      romanisation: 1,
+      analyser: 0,
+      loanwords: 0,
+      corrected: 0,
+      none: master.games.length - 3,
+      refused: 1,
+    });
     expect(gameWith(result, FC, "ダックハント").titleReading).toBe("だっくはんと");
     expect(gameWith(result, SFC, "Super 倉庫番").titleReading).toBeNull();
     expect(result.games.filter((game) => game.platformName?.endsWith("(海外版)")).every((game) => game.titleReading === null)).toBe(true);

@@ -79,7 +79,7 @@ function latinOnlyReading(segments: Segment[], loanwords: Loanwords): Pick<Readi
   const parts = segments.map((segment) =>
     segment.kind === "number" ? segment.digits : segment.kind === "latin" ? loanwords.readingOf(segment.words) : null,
   );
-  if (parts.length === 0 || parts.some((part) => part === null)) return null;
+  if (!segments.some((segment) => segment.kind === "latin") || parts.some((part) => part === null)) return null;
   const reading = parts.join("");
   return READING.test(reading) ? { reading, source: "loanwords" } : null;
 }
