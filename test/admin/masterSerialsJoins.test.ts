@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { isModelNumber, type SerialDats, serialsByHash } from "../../scripts/lib/gamedatabase/serials";
 import { gameCodeOf } from "../../scripts/lib/gamedatabase/serialsByCode";
-import { boxNumber, joinByTitle, type RomanisedTitle, TITLE_JOIN_SYSTEMS, titleKey } from "../../scripts/lib/gamedatabase/serialsByTitle";
+import {
+  boxNumber,
+  joinByTitle,
+  type RomanisedTitle,
+  TITLE_JOIN_SYSTEMS,
+  titleKey,
+  withoutDiscForms,
+} from "../../scripts/lib/gamedatabase/serialsByTitle";
 import sampleText from "../fixtures/gamedatabase/serial-joins-sample.tsv?raw";
 
 // --- N64: libretro's serial file names each ROM by another byte order's CRC ------------------
@@ -130,6 +137,7 @@ describe("model numbers of discs by title", () => {
     expect(boxNumber("G-6041-0")).toBe("G-6041");
     expect(boxNumber("HCD4001")).toBe("HCD4001");
     expect(boxNumber("610-6458-01")).toBe("610-6458-01");
+    expect(withoutDiscForms(["610-6621", "610-6621-0", "T-9109G", "610-6458-01"])).toEqual(["610-6621", "T-9109G", "610-6458-01"]);
   });
 
   it("joins a unique title, and the discs of one box as one game with the box's number", () => {

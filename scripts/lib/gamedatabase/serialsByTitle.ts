@@ -64,6 +64,15 @@ export function boxNumber(serial: string): string {
   return serial.replace(/^([A-Z]+-?\d+[A-Z]?)-{1,2}\d{1,2}$/, "$1");
 }
 
+/** The numbers without a disc's form of another one of them (610-6621-0 beside 610-6621). */
+export function withoutDiscForms(serials: string[]): string[] {
+  const listed = new Set(serials);
+  return serials.filter((serial) => {
+    const base = serial.replace(/-{1,2}\d{1,2}$/, "");
+    return base === serial || !listed.has(base);
+  });
+}
+
 /**
  * Redump's name for a reissue in its own box -> PigSaint's `#reboxed` subtag for the same: the
  * numbers of such discs belong to that edition, not to the first release.
@@ -124,7 +133,7 @@ export function joinByTitle(
       for (const [subtag, serials] of [...numbers].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
         const editions = candidates.filter((row) => subtag !== "" && row.gameEditionId !== null && row.reboxed === subtag);
         const to = editions.length === 1 ? (editions[0] as RomanisedTitle) : target;
-        byTarget.set(to, [...new Set([...(byTarget.get(to) ?? []), ...serials.filter(isModelNumber)])]);
+        byTarget.set(to, withoutDiscForms([...new Set([...(byTarget.get(to) ?? []), ...serials.filter(isModelNumber)])]));
       }
       for (const [to, modelNumber] of byTarget) {
         if (modelNumber.length > 0) joins.push({ ...to, libretroTitle, modelNumber });
