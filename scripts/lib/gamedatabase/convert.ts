@@ -7,13 +7,14 @@ import type { CompanyRow, GameRow, GenreRow, PlatformRow } from "../masterRows";
 import { companyKey, companyRows } from "./companies";
 import { type Corrections, unusedCorrections } from "./corrections";
 import { readGameDatabaseCsv, type SourceRow } from "./csv";
-import type { Product } from "./editions";
+import { type Product, productTitles } from "./editions";
 import { draftGame, englishTitlesOf, type GameDraft, gameRow, romHashRows } from "./games";
 import { type GenreSpec, genreRows, genreSpecs } from "./genres";
 import { assignIds, compareCodePoints, formatIdLedger, type IdKind, type IdLedger, idOf, parseIdLedger } from "./idLedger";
 import { marketsOf, PLATFORM_FILES, PLATFORMS, type PlatformSpec, platformFor } from "./platforms";
 import type { Reading, ReadingSource, TitleForReading } from "./readings";
 import type { RomHashRow } from "./serials";
+import type { RomanisedTitle } from "./serialsByTitle";
 import { hasTag, readTagTaxonomy, type TagTaxonomy, tagsNamed } from "./tags";
 
 export interface GameDatabaseInput {
@@ -111,6 +112,32 @@ export function convertGameDatabase(input: GameDatabaseInput, options: ConvertOp
       newIds,
     },
   };
+}
+
+/**
+ * The romanised title of each Japanese game and edition of the given platforms, with the ids the
+ * ledger gave them: what the model-number join by title (serialsByTitle.ts) matches. Keys the
+ * ledger does not know (a newer checkout than the catalog's) are left out.
+ */
+export function romanisedTitles(input: GameDatabaseInput, platformKeys: string[]): RomanisedTitle[] {
+  const taxonomy = readTagTaxonomy(input.tagsYml);
+  const ledger = parseIdLedger(input.idLedger);
+  const files = [...new Set(PLATFORMS.filter((platform) => platformKeys.includes(platform.key)).map((platform) => platform.file))];
+  const drafts = files
+    .filter((file) => input.csvFiles[file] !== undefined)
+    .flatMap((file) => draftsOfFile(file, input.csvFiles[file] as string, "japan", taxonomy, emptyCounts(SKIP_REASONS)))
+    .filter((draft) => platformKeys.includes(draft.platform.key));
+  return drafts.flatMap((draft) => {
+    const gameId = ledger.game.get(draft.key);
+    if (gameId === undefined) return [];
+    const platformKey = draft.platform.key;
+    const editions = draft.editions.flatMap((product) => {
+      const gameEditionId = ledger.edition.get(editionKey(draft, product));
+      const title = productTitles(product).romanised;
+      return gameEditionId === undefined ? [] : [{ platformKey, gameId, gameEditionId, title, reboxed: product.reboxed }];
+    });
+    return [{ platformKey, gameId, gameEditionId: null, title: draft.romanised, reboxed: null }, ...editions];
+  });
 }
 
 /**

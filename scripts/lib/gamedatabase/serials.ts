@@ -1,11 +1,12 @@
 // Model numbers (型番, libretro's `serial`) from libretro-database, joined to master games by ROM
 // hash: the same dumps carry the same hashes in libretro's DATs and in PigSaint's CSVs, so the
-// join is exact. Nothing is matched by title. Pure: scripts/master-serials.ts reads the files, the
-// tests pass fixture text.
+// join is exact. (Discs, which PigSaint gives no hashes for, are joined by title in
+// serialsByTitle.ts.) Pure: scripts/master-serials.ts reads the files, the tests pass fixture text.
 import { z } from "zod";
 import { editionRow, gameRow } from "../../../src/tools/games/masterRows";
 import { type ClrBlock, childBlocks, parseClrmamepro, romCrcs, splitSerials, stringField } from "../libretro";
 import type { GameRow } from "../masterRows";
+import { type SerialEntry, serialsByGameCode } from "./serialsByCode";
 
 /** Each record maps a system's dat file name ("Nintendo - Game Boy.dat") to that file's text. */
 export interface SerialDats {
@@ -29,12 +30,17 @@ export type SerialsByHash = Map<string, string[]>;
 export function serialsByHash(dats: SerialDats): SerialsByHash {
   const index: SerialsByHash = new Map();
   for (const fileName of sortedKeys(dats.serial)) {
-    const serialsOfCrc = serialsByCrc(dats.serial[fileName] as string);
+    const entries = serialEntries(dats.serial[fileName] as string);
+    const serialsOfCrc = serialsByCrc(entries);
     const hashDats = [dats.noIntro[fileName], dats.dat[fileName]].filter((text) => text !== undefined);
-    for (const dump of hashDats.flatMap(readDumps)) {
+    const dumps = hashDats.flatMap(readDumps);
+    for (const dump of dumps) {
       const serials = dump.crcs.flatMap((crc) => serialsOfCrc.get(crc) ?? []);
       addSerials(index, dump.hashes, serials);
     }
+    const dumpCrcs = new Set(dumps.flatMap((dump) => dump.crcs));
+    const unmatched = entries.filter((entry) => !entry.crcs.some((crc) => dumpCrcs.has(crc)));
+    for (const found of serialsByGameCode(unmatched, dumps)) addSerials(index, found.hashes, found.serials);
   }
   for (const fileName of sortedKeys(dats.redump)) {
     for (const game of gameBlocks(dats.redump[fileName] as string)) {
@@ -46,11 +52,18 @@ export function serialsByHash(dats: SerialDats): SerialsByHash {
   return index;
 }
 
-function serialsByCrc(text: string): Map<string, string[]> {
+function serialEntries(text: string): SerialEntry[] {
+  return gameBlocks(text).map((game) => ({
+    name: stringField(game, "comment") ?? "",
+    crcs: romCrcs(game),
+    serials: modelNumbers([stringField(game, "serial")]),
+  }));
+}
+
+function serialsByCrc(entries: SerialEntry[]): Map<string, string[]> {
   const byCrc = new Map<string, string[]>();
-  for (const game of gameBlocks(text)) {
-    const serials = modelNumbers([stringField(game, "serial")]);
-    for (const crc of romCrcs(game)) byCrc.set(crc, unique([...(byCrc.get(crc) ?? []), ...serials]));
+  for (const entry of entries) {
+    for (const crc of entry.crcs) byCrc.set(crc, unique([...(byCrc.get(crc) ?? []), ...entry.serials]));
   }
   return byCrc;
 }
@@ -66,7 +79,12 @@ const DATE = /^\d{1,2}\/\d{1,2}\/\d{2,4}$/;
 
 /** libretro's serial strings, split, without what cannot be a model number. */
 function modelNumbers(serials: Array<string | undefined>): string[] {
-  return unique(serials.flatMap(splitSerials).filter((serial) => !DATE.test(serial) && modelNumber.safeParse(serial).success));
+  return unique(serials.flatMap(splitSerials).filter(isModelNumber));
+}
+
+/** Whether a libretro serial can be a model number: not a date, and what the row format accepts. */
+export function isModelNumber(serial: string): boolean {
+  return !DATE.test(serial) && modelNumber.safeParse(serial).success;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -75,12 +93,17 @@ function modelNumbers(serials: Array<string | undefined>): string[] {
 
 interface Rom {
   fileName: string;
+  /** The ROM header's game code that no-intro dats give inline (`NSMJ`). */
+  code: string | undefined;
   size: number | undefined;
   crc: string | undefined;
   hashes: string[];
 }
 
 interface Dump {
+  /** The dat's game name ("Super Mario 64 (Japan)"). */
+  name: string;
+  code: string | undefined;
   crcs: string[];
   hashes: string[];
 }
@@ -94,6 +117,7 @@ function romsOf(game: ClrBlock): Rom[] {
     const size = stringField(rom, "size");
     return {
       fileName: stringField(rom, "name") ?? "",
+      code: stringField(rom, "serial"),
       size: size === undefined ? undefined : Number(size),
       crc: stringField(rom, "crc")?.toUpperCase(),
       hashes: ["sha1", "md5"].flatMap((key) => stringField(rom, key)?.toLowerCase() ?? []),
@@ -107,9 +131,9 @@ function readDumps(text: string): Dump[] {
     const name = stringField(game, "name") ?? "";
     romsByGameName.set(name, [...(romsByGameName.get(name) ?? []), romsOf(game)]);
   }
-  return [...romsByGameName.values()].flatMap((games) => {
+  return [...romsByGameName].flatMap(([name, games]) => {
     const pair = headerPair(games);
-    return pair ? [dumpOf(pair)] : games.map(dumpOf);
+    return pair ? [dumpOf(name, pair)] : games.map((roms) => dumpOf(name, roms));
   });
 }
 
@@ -132,8 +156,13 @@ function withoutExtension(fileName: string): string {
   return fileName.replace(/\.[^.]*$/, "");
 }
 
-function dumpOf(roms: Rom[]): Dump {
-  return { crcs: roms.flatMap((rom) => rom.crc ?? []), hashes: roms.flatMap((rom) => rom.hashes) };
+function dumpOf(name: string, roms: Rom[]): Dump {
+  return {
+    name,
+    code: roms.find((rom) => rom.code !== undefined)?.code,
+    crcs: roms.flatMap((rom) => rom.crc ?? []),
+    hashes: roms.flatMap((rom) => rom.hashes),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -175,6 +204,16 @@ export function joinSerials(romHashes: RomHashRow[], index: SerialsByHash): Seri
     if (modelNumber.length > 0) rows.set(key, { gameId: row.gameId, gameEditionId: row.gameEditionId, modelNumber });
   }
   return [...rows.values()].sort(bySerialRowKey);
+}
+
+/** Rows of several joins as one file's rows: one per game or edition, its numbers in the joins' order. */
+export function combineSerialRows(rows: SerialRow[]): SerialRow[] {
+  const byKey = new Map<string, SerialRow>();
+  for (const row of rows) {
+    const key = rowKey(row.gameId, row.gameEditionId);
+    byKey.set(key, { ...row, modelNumber: unique([...(byKey.get(key)?.modelNumber ?? []), ...row.modelNumber]) });
+  }
+  return [...byKey.values()].sort(bySerialRowKey);
 }
 
 /** The games with each one's and each edition's own model numbers added after those it has (duplicates dropped). */
