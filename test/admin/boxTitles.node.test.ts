@@ -54,6 +54,13 @@ describe("loanword readings", () => {
     );
   });
 
+  it("reads once the Latin words that the title's kana says too", () => {
+    const table = loanwordsFrom(parseLoanwords("Psycho\tサイコ\nDream\tドリーム\nSEGA\tセガ\nAges\tエイジス\nSpace\tスペース\nHarrier\tハリアー\n"));
+    const readWith = (exact: string) => readingFor({ exact, romanised: exact, sourceId: "id" }, undefined, table).reading;
+    expect(readWith("Psycho Dream サイコ ドリーム")).toBe("さいこどりーむ");
+    expect(readWith("SEGA Ages: Space Harrier スペースハリアー")).toBe("せがえいじすすぺーすはりあー");
+  });
+
   it("reads a title of Latin words alone only when the table reads every word", () => {
     expect(read("Street Fighter II")).toMatchObject({ reading: "すとりーとふぁいたー2", source: "loanwords" });
     expect(read("Street Fighter Zero").reading).toBeNull();

@@ -3,16 +3,22 @@
 // its reading in kana. readings.ts reads a Latin word by it where the title's own kana does not
 // render the word; a word the table lacks keeps its letters, and a title of Latin words alone gets
 // a reading only when the table reads every word. Pure: the CLI reads the file.
-import { katakanaToHiragana, letterNamesOf } from "./romanisation";
+import { containsKana, katakanaToHiragana, letterNamesOf } from "./romanisation";
 
 export interface Loanwords {
-  /** The reading of a run of Latin words in hiragana, or null when a word has none. */
-  readingOf(words: string[]): string | null;
+  /**
+   * The reading of a run of Latin words in hiragana, or null when a word has none. Words whose
+   * reading `saidAlready` contains are left out: the title's kana says them (`Psycho Dream サイコ
+   * ドリーム` is read once).
+   */
+  readingOf(words: string[], saidAlready?: string): string | null;
 }
 
 export const NO_LOANWORDS: Loanwords = { readingOf: () => null };
 
 const KANA_READING = /^[\u3041-\u3096\u30a1-\u30faー]+$/;
+/** Readings this short could be found in the title's kana by chance. */
+const MIN_SAID_ALREADY = 3;
 /** Upper-case words this short are read letter by letter when the table does not say otherwise (NBA えぬびーえー). */
 const MAX_SPELLED_ACRONYM = 3;
 
@@ -44,9 +50,11 @@ export function loanwordsFrom(entries: Map<string, string>): Loanwords {
     return acronym ? letterNamesOf(word) : null;
   };
   return {
-    readingOf(words) {
+    readingOf(words, saidAlready = "") {
       const readings = words.map(wordReading);
-      return readings.every((reading) => reading !== null) ? readings.join("") : null;
+      if (readings.some((reading) => reading === null)) return null;
+      const said = (reading: string) => reading.length >= MIN_SAID_ALREADY && containsKana(saidAlready, reading);
+      return (readings as string[]).filter((reading) => !said(reading)).join("");
     },
   };
 }

@@ -627,7 +627,7 @@ function assemble(segments: Segment[], leftOutSegments: Set<number>, kanji: Map<
   for (const [index, segment] of segments.entries()) {
     if (segment.kind !== "latin") continue;
     const found = rendering(index, reading, kanaRuns, segments);
-    if (found === null) parts[index] = loanwords.readingOf(segment.words) ?? lettersOf(segment.words);
+    if (found === null) parts[index] = loanwords.readingOf(segment.words, reading) ?? lettersOf(segment.words);
     else renderings.set(index, found);
   }
   const pinned = new Set<number>();
