@@ -155,8 +155,9 @@ describe("nicknamesOf: series numbers", () => {
     expect(nicknamesOf(rows, game("ドラゴンクエスト", ["Dragon Quest"], "どらごんくえすと", "fc"))).toEqual(["ドラクエ", "DQ"]);
   });
 
-  it("reads a collection's numbers as a list (I・II), not as twelve", () => {
+  it("reads a collection's numbers as a list (I・II), not as twelve, and a year after a number as no part of it", () => {
     expect(nicknamesOf(rows, game("ドラゴンクエストI・II", ["Dragon Quest I・II"]))).toEqual(["ドラクエ1・2", "ドラクエ", "DQ1・2", "DQ"]);
+    expect(nicknamesOf(rows, game("実況パワフルプロ野球3 '97春"))).toEqual(["パワプロ3", "パワプロ"]);
   });
 
   it("reads no series number that is not one: a code (2010), a bracket's contents, an ordinal's next word", () => {

@@ -154,9 +154,13 @@ function isSeriesNumber(digits: string): boolean {
   return !digits.startsWith("0") && (value <= 99 || (value >= 1980 && value <= 2009));
 }
 
+/** The highest number a collection lists (Wizardry I・II・III); a larger one is an edition ('97). */
+const MAX_LISTED = 20;
+
 /**
  * The number right after a series name ending at `at` (one space allowed, as in "Final Fantasy VI"),
- * read to the end of its word; numbers in the following words make a list (ドラゴンクエストI・II -> 1・2).
+ * read to the end of its word; the growing small numbers of the following words make a list
+ * (ドラゴンクエストI・II -> 1・2), a year after them does not (実況パワフルプロ野球3 '97春 -> 3).
  */
 function numberAfter(form: TitleForm, at: number): string | null {
   const nextWord = (from: number) => {
@@ -171,7 +175,7 @@ function numberAfter(form: TitleForm, at: number): string | null {
   let next = at + leading.length;
   while (form.ends.has(next) && next < form.text.length) {
     const word = nextWord(next);
-    if (!DIGITS.test(word) || !isSeriesNumber(word)) break;
+    if (!DIGITS.test(word) || Number(word) <= Number(numbers.at(-1)) || Number(word) > MAX_LISTED) break;
     numbers.push(word);
     next += word.length;
   }
