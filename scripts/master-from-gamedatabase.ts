@@ -10,6 +10,7 @@ import { loadAnalyser } from "./lib/gamedatabase/analyser";
 import { type ConversionSummary, convertGameDatabase, type GameDatabaseMaster, masterRowProblems } from "./lib/gamedatabase/convert";
 import { parseCorrections } from "./lib/gamedatabase/corrections";
 import { loanwordsFrom, parseLoanwords } from "./lib/gamedatabase/loanwords";
+import { nicknamesOf, parseNicknameTable } from "./lib/gamedatabase/nicknames";
 import { PLATFORM_FILES } from "./lib/gamedatabase/platforms";
 import { readingFor } from "./lib/gamedatabase/readings";
 import { toNdjsonChunks } from "./lib/masterRows";
@@ -18,7 +19,8 @@ import { usageFailure } from "./lib/usage";
 const USAGE =
   "usage: npm run master:from-gamedatabase -- <GameDataBase checkout> [--out <dir, default seed/master>]" +
   " [--ids <ledger, default seed/master/gamedatabase-ids.tsv>] [--regions japan|all]" +
-  " [--loanwords <default seed/master/loanwords.tsv>] [--corrections <default seed/master/corrections.tsv>]";
+  " [--loanwords <default seed/master/loanwords.tsv>] [--corrections <default seed/master/corrections.tsv>]" +
+  " [--nicknames <default seed/master/nicknames.tsv>]";
 
 const fail: (message: string) => never = usageFailure(USAGE);
 
@@ -30,6 +32,7 @@ const { values, positionals } = parseArgs({
     regions: { type: "string", default: "japan" },
     loanwords: { type: "string", default: join("seed", "master", "loanwords.tsv") },
     corrections: { type: "string", default: join("seed", "master", "corrections.tsv") },
+    nicknames: { type: "string", default: join("seed", "master", "nicknames.tsv") },
   },
 });
 const checkout = positionals[0];
@@ -47,6 +50,7 @@ if (missingFiles.length > 0) console.warn(`not in the checkout: ${missingFiles.j
 const startedAt = performance.now();
 console.error("loading the morphological analyser ...");
 const analyser = await loadAnalyser();
+const nicknames = parseNicknameTable(readFileSync(values.nicknames, "utf8"));
 const loanwords = loanwordsFrom(parseLoanwords(readFileSync(values.loanwords, "utf8")));
 const progress = await gameProgress();
 const master = convertGameDatabase(
@@ -61,6 +65,7 @@ const master = convertGameDatabase(
     regions,
     readingOf: (title) => readingFor(title, analyser, loanwords),
     corrections: parseCorrections(readFileSync(values.corrections, "utf8")),
+    nicknamesOf: (game, platformKey) => nicknamesOf(nicknames, { ...game, platformKey }),
     onProgress: progress.onProgress,
   },
 );

@@ -54,11 +54,14 @@ describe("loanword readings", () => {
     );
   });
 
-  it("reads once the Latin words that the title's kana says too", () => {
-    const table = loanwordsFrom(parseLoanwords("Psycho\tサイコ\nDream\tドリーム\nSEGA\tセガ\nAges\tエイジス\nSpace\tスペース\nHarrier\tハリアー\n"));
+  it("reads once the last words of a Latin run that the rest of the title says too", () => {
+    const table = loanwordsFrom(
+      parseLoanwords("Psycho\tサイコ\nDream\tドリーム\nSEGA\tセガ\nAges\tエイジス\nSpace\tスペース\nHarrier\tハリアー\n"),
+    );
     const readWith = (exact: string) => readingFor({ exact, romanised: exact, sourceId: "id" }, undefined, table).reading;
     expect(readWith("Psycho Dream サイコ ドリーム")).toBe("さいこどりーむ");
     expect(readWith("SEGA Ages: Space Harrier スペースハリアー")).toBe("せがえいじすすぺーすはりあー");
+    expect(readWith("Psycho Dream Dream")).toBe("さいこどりーむどりーむ");
   });
 
   it("reads a title of Latin words alone only when the table reads every word", () => {
@@ -68,9 +71,8 @@ describe("loanword readings", () => {
 
   it("reads short upper-case words letter by letter unless the table says otherwise", () => {
     const withGo = loanwordsFrom(parseLoanwords("GO\tゴー\n"));
-    expect(withGo.readingOf(["NBA"])).toBe("えぬびーえー");
-    expect(withGo.readingOf(["GO"])).toBe("ごー");
-    expect(withGo.readingOf(["ZERO"])).toBeNull();
+    expect(withGo.wordReadings(["NBA", "GO"])).toEqual(["えぬびーえー", "ごー"]);
+    expect(withGo.wordReadings(["ZERO"])).toBeNull();
   });
 
   it("refuses a malformed or repeated table line, naming it", () => {

@@ -6,15 +6,11 @@
 import { containsKana, katakanaToHiragana, letterNamesOf } from "./romanisation";
 
 export interface Loanwords {
-  /**
-   * The reading of a run of Latin words in hiragana, or null when a word has none. Words whose
-   * reading `saidAlready` contains are left out: the title's kana says them (`Psycho Dream サイコ
-   * ドリーム` is read once).
-   */
-  readingOf(words: string[], saidAlready?: string): string | null;
+  /** The reading of each of a run of Latin words in hiragana, or null when a word has none. */
+  wordReadings(words: string[]): string[] | null;
 }
 
-export const NO_LOANWORDS: Loanwords = { readingOf: () => null };
+export const NO_LOANWORDS: Loanwords = { wordReadings: () => null };
 
 const KANA_READING = /^[\u3041-\u3096\u30a1-\u30faー]+$/;
 /** Readings this short could be found in the title's kana by chance. */
@@ -50,11 +46,23 @@ export function loanwordsFrom(entries: Map<string, string>): Loanwords {
     return acronym ? letterNamesOf(word) : null;
   };
   return {
-    readingOf(words, saidAlready = "") {
+    wordReadings(words) {
       const readings = words.map(wordReading);
-      if (readings.some((reading) => reading === null)) return null;
-      const said = (reading: string) => reading.length >= MIN_SAID_ALREADY && containsKana(saidAlready, reading);
-      return (readings as string[]).filter((reading) => !said(reading)).join("");
+      return readings.every((reading) => reading !== null) ? readings : null;
     },
   };
+}
+
+/**
+ * A run's reading without its longest run of last words that the rest of the title says already
+ * (`Psycho Dream サイコ ドリーム`, `SEGA Ages: Space Harrier スペースハリアー`: each said once). A
+ * stretch of one- and two-kana words alone is too short to tell.
+ */
+export function unsaidReading(readings: string[], rest: string): string {
+  for (let first = 0; first < readings.length; first++) {
+    const tail = readings.slice(first);
+    const telling = tail.some((reading) => reading.length >= MIN_SAID_ALREADY);
+    if (telling && containsKana(rest, tail.join(""))) return readings.slice(0, first).join("");
+  }
+  return readings.join("");
 }

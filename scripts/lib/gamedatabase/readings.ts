@@ -12,7 +12,7 @@
 // cannot be read with confidence makes the reading null.
 import { toRomaji } from "wanakana";
 import { boxTitleOf, glossingSegments } from "./boxTitles";
-import { type Loanwords, NO_LOANWORDS } from "./loanwords";
+import { type Loanwords, NO_LOANWORDS, unsaidReading } from "./loanwords";
 import {
   containsKana,
   hepburnAsKana,
@@ -77,7 +77,11 @@ export function readingFor(title: TitleForReading, analyser?: Analyser, loanword
 /** A title in Latin letters alone is read only when every word has its Japanese reading (`Street Fighter II` すとりーとふぁいたー2). */
 function latinOnlyReading(segments: Segment[], loanwords: Loanwords): Pick<Reading, "reading" | "source"> | null {
   const parts = segments.map((segment) =>
-    segment.kind === "number" ? segment.digits : segment.kind === "latin" ? loanwords.readingOf(segment.words) : null,
+    segment.kind === "number"
+      ? segment.digits
+      : segment.kind === "latin"
+        ? (loanwords.wordReadings(segment.words)?.join("") ?? null)
+        : null,
   );
   if (!segments.some((segment) => segment.kind === "latin") || parts.some((part) => part === null)) return null;
   const reading = parts.join("");
@@ -624,12 +628,20 @@ function assemble(segments: Segment[], leftOutSegments: Set<number>, kanji: Map<
   const reading = parts.join("");
   const kanaRuns = consecutiveKanaRuns(segments);
   const renderings = new Map<number, Rendering>();
+  const loanwordRuns = new Map<number, string[]>();
   for (const [index, segment] of segments.entries()) {
     if (segment.kind !== "latin") continue;
     const found = rendering(index, reading, kanaRuns, segments);
-    if (found === null) parts[index] = loanwords.readingOf(segment.words, reading) ?? lettersOf(segment.words);
-    else renderings.set(index, found);
+    const readings = found === null ? loanwords.wordReadings(segment.words) : null;
+    if (found !== null) renderings.set(index, found);
+    else if (readings === null) parts[index] = lettersOf(segment.words);
+    else {
+      loanwordRuns.set(index, readings);
+      parts[index] = readings.join("");
+    }
   }
+  for (const [index, readings] of loanwordRuns)
+    parts[index] = unsaidReading(readings, parts.filter((_, other) => other !== index).join(""));
   const pinned = new Set<number>();
   for (const [index, segment] of segments.entries()) {
     const owner = owners[index];
