@@ -127,7 +127,8 @@ export const searchGames = defineTool({
     const limit = pageLimit(args.limit);
     const groups = groupsOf(args.fields, DEFAULT_GAME_FIELDS);
     const prepared = await prepareSearch(db, auth.userId, args, limit.effectiveLimit);
-    const [page, ...coverageRows] = await read<[HitRow[], ...CoverageRows]>(searchReads(prepared, auth.userId));
+    const [asTyped, ...coverageRows] = await read<[HitRow[], ...CoverageRows]>(searchReads(prepared, auth.userId));
+    const page = asTyped.length === 0 && prepared.fallback ? await db.all<HitRow>(prepared.fallback) : asTyped;
     const result = readSearch(prepared, page);
     const { generation, coverage } = await coverageFrom(db, coverageRows, env.MASTER_DATA_CREDIT);
     const hasMore = result.totalCount > result.hits.length;

@@ -247,25 +247,28 @@ function oneEditPatterns(term: string): string[] {
   return [...patterns];
 }
 
-const formMatchesAny = (form: Form, patterns: readonly string[]) =>
+const formMatchesAny = (form: Form | SQL, patterns: readonly string[]) =>
   sql`EXISTS (SELECT 1 FROM json_each(${JSON.stringify(patterns)}) p WHERE ${form} GLOB p.value)`;
+
+/** What bounds the fallback's cost: the candidates read per half of a term. */
+const CANDIDATES_PER_HALF = 1000;
+
+const holding = (part: string) => (isIndexable(part) ? trigramMatches(TITLE_COLUMNS, part) : gramMatches("titles", part));
 
 /**
  * Game g has a title form within one edit of `term`. The edit leaves one half of the term intact,
- * so the candidates are the games holding either half, found through the indexes; only they are
- * tested against the patterns.
+ * so the candidates are the games holding either half, found through the indexes (at most
+ * CANDIDATES_PER_HALF each); only they are tested against the patterns, all forms at once ("|"
+ * bounds every pattern's wildcard to one form).
  */
 function withinOneEdit(term: string): SQL {
   const chars = [...term];
   const half = Math.floor(chars.length / 2);
-  const candidates = [chars.slice(0, half).join(""), chars.slice(half).join("")].map(
-    (part) => sql`(${indexedMatches(TITLE_COLUMNS, "titles", part)})`,
+  const [left, right] = [chars.slice(0, half).join(""), chars.slice(half).join("")].map(
+    (part) => sql`SELECT * FROM (${holding(part)} LIMIT ${CANDIDATES_PER_HALF})`,
   );
-  const patterns = oneEditPatterns(term);
-  return sql`(${sql.join(candidates, sql` OR `)}) AND (${sql.join(
-    FORMS.map((form) => formMatchesAny(form, patterns)),
-    sql` OR `,
-  )})`;
+  const allForms = sql`(${rankedGame.titleForms} || ${rankedGame.titleEnForms} || ${rankedGame.aliasForms})`;
+  return sql`${rankedGame.id} IN (${left} UNION ${right}) AND ${formMatchesAny(allForms, oneEditPatterns(term))}`;
 }
 
 /** The fallback's class (5) and the first field within one edit of a term. */
@@ -299,6 +302,8 @@ export interface PreparedSearch {
    * also carries the per-platform counts of all hits (most first) as JSON, whose sum is the total.
    */
   query: SQL;
+  /** The same page from the fallback within one edit, for when `query` found nothing. */
+  fallback?: SQL;
   identifierMatch?: MatchedBy;
   /** The query's terms that named platforms (for the hint of an empty answer). */
   platformTerms: string[];
@@ -337,27 +342,27 @@ function searchWith(userId: string, criteria: SearchCriteria, limit: number, fil
     sql`SELECT ${rankedGame.id}, ${rankedGame.platformId}, ${rankedGame.releaseDate}, ${strength} AS strength, ${identifier?.exact ?? sql`NULL`} AS exact, ${identifier?.edition ?? sql`0`} AS edition
     FROM ${source} WHERE ${allOf(where)}`;
   const fuzzy = text?.fuzzy;
-  // raw SQL: materialised CTEs of ranked hits over FTS5 matches, json_group_array counts and GAME_SELECT's joins.
-  // The fallback within one edit is read only when nothing matched as typed: its condition starts
-  // with that uncorrelated test, which SQLite evaluates once, before reading any candidate.
-  const hits = fuzzy
-    ? sql`WITH found AS MATERIALIZED (${selectHits(lead.strength, conditions)}),
-      hits AS MATERIALIZED (SELECT * FROM found UNION ALL
-        ${selectHits(fuzzy.strength, [sql`NOT EXISTS (SELECT 1 FROM found)`, fuzzy.condition, ...others])})`
-    : sql`WITH hits AS MATERIALIZED (${selectHits(lead.strength, conditions)})`;
   return {
-    // The page is cut before the game columns are built, so only `limit` rows pay for them; the
-    // counts subquery is uncorrelated, so SQLite evaluates it once.
-    query: sql`${hits}, ranked AS (SELECT * FROM hits h ORDER BY ${HIT_ORDER} LIMIT ${limit})
+    query: pageOf(selectHits(lead.strength, conditions), limit),
+    // Read only when nothing matched as typed (a second statement, so that no other search pays for it).
+    ...(fuzzy ? { fallback: pageOf(selectHits(fuzzy.strength, [fuzzy.condition, ...others]), limit) } : {}),
+    identifierMatch: identifier?.matchedBy,
+    platformTerms: text?.platformTerms ?? [],
+  };
+}
+
+/** The page of hits and their per-platform counts, from the statement selecting every hit. */
+function pageOf(selectHits: SQL, limit: number): SQL {
+  // raw SQL: a materialised CTE of ranked hits over FTS5 matches, json_group_array counts and GAME_SELECT's joins.
+  // The page is cut before the game columns are built, so only `limit` rows pay for them; the
+  // counts subquery is uncorrelated, so SQLite evaluates it once.
+  return sql`WITH hits AS MATERIALIZED (${selectHits}), ranked AS (SELECT * FROM hits h ORDER BY ${HIT_ORDER} LIMIT ${limit})
       SELECT ${GAME_SELECT}, h.strength, h.exact, h.edition,
         (SELECT json_group_array(json_object('platformId', c.platform_id, 'name', ${platforms.name}, 'count', c.n))
          FROM (SELECT platform_id, COUNT(*) AS n FROM hits GROUP BY platform_id ORDER BY n DESC, platform_id) c
          JOIN ${platforms} ON ${platforms.id} = c.platform_id) AS platform_counts
       FROM ranked h ${joinGame("JOIN", "h.id")} ${GAME_JOINS}
-      ORDER BY ${HIT_ORDER}`,
-    identifierMatch: identifier?.matchedBy,
-    platformTerms: text?.platformTerms ?? [],
-  };
+      ORDER BY ${HIT_ORDER}`;
 }
 
 export function readSearch(prepared: PreparedSearch, page: HitRow[]): SearchResult {
