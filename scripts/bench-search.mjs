@@ -17,11 +17,23 @@ const middle = (text, length) => {
   return chars.slice(start, start + length).join("");
 };
 const search = (args) => ["searchGames", { ...args, fields: [] }];
+/** The reading with its middle character replaced by one no reading holds. */
+const typo = (reading) => {
+  const chars = [...reading];
+  chars[Math.floor(chars.length / 2)] = "ゐ";
+  return chars.join("");
+};
 const withReading = games.filter((g) => g.titleReading);
 const workloads = {
   "getAccount (auth + quota baseline)": Array.from({ length: samples }, () => ["getAccount", {}]),
   "reading (full hiragana)": pick(withReading, samples).map((g) => search({ query: g.titleReading })),
   "reading prefix (4 chars)": pick(withReading, samples).map((g) => search({ query: [...g.titleReading].slice(0, 4).join("") })),
+  "reading + platform word": pick(withReading, samples).map((g) => search({ query: `${g.titleReading} SFC` })),
+  // One character of the reading replaced: nothing matches as typed, so the fallback within one edit runs.
+  "reading, one typo (fallback)": pick(
+    withReading.filter((g) => [...g.titleReading].length >= 6),
+    samples,
+  ).map((g) => search({ query: typo(g.titleReading) })),
   "title fragment (3 chars)": pick(games, samples).map((g) => search({ query: middle(g.title, 3) })),
   "title fragment (2 chars)": pick(games, samples).map((g) => search({ query: middle(g.title, 2) })),
   "JAN (exact)": pick(

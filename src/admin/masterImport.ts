@@ -18,6 +18,7 @@ import {
   type MasterDataset,
   type PlatformRow,
 } from "../tools/games/masterRows";
+import { SEARCH_FORMS_VERSION } from "../tools/games/searchColumns";
 import { genreTaxonomy, mainGenresAmong } from "./queries";
 
 interface Line<R> {
@@ -73,13 +74,25 @@ interface DatasetImporter<R> {
   settleReferences(db: Db, rows: Line<R>[]): Promise<void>;
   /** Statements that store the changed rows (with their content hashes) and what hangs off them. */
   write(d1: D1Database, changed: (R & { contentHash: string })[]): D1PreparedStatement[];
+  /**
+   * The version of what the stored row derives from its content in code (a game's search forms),
+   * part of the content hash: when it changes, the next import rewrites every row, re-deriving it.
+   */
+  derivedVersion?: string;
 }
 
 const importerOf = <R extends object>(
   table: MasterTable,
   idField: string,
-  { settleReferences, write }: Pick<DatasetImporter<R>, "settleReferences" | "write">,
-): DatasetImporter<R> => ({ table, idField, idOf: (row) => (row as Record<string, number>)[idField]!, settleReferences, write });
+  { settleReferences, write, derivedVersion }: Pick<DatasetImporter<R>, "settleReferences" | "write" | "derivedVersion">,
+): DatasetImporter<R> => ({
+  table,
+  idField,
+  idOf: (row) => (row as Record<string, number>)[idField]!,
+  settleReferences,
+  write,
+  derivedVersion,
+});
 
 /**
  * A dataset whose rows map to columns one to one (plus their content hash): `fields` names the
@@ -251,6 +264,7 @@ const gameImporter = importerOf<GameRow>(games, "gameId", {
     }
   },
   write: gameWriteStatements,
+  derivedVersion: SEARCH_FORMS_VERSION,
 });
 
 const IMPORTERS: { [D in MasterDataset]: DatasetImporter<z.output<(typeof MASTER_DATASETS)[D]>> } = {
@@ -306,7 +320,7 @@ export async function importMasterDataset(db: Db, dataset: MasterDataset, body: 
   refuseDuplicateIds(rows, importer.idOf, importer.idField);
   await importer.settleReferences(db, rows);
 
-  const hashes = await Promise.all(rows.map(({ row }) => sha256Hex(contentOf(row))));
+  const hashes = await Promise.all(rows.map(({ row }) => sha256Hex(contentOf(row) + (importer.derivedVersion ?? ""))));
   // raw SQL: ids of any number, read in chunks of one JSON parameter (platform/bulkWrite.ts)
   const stored = await readByIds<string>(
     d1,

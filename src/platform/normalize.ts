@@ -10,6 +10,9 @@
  *   enough for the trigram index;
  * - a roman numeral standing apart from other latin letters becomes its digits
  *   (ドラゴンクエストIII = ドラゴンクエスト3, "Final Fantasy VI" = "final fantasy 6"); a lone X stays a letter.
+ * searchForm adds the folding of spelling variants (foldVariants below) on top: the form stored in
+ * the search columns and asked by queries. normalizeSearchText alone is the reading-order sort key
+ * and what publisher names are searched by.
  */
 
 const KATAKANA = /[\u30a1-\u30f6]/g;
@@ -41,23 +44,80 @@ const LATIN_WITH_MARKS = /[\u00c0-\u024f\u1e00-\u1eff]/g;
 const COMBINING_MARKS = /\p{M}/gu;
 const plainLatin = (text: string) => text.replace(LATIN_WITH_MARKS, (ch) => ch.normalize("NFD").replace(COMBINING_MARKS, ""));
 
-/** Normalises one word (no spaces expected) or a whole title into its search form. */
-export function normalizeSearchText(text: string): string {
+// Kana spelling variants: ヴ (ゔ after toHiragana) is read as ブ; the small vowels of loanwords
+// (ァ ィ ゥ ェ ォ) as their large forms, while っ ゃ ゅ ょ, which change the word, stay.
+const VU = /ゔ([ぁぃぇぉ])?/g;
+const VU_AS_BU: Record<string, string> = { ぁ: "ば", ぃ: "び", ぇ: "べ", ぉ: "ぼ" };
+const SMALL_VOWELS = /[ぁぃぅぇぉゎゕゖ]/g;
+const LARGE_OF: Record<string, string> = { ぁ: "あ", ぃ: "い", ぅ: "う", ぇ: "え", ぉ: "お", ゎ: "わ", ゕ: "か", ゖ: "け" };
+// ファイヤー = ファイアー (likewise ワイヤー, ダイヤー): the y-glide of the loanword's ia.
+const IA_GLIDE = /いやー/g;
+/** The vowel of each hiragana with a plain one, by row: かあ, きい, くう... */
+const VOWEL_OF = new Map<string, string>();
+for (const [vowel, row] of Object.entries({
+  あ: "あかがさざただなはばぱまやらわ",
+  い: "いきぎしじちぢにひびぴみり",
+  う: "うくぐすずつづぬふぶぷむゆる",
+  え: "えけげせぜてでねへべぺめれ",
+  お: "おこごそぞとどのほぼぽもよろを",
+})) {
+  for (const kana of row) VOWEL_OF.set(kana, vowel);
+}
+
+/**
+ * A vowel kana that repeats the vowel of the kana before it is a long vowel: かあびい = かーびー,
+ * つう = つー. Only the same vowel: おう and えい are how readings spell とう and せい, and folding
+ * them would join words (のうみ of …の海 would lose the う that a query "うみ" starts with).
+ */
+function kanaLongVowels(word: string): string {
+  let folded = "";
+  let lastVowel: string | undefined;
+  for (const ch of word) {
+    const isLong = ch === "ー" || (lastVowel !== undefined && VOWEL_OF.get(ch) === lastVowel && "あいうえお".includes(ch));
+    folded += isLong ? "ー" : ch;
+    if (!isLong) lastVowel = VOWEL_OF.get(ch);
+  }
+  return folded;
+}
+
+/** Romanised long vowels: ō (already o) = ou = oo = o, ū = uu = u (Akumajou = Akumajō = Akumajo). */
+const romajiLongVowels = (word: string) => word.replace(/o[ou]+/g, "o").replace(/uu+/g, "u");
+
+/** The spelling variants one word of a search form folds together (see searchForm). */
+const foldVariants = (word: string) =>
+  romajiLongVowels(
+    kanaLongVowels(
+      word
+        .replace(VU, (_, small: string | undefined) => (small ? VU_AS_BU[small]! : "ぶ"))
+        .replace(SMALL_VOWELS, (ch) => LARGE_OF[ch]!)
+        .replace(IA_GLIDE, "いあー"),
+    ),
+  );
+
+function normalizedWords(text: string): string[] {
   const lower = plainLatin(toHiragana(text.normalize("NFKC").toLowerCase())).replace(LONG_VOWEL_RUN, longVowels);
   // Numerals are read per word before spaces and punctuation disappear, so "final fantasy vi"
   // sees "vi" and イースI・II stays 1 and 2 rather than becoming III.
-  return lower
-    .split(NOT_LETTER_OR_DIGIT)
-    .map((word) => word.replace(ROMAN_RUN, (run) => String(romanToNumber(run) ?? run)))
-    .join("");
+  return lower.split(NOT_LETTER_OR_DIGIT).map((word) => word.replace(ROMAN_RUN, (run) => String(romanToNumber(run) ?? run)));
 }
 
-/** Splits a query on spaces (any width) into normalised terms; empty terms are dropped. */
+/** Normalises one word (no spaces expected) or a whole title: the sort key, and publishers' search text. */
+export const normalizeSearchText = (text: string): string => normalizedWords(text).join("");
+
+/**
+ * The form games are searched by, stored and queried alike: normalizeSearchText plus the folding
+ * of spelling variants, word by word (a word never folds into the next one): ヴ = ブ, ァ = ア
+ * (small vowels), ファイヤー = ファイアー, a repeated kana vowel = ー (かあびい = かーびー, つう = つー),
+ * and romanised long vowels (ou = oo = o, uu = u).
+ */
+export const searchForm = (text: string): string => normalizedWords(text).map(foldVariants).join("");
+
+/** Splits a query on spaces (any width) into terms in search form; empty terms are dropped. */
 export function searchTerms(query: string): string[] {
   return query
     .normalize("NFKC")
     .split(/\s+/)
-    .map(normalizeSearchText)
+    .map(searchForm)
     .filter((term) => term.length > 0);
 }
 

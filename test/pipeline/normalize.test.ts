@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normalizeCode, normalizeSearchText, searchTerms } from "../../src/platform/normalize";
+import { normalizeCode, normalizeSearchText, searchForm, searchTerms } from "../../src/platform/normalize";
 
 const same = (a: string, b: string) => expect(normalizeSearchText(a), `${a} vs ${b}`).toBe(normalizeSearchText(b));
 
@@ -155,5 +155,51 @@ describe("normalizeCode", () => {
 
   it("normalises a code of only punctuation to the empty string", () => {
     expect(normalizeCode("--- ")).toBe("");
+  });
+});
+
+describe("searchForm: spelling variants folded word by word", () => {
+  const folds = (a: string, b: string) => expect(searchForm(a), `${a} vs ${b}`).toBe(searchForm(b));
+
+  it.each([
+    ["Akumajou Dracula", "Akumajō Dracula"],
+    ["Akumajoo Dracula", "akumajo dracula"],
+    ["Tengai Makyou", "Tengai Makyō"],
+    ["Doukyuusei", "Dōkyūsei"],
+    ["ぷよぷよつー", "ぷよぷよつう"],
+    ["ほしのかあびい", "ほしのかーびぃ"],
+    ["星のカービィ", "星のカービー"],
+    ["ファイヤーエムブレム", "ファイアーエムブレム"],
+    ["ヴァンパイア", "バンパイア"],
+    ["ヴィーナス", "ビーナス"],
+    ["ヴ", "ブ"],
+    ["ウォーズ", "ウオーズ"],
+    ["ﾌｧｲﾔｰ", "ファイアー"],
+  ])("%s folds with %s", (a, b) => folds(a, b));
+
+  it("keeps what changes a word apart: っ ゃ ゅ ょ, おう and えい", () => {
+    expect(searchForm("ロックマン")).toBe("ろっくまん");
+    expect(searchForm("キャッスル")).not.toBe(searchForm("キヤツスル"));
+    expect(searchForm("とうきょう")).toBe("とうきょう");
+    expect(searchForm("せんせい")).toBe("せんせい");
+  });
+
+  it("never folds across words: a word of a title stays findable on its own", () => {
+    // "Super Mario USA": o then u across the space; "星の海": の then う would be のー.
+    expect(searchForm("Super Mario USA")).toContain(searchForm("USA"));
+    expect(searchForm("なぞの うみ")).toContain(searchForm("うみ"));
+    expect(searchForm("Ys Book I & II")).toContain(searchForm("Book"));
+  });
+
+  it("is normalizeSearchText where nothing folds, and keeps it as the sort key", () => {
+    for (const text of ["ドラゴンクエストIII", "Final Fantasy VI", "ロックマンX", "ゾルバ・サーガ!?", "𠮷野家"]) {
+      expect(searchForm(text)).toBe(normalizeSearchText(text));
+    }
+    expect(normalizeSearchText("Ys Book I & II")).toBe("ysbook12");
+  });
+
+  it("folds every query term alike (searchTerms)", () => {
+    expect(searchTerms("Akumajou Dracula")).toEqual(["akumajo", "dracula"]);
+    expect(searchTerms("ファイヤー　エムブレム")).toEqual(["ふあいあー", "えむぶれむ"]);
   });
 });

@@ -4,7 +4,7 @@ import { companies, gameEditions, gameRank, games, genres, masterMeta, platforms
 import { type ColumnRef, columnSql, inJsonArray, visibleToUser } from "../../platform/columns";
 import { type Db, type RowOf, statements } from "../../platform/db";
 import { buildAfterLookups, type LookupPlan, type Lookups } from "../../platform/lookups";
-import { normalizeSearchText } from "../../platform/normalize";
+import { searchForm } from "../../platform/normalize";
 import type { PageWindow } from "../../platform/paging";
 import type { GameFieldGroup, GameRecord } from "./gameObject";
 import { EMPTY_GENERATION, generationKey } from "./generation";
@@ -148,7 +148,7 @@ function genreCondition(genreId: number, genre: GenreNode | null | undefined): S
 
 /** The shared `title` filter: title, reading and nicknames, or an edition's title, normalised. */
 const titleCondition = (title: string) => {
-  const term = normalizeSearchText(title);
+  const term = searchForm(title);
   return sql`(instr(${g.searchTitle}, ${term}) > 0 OR instr(${g.searchAlias}, ${term}) > 0 OR instr(${g.searchEditionTitle}, ${term}) > 0)`;
 };
 

@@ -1,6 +1,14 @@
 import { games } from "../../db/schema";
 import { sameNamedColumns } from "../../platform/bulkWrite";
-import { normalizeCode, normalizeSearchText } from "../../platform/normalize";
+import { normalizeCode, searchForm } from "../../platform/normalize";
+
+/**
+ * The version of the stored search forms (searchForm, searchColumnsOf). Part of a master game
+ * row's content hash, so when a release changes how forms are computed, the next master import
+ * (`npm run admin -- master load`) rewrites every official game with its new forms. Change it
+ * with them.
+ */
+export const SEARCH_FORMS_VERSION = "forms-2";
 
 /** Joins several search forms in one column; "|" cannot occur in a normalised form. */
 export const SEARCH_SEPARATOR = "|";
@@ -40,9 +48,9 @@ const joined = (values: readonly (string | null)[], normalize: (value: string) =
  */
 export function searchColumnsOf(game: SearchableGame): SearchColumns {
   return {
-    searchTitle: normalizeSearchText(game.title),
-    searchTitleEn: joined(game.titleEn, normalizeSearchText),
-    searchAlias: joined([game.titleReading, ...game.aliases], normalizeSearchText),
+    searchTitle: searchForm(game.title),
+    searchTitleEn: joined(game.titleEn, searchForm),
+    searchAlias: joined([game.titleReading, ...game.aliases], searchForm),
     searchModel: joined(game.modelNumber, normalizeCode),
     searchEditionModel: joined(
       game.editions.flatMap((e) => e.modelNumber),
@@ -50,7 +58,7 @@ export function searchColumnsOf(game: SearchableGame): SearchColumns {
     ),
     searchEditionTitle: joined(
       game.editions.map((e) => e.title),
-      normalizeSearchText,
+      searchForm,
     ),
   };
 }

@@ -1,12 +1,14 @@
 import { z } from "zod";
 import { buildWithoutLookups } from "../../platform/lookups";
+import { searchForm, searchTerms } from "../../platform/normalize";
 import { limitArgOf, type Paging, pageEnvelopeFields } from "../../platform/paging";
 import { ALL_PLANS } from "../../platform/plans";
 import { isoDate, orderedRanges, positiveId, searchCode, searchText, text } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
 import { gameFieldsArg, gameSchema, toGame } from "./gameObject";
+import { closestPlatformWord } from "./platformWords";
 import { type CoverageRows, coverageFrom, coverageQueries, groupsOf } from "./queries";
-import { type HitRow, type PreparedSearch, prepareSearch, readSearch, searchPlan } from "./searchQuery";
+import { type HitRow, type PreparedSearch, prepareSearch, readSearch, type SearchResult, searchPlan } from "./searchQuery";
 import { coverageSchema, DEFAULT_GAME_FIELDS } from "./shared";
 
 const PAGING: Paging = { cap: 20, defaultLimit: 10, capReason: "searchGames returns at most 20 items" };
@@ -48,6 +50,34 @@ const hitSchema = gameSchema.extend({
   edition: z.boolean(),
 });
 
+/**
+ * What the answer says beyond its items: how to narrow a long answer, or why nothing matched as
+ * typed, with the closest platform word it can suggest (never a game presented as a result).
+ */
+function searchHint(args: { query?: string; platformIds?: number[] }, prepared: PreparedSearch, result: SearchResult): string | undefined {
+  const query = args.query ?? "";
+  if (result.withinOneEdit) return `No game matches '${query}' as typed; these differ from it by one character.`;
+  if (result.totalCount > result.hits.length) {
+    return `${result.totalCount} games match; narrow with platformIds or releaseDateFrom/releaseDateTo, or make the query more specific.`;
+  }
+  if (result.totalCount > 0) return undefined;
+  if (args.query === undefined)
+    return "No game has that identifier; a model number may also be given in part (hyphens and case are ignored).";
+  const words = query
+    .normalize("NFKC")
+    .split(/\s+/)
+    .filter((raw) => prepared.platformTerms.includes(searchForm(raw)))
+    .map((raw) => `'${raw}'`)
+    .join(", ");
+  if (words && args.platformIds?.length) {
+    return `No game matches '${query}': the platform word ${words} and platformIds name different platforms; drop one of them.`;
+  }
+  if (words) return `No game matches '${query}' on the platforms ${words} names; try the query without the platform word.`;
+  const suggestion = searchTerms(query).map(closestPlatformWord).find(Boolean);
+  if (suggestion) return `No game matches '${query}'; did you mean the platform word '${suggestion}'?`;
+  return `No game matches '${query}'. Check the spelling, or try the hiragana reading, an English title or fewer terms.`;
+}
+
 /** What a search reads in one batch: its hits, then what the coverage needs. */
 const searchReads = (prepared: PreparedSearch, userId: string) => [prepared.query, ...coverageQueries(userId)];
 
@@ -72,13 +102,20 @@ export const searchGames = defineTool({
       .array(z.object({ platformId: z.number().int(), name: z.string(), count: z.number().int() }))
       .optional()
       .describe("Only when hasMore: matches per platform, most first, up to 10."),
-    hint: z.string().optional().describe("Only when hasMore: how to narrow the search."),
+    hint: z
+      .string()
+      .optional()
+      .describe(
+        "When hasMore: how to narrow the search. When nothing matched as typed: why, and the closest platform word or spelling it can suggest (the items, if any, are then within one edit of the query, exact false).",
+      ),
   }),
   notes: [
     "One identifying term is required: query, janCode, modelNumber or externalId (400 invalid_input otherwise).",
     "Several identifying terms must all match. No paging: narrow with platformIds or the release date range.",
     "Query terms of any length match anywhere in a title, English title, reading or nickname; every term is served by an index.",
     "matchedBy is the weakest field over the query's terms; an identifier match reports the identifier.",
+    "A query term naming a platform (SFC, メガドラ, ゲームボーイ, ...) narrows to that platform when other terms remain; with platformIds both apply.",
+    "When nothing matches as typed, terms of five or more characters may match within one edit (exact false, ranked last, with a hint).",
     "Default fields: editions, specs, supportGenre. dbSlug and dbCoverId are always present.",
   ],
   firstReads(args, { userId, pageLimit }) {
@@ -90,10 +127,12 @@ export const searchGames = defineTool({
     const limit = pageLimit(args.limit);
     const groups = groupsOf(args.fields, DEFAULT_GAME_FIELDS);
     const prepared = await prepareSearch(db, auth.userId, args, limit.effectiveLimit);
-    const [page, ...coverageRows] = await read<[HitRow[], ...CoverageRows]>(searchReads(prepared, auth.userId));
+    const [asTyped, ...coverageRows] = await read<[HitRow[], ...CoverageRows]>(searchReads(prepared, auth.userId));
+    const page = asTyped.length === 0 && prepared.fallback ? await db.all<HitRow>(prepared.fallback) : asTyped;
     const result = readSearch(prepared, page);
     const { generation, coverage } = await coverageFrom(db, coverageRows, env.MASTER_DATA_CREDIT);
     const hasMore = result.totalCount > result.hits.length;
+    const hint = searchHint(args, prepared, result);
     return {
       items: result.hits.map((hit) => ({
         ...toGame(hit.record, groups),
@@ -108,12 +147,8 @@ export const searchGames = defineTool({
       ...limit,
       generation,
       coverage,
-      ...(hasMore
-        ? {
-            platformCounts: result.platformCounts.slice(0, 10),
-            hint: `${result.totalCount} games match; narrow with platformIds or releaseDateFrom/releaseDateTo, or make the query more specific.`,
-          }
-        : {}),
+      ...(hasMore ? { platformCounts: result.platformCounts.slice(0, 10) } : {}),
+      ...(hint === undefined ? {} : { hint }),
     };
   },
 });

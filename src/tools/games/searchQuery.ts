@@ -5,6 +5,7 @@ import type { Db } from "../../platform/db";
 import { buildAfterLookups, type LookupPlan } from "../../platform/lookups";
 import { normalizeCode, searchTerms } from "../../platform/normalize";
 import type { GameRecord } from "./gameObject";
+import { onNamedPlatform, splitPlatformTerms } from "./platformWords";
 import {
   allOf,
   GAME_JOINS,
@@ -30,11 +31,16 @@ export interface SearchCriteria extends Omit<GameFilters, "title"> {
 
 /**
  * Match strength, smallest first: class * 10 + field. Classes: 0 identifier, 1 exact, 3 prefix,
- * 4 partial; fields: 0 title, 1 titleEn, 2 alias (reading or nickname). So an exact alias (12)
- * ranks after exact official titles (10, 11) and before any prefix match, as the spec orders.
+ * 4 partial, 5 within one edit (the fallback); fields: 0 title, 1 titleEn, 2 alias (reading or
+ * nickname). An identifier's strength is 0 for a whole code, 1 for a code's prefix, 2 inside one.
+ * The order is the spec's, "identifier, exact title, alias, prefix, partial, then release date":
+ * an exact alias (12) after the exact official titles (10 and 11, which tie), the fields of a
+ * prefix or partial class tying, so that same-name ports follow their release dates.
  */
 const FIELD_BY_RANK: MatchedBy[] = ["title", "titleEn", "alias"];
-const HIT_ORDER = sql.raw(`h.strength, h.release_date IS NULL, h.release_date, h.id`);
+const HIT_ORDER = sql.raw(
+  `h.strength / 10, CASE WHEN h.strength < 10 THEN h.strength ELSE h.strength = 12 END, h.release_date IS NULL, h.release_date, h.id`,
+);
 const bar = SEARCH_SEPARATOR;
 
 /**
@@ -54,6 +60,7 @@ const inForm = (form: Form, value: string | SQL) => sql`instr(${form}, ${value})
 const gc = alias(games, "gc");
 type Code = typeof gc.searchModel | typeof gc.searchEditionModel;
 const holdsCode = (code: Code, value: string) => sql`instr(${bar} || ${code} || ${bar}, ${bar + value + bar}) > 0`;
+const startsCode = (code: Code, value: string) => sql`instr(${bar} || ${code}, ${bar + value}) > 0`;
 const containsCode = (code: Code, value: string) => sql`instr(${code}, ${value}) > 0`;
 
 const isIndexable = (value: string) => [...value].length >= 3;
@@ -99,20 +106,26 @@ function titleContainingAll(terms: readonly string[]): SQL {
 /** Game g has a model number, its own or an edition's, containing `model`. */
 const modelContaining = (model: string) => indexedMatches(["search_model", "search_edition_model"], "codes", model);
 
-/** The best class and field of one term on one game (see the strength scale above). */
-function termStrength(term: string | SQL, wholeQuery: boolean): SQL {
-  const exact = wholeQuery && typeof term === "string" ? exactStrength(term) : [];
+/** The prefix and partial cases of one term's strength on one game (see the strength scale above). */
+function termCases(term: string | SQL): SQL[] {
   const prefix = FORMS.map((form, rank) => sql`WHEN ${startsForm(form, term)} THEN ${30 + rank}`);
   const partial = FORMS.slice(0, 2).map((form, rank) => sql`WHEN ${inForm(form, term)} THEN ${40 + rank}`);
-  return sql`(CASE ${sql.join([...exact, ...prefix, ...partial], sql` `)} ELSE 42 END)`;
+  return [...prefix, ...partial];
 }
 
 /** The weakest of several terms' strengths, the terms bound once as one JSON array. */
 const weakestTermStrength = (terms: readonly string[]) =>
-  sql`(SELECT max(${termStrength(sql.raw("t.value"), false)}) FROM json_each(${JSON.stringify(terms)}) t)`;
+  sql`(SELECT max(CASE ${sql.join(termCases(sql.raw("t.value")), sql` `)} ELSE 42 END) FROM json_each(${JSON.stringify(terms)}) t)`;
 
-function exactStrength(whole: string): SQL[] {
-  return FORMS.map((form, rank) => sql`WHEN ${isForm(form, whole)} THEN ${10 + rank}`);
+/**
+ * A text query's strength: exact when one of `wholes` (the query with its spaces removed, or
+ * without its platform words) equals a value; else, for one term, its own prefix or partial
+ * class, and for several, the weakest term's.
+ */
+function textStrength(wholes: readonly string[], terms: readonly string[]): SQL {
+  const exact = wholes.flatMap((whole) => FORMS.map((form, rank) => sql`WHEN ${isForm(form, whole)} THEN ${10 + rank}`));
+  const rest = terms.length === 1 ? termCases(terms[0]!) : [sql`WHEN 1 THEN ${weakestTermStrength(terms)}`];
+  return sql`(CASE ${sql.join([...exact, ...rest], sql` `)} ELSE 42 END)`;
 }
 
 interface Criterion {
@@ -143,10 +156,13 @@ function identifierCriteria(criteria: SearchCriteria): IdentifierCriterion[] {
   }
   if (criteria.modelNumber !== undefined) {
     const model = normalizeCode(criteria.modelNumber);
+    const whole = sql`(${holdsCode(gc.searchModel, model)} OR ${holdsCode(gc.searchEditionModel, model)})`;
+    const prefix = sql`(${startsCode(gc.searchModel, model)} OR ${startsCode(gc.searchEditionModel, model)})`;
     found.push({
       condition: modelContaining(model),
-      strength: sql`0`,
-      exact: sql`(${holdsCode(gc.searchModel, model)} OR ${holdsCode(gc.searchEditionModel, model)})`,
+      // HVC-SM finds the Famicom's HVC-SM… before the Super Famicom's SHVC-SM…
+      strength: sql`(CASE WHEN ${whole} THEN 0 WHEN ${prefix} THEN 1 ELSE 2 END)`,
+      exact: whole,
       edition: sql`(NOT ${containsCode(gc.searchModel, model)})`,
       matchedBy: "modelNumber",
     });
@@ -164,21 +180,106 @@ function identifierCriteria(criteria: SearchCriteria): IdentifierCriterion[] {
   return found;
 }
 
+/** Game g's title forms contain every term (none: any game). */
+const titleTermsCondition = (terms: readonly string[]) =>
+  terms.length === 0 ? sql`1` : terms.length === 1 ? titleContaining(terms[0]!) : titleContainingAll(terms);
+
+interface QueryCriterion extends Criterion {
+  /** The query's terms that named platforms and narrowed the search to them. */
+  platformTerms: string[];
+  /** The fallback within one edit, when some title term is long enough for it. */
+  fuzzy?: Criterion;
+}
+
 /**
- * Each query term must match (AND). With several terms the weakest decides the strength, unless
- * the whole query, spaces removed, equals a value exactly. Exact text matches are exactly those
- * of strength below 30.
+ * Each query term must match (AND); a platform word (platformWords.ts) matches a game on a platform
+ * it names or a title holding it. With several terms the weakest title term decides the strength,
+ * unless the whole query, spaces (or platform words) removed, equals a value exactly. Exact text
+ * matches are exactly those of strength below 30.
  */
-function queryCriterion(query: string | undefined): Criterion | undefined {
+function queryCriterion(query: string | undefined, hasIdentifier: boolean): QueryCriterion | undefined {
   const given = query === undefined ? [] : searchTerms(query);
-  const terms = [...new Set(given)];
-  if (terms.length === 0) return undefined;
-  if (given.length === 1) return { condition: titleContaining(terms[0]!), strength: termStrength(terms[0]!, true) };
-  const exactWhole = sql.join(exactStrength(given.join("")), sql` `);
-  return { condition: titleContainingAll(terms), strength: sql`(CASE ${exactWhole} ELSE ${weakestTermStrength(terms)} END)` };
+  if (given.length === 0) return undefined;
+  const { platformTerms, textTerms } = splitPlatformTerms([...new Set(given)], hasIdentifier);
+  const platform = platformTerms.length ? [sql`(${onNamedPlatform(platformTerms)} OR ${titleContainingAll(platformTerms)})`] : [];
+  const wholes = [...new Set([given.join(""), textTerms.join("")])].filter(Boolean);
+  const strength = textTerms.length ? textStrength(wholes, textTerms) : sql`42`;
+  const fuzzyTerms = hasIdentifier ? [] : textTerms.filter(allowsOneEdit);
+  return {
+    condition: allOf([titleTermsCondition(textTerms), ...platform]),
+    strength,
+    platformTerms,
+    ...(fuzzyTerms.length
+      ? {
+          fuzzy: {
+            condition: allOf([
+              ...textTerms.map((term) => (allowsOneEdit(term) ? withinOneEdit(term) : titleContaining(term))),
+              ...platform,
+            ]),
+            strength: oneEditStrength(fuzzyTerms),
+          },
+        }
+      : {}),
+  };
+}
+
+/** Terms of five characters or more may match within one edit when nothing matches as typed. */
+const allowsOneEdit = (term: string) => [...term].length >= 5;
+
+/** Any character of one form ("|" separates the forms of a column). */
+const ONE_CHARACTER = "[^|]";
+
+/**
+ * GLOB patterns of every text within one edit (insertion, deletion or substitution) of `term`,
+ * anywhere in a form. Search forms hold letters, digits and ー only, never a GLOB wildcard.
+ */
+function oneEditPatterns(term: string): string[] {
+  const chars = [...term];
+  const patterns = new Set<string>();
+  for (let i = 0; i <= chars.length; i++) {
+    const before = chars.slice(0, i).join("");
+    patterns.add(`*${before}${ONE_CHARACTER}${chars.slice(i).join("")}*`);
+    if (i === chars.length) continue;
+    const after = chars.slice(i + 1).join("");
+    patterns.add(`*${before}${ONE_CHARACTER}${after}*`);
+    patterns.add(`*${before}${after}*`);
+  }
+  return [...patterns];
+}
+
+const formMatchesAny = (form: Form | SQL, patterns: readonly string[]) =>
+  sql`EXISTS (SELECT 1 FROM json_each(${JSON.stringify(patterns)}) p WHERE ${form} GLOB p.value)`;
+
+/** What bounds the fallback's cost: the candidates read per half of a term. */
+const CANDIDATES_PER_HALF = 1000;
+
+const holding = (part: string) => (isIndexable(part) ? trigramMatches(TITLE_COLUMNS, part) : gramMatches("titles", part));
+
+/**
+ * Game g has a title form within one edit of `term`. The edit leaves one half of the term intact,
+ * so the candidates are the games holding either half, found through the indexes (at most
+ * CANDIDATES_PER_HALF each); only they are tested against the patterns, all forms at once ("|"
+ * bounds every pattern's wildcard to one form).
+ */
+function withinOneEdit(term: string): SQL {
+  const chars = [...term];
+  const half = Math.floor(chars.length / 2);
+  const [left, right] = [chars.slice(0, half).join(""), chars.slice(half).join("")].map(
+    (part) => sql`SELECT * FROM (${holding(part)} LIMIT ${CANDIDATES_PER_HALF})`,
+  );
+  const allForms = sql`(${rankedGame.titleForms} || ${rankedGame.titleEnForms} || ${rankedGame.aliasForms})`;
+  return sql`${rankedGame.id} IN (${left} UNION ${right}) AND ${formMatchesAny(allForms, oneEditPatterns(term))}`;
+}
+
+/** The fallback's class (5) and the first field within one edit of a term. */
+function oneEditStrength(terms: readonly string[]): SQL {
+  const patterns = terms.flatMap(oneEditPatterns);
+  const cases = FORMS.slice(0, 2).map((form, rank) => sql`WHEN ${formMatchesAny(form, patterns)} THEN ${50 + rank}`);
+  return sql`(CASE ${sql.join(cases, sql` `)} ELSE 52 END)`;
 }
 
 const EXACT_TEXT_BELOW = 30;
+const ONE_EDIT_FROM = 50;
 
 export interface SearchHit {
   record: GameRecord;
@@ -191,6 +292,8 @@ export interface SearchResult {
   hits: SearchHit[];
   platformCounts: { platformId: number; name: string; count: number }[];
   totalCount: number;
+  /** Nothing matched as typed: the hits are the fallback's, within one edit. */
+  withinOneEdit: boolean;
 }
 
 export interface PreparedSearch {
@@ -199,7 +302,11 @@ export interface PreparedSearch {
    * also carries the per-platform counts of all hits (most first) as JSON, whose sum is the total.
    */
   query: SQL;
+  /** The same page from the fallback within one edit, for when `query` found nothing. */
+  fallback?: SQL;
   identifierMatch?: MatchedBy;
+  /** The query's terms that named platforms (for the hint of an empty answer). */
+  platformTerms: string[];
 }
 
 export type HitRow = GameRecord & { strength: number; exact: number | null; edition: number; platform_counts: string };
@@ -221,31 +328,41 @@ export const prepareSearch = (db: Db, userId: string, criteria: SearchCriteria, 
 /** Identifiers outrank text: with any identifier the strength is 0 and the text query only narrows. */
 function searchWith(userId: string, criteria: SearchCriteria, limit: number, filters: SQL[]): PreparedSearch {
   const identifiers = identifierCriteria(criteria);
-  const text = queryCriterion(criteria.query);
   const [identifier] = identifiers;
+  const text = queryCriterion(criteria.query, identifier !== undefined);
   const lead = identifier ?? text;
   if (!lead) throw new Error("prepareSearch needs a searchable term; the input schema requires one");
-  const conditions = [...[...identifiers, ...(text ? [text] : [])].map((c) => c.condition), visibleTo(userId), ...filters];
+  const others = [visibleTo(userId), ...filters];
+  const conditions = [...[...identifiers, ...(text ? [text] : [])].map((c) => c.condition), ...others];
   // Only identifier tests need the wide games row; text searches, which can match thousands of
   // games, filter and rank on game_rank alone. Materialised: the page and the platform counts
   // read the same hits without matching twice.
   const source = identifier ? sql`${GAME_RANK_G} JOIN ${games} ${gc} ON ${gc.id} = ${rankedGame.id}` : GAME_RANK_G;
-  // raw SQL: a materialised CTE of ranked hits over FTS5 matches, json_group_array counts and GAME_SELECT's joins.
-  const hits = sql`WITH hits AS MATERIALIZED (
-    SELECT ${rankedGame.id}, ${rankedGame.platformId}, ${rankedGame.releaseDate}, ${lead.strength} AS strength, ${identifier?.exact ?? sql`NULL`} AS exact, ${identifier?.edition ?? sql`0`} AS edition
-    FROM ${source} WHERE ${allOf(conditions)})`;
+  const selectHits = (strength: SQL, where: SQL[]) =>
+    sql`SELECT ${rankedGame.id}, ${rankedGame.platformId}, ${rankedGame.releaseDate}, ${strength} AS strength, ${identifier?.exact ?? sql`NULL`} AS exact, ${identifier?.edition ?? sql`0`} AS edition
+    FROM ${source} WHERE ${allOf(where)}`;
+  const fuzzy = text?.fuzzy;
   return {
-    // The page is cut before the game columns are built, so only `limit` rows pay for them; the
-    // counts subquery is uncorrelated, so SQLite evaluates it once.
-    query: sql`${hits}, ranked AS (SELECT * FROM hits h ORDER BY ${HIT_ORDER} LIMIT ${limit})
+    query: pageOf(selectHits(lead.strength, conditions), limit),
+    // Read only when nothing matched as typed (a second statement, so that no other search pays for it).
+    ...(fuzzy ? { fallback: pageOf(selectHits(fuzzy.strength, [fuzzy.condition, ...others]), limit) } : {}),
+    identifierMatch: identifier?.matchedBy,
+    platformTerms: text?.platformTerms ?? [],
+  };
+}
+
+/** The page of hits and their per-platform counts, from the statement selecting every hit. */
+function pageOf(selectHits: SQL, limit: number): SQL {
+  // raw SQL: a materialised CTE of ranked hits over FTS5 matches, json_group_array counts and GAME_SELECT's joins.
+  // The page is cut before the game columns are built, so only `limit` rows pay for them; the
+  // counts subquery is uncorrelated, so SQLite evaluates it once.
+  return sql`WITH hits AS MATERIALIZED (${selectHits}), ranked AS (SELECT * FROM hits h ORDER BY ${HIT_ORDER} LIMIT ${limit})
       SELECT ${GAME_SELECT}, h.strength, h.exact, h.edition,
         (SELECT json_group_array(json_object('platformId', c.platform_id, 'name', ${platforms.name}, 'count', c.n))
          FROM (SELECT platform_id, COUNT(*) AS n FROM hits GROUP BY platform_id ORDER BY n DESC, platform_id) c
          JOIN ${platforms} ON ${platforms.id} = c.platform_id) AS platform_counts
       FROM ranked h ${joinGame("JOIN", "h.id")} ${GAME_JOINS}
-      ORDER BY ${HIT_ORDER}`,
-    identifierMatch: identifier?.matchedBy,
-  };
+      ORDER BY ${HIT_ORDER}`;
 }
 
 export function readSearch(prepared: PreparedSearch, page: HitRow[]): SearchResult {
@@ -259,10 +376,12 @@ export function readSearch(prepared: PreparedSearch, page: HitRow[]): SearchResu
     })),
     platformCounts: counts,
     totalCount: counts.reduce((sum, c) => sum + c.count, 0),
+    withinOneEdit: prepared.identifierMatch === undefined && (page[0]?.strength ?? 0) >= ONE_EDIT_FROM,
   };
 }
 
 /** A filter (not a ranking) form of a text query: every term must match one of the game's titles. */
 export function queryTermsCondition(query: string): SQL {
-  return queryCriterion(query)?.condition ?? sql`0`;
+  const terms = searchTerms(query);
+  return terms.length ? titleTermsCondition([...new Set(terms)]) : sql`0`;
 }

@@ -139,7 +139,10 @@ describe("updateCustomGame", () => {
     expect(reply.body.item).toMatchObject({ title: "ヴェルダ新題", releaseDate: null });
     expect(reply.body.revision).not.toBe(revision);
     expect((await search(account, "ヴェルダ新題")).body.items[0].gameId).toBe(item.gameId);
-    expect((await search(account, "ヴェルダ旧題")).body.items).toEqual([]);
+    // The old title matches only through the fallback within one edit (旧 -> 新), never as typed.
+    const old = await search(account, "ヴェルダ旧題");
+    expect(old.body.items.map((i: { exact: boolean }) => i.exact)).toEqual([false]);
+    expect(old.body.hint).toContain("as typed");
     // Two-character terms go through their own index, which must follow the update too.
     expect((await search(account, "新題")).body.items.map((i: { gameId: number }) => i.gameId)).toEqual([item.gameId]);
     expect((await search(account, "旧題")).body.items).toEqual([]);
