@@ -111,10 +111,10 @@ const signInFirst = (c: Context<AppEnv>, page: Page) => {
  * Grants the person's choice: the key (the plan's key limit holds), then the library's approval
  * and grant carrying the key. A grant that cannot be completed takes its key back with it.
  */
-async function grant(c: Context<AppEnv>, session: Session, form: URLSearchParams, consent: ConsentDescription, handle: string) {
+async function grant(c: Context<AppEnv>, page: Page, session: Session, form: URLSearchParams, consent: ConsentDescription, handle: string) {
   const db = createDb(c.env.DB);
   const oauth = oauthHelpersFor(c.env, c.req.url);
-  const issued = await issueAssistantKey(c.env, db, await limitContextOf(c, session.userId), keyChoiceOf(keyDraftOf(form)), consent);
+  const issued = await issueAssistantKey(c.env, db, await limitContextOf(c, session.userId), keyChoiceOf(page, keyDraftOf(form)), consent);
   try {
     const approved = await oauth.approveConsent(canonicalRequest(c.env, c.req.raw), handle, { scope: issued.scopes });
     const metadata: GrantMetadata = { keyId: issued.keyId };
@@ -170,7 +170,7 @@ export function mountConsent(app: Hono<AppEnv>): void {
         return new Response(null, { status: 302, headers: denied.headers });
       }
       try {
-        return await grant(c, session, form, consent, handle);
+        return await grant(c, page, session, form, consent, handle);
       } catch (error) {
         if (!isFormRefusal(error)) throw error;
         // The choice does not fit, or the plan's key limit: the same consent, asked again with the reason.

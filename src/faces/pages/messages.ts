@@ -222,6 +222,12 @@ const TEXTS = {
     "Choose each permission below: the only way to allow removing.",
   ),
   scopesLegend: say("権限 (個別設定のときに使われます)", "Permissions (used with individual settings)"),
+  scopesDisagree: say(
+    (preset: string, scopes: string) =>
+      `scopes: 選んだ権限が「${preset}」(${scopes}) と一致しません。「個別設定」を選ぶか、チェックを外してください。`,
+    (preset, scopes) =>
+      `scopes: the permissions ticked do not match "${preset}" (${scopes}); choose "Individual settings", or untick them.`,
+  ),
   expiryNone: say("なし", "none"),
   expiryDays: say(
     (days: number) => `${days} 日`,
