@@ -61,6 +61,17 @@ export function keyChoiceOf(page: Page, draft: KeyDraft): KeyChoice {
   };
 }
 
+/**
+ * The permission fields preset to these scopes: the preset they are exactly (so the page's
+ * preset and its ticked boxes agree), else individual settings with them ticked; none: view only,
+ * the narrowest choice.
+ */
+export function draftOfScopes(scopes: readonly Scope[]): Pick<KeyDraft, "preset" | "scopes"> {
+  if (scopes.length === 0) return { preset: "viewOnly", scopes: [] };
+  const preset = (["viewOnly", "standard"] as const).find((choice) => samePresetScopes(choice, scopes));
+  return { preset: preset ?? "individual", scopes };
+}
+
 /** Whether the scopes are exactly a preset's (an unknown preset has none: issueKeyFor names it). */
 function samePresetScopes(preset: KeyPresetChoice, scopes: readonly string[]): boolean {
   const presetScopes: readonly string[] | undefined = KEY_PRESETS[preset as keyof typeof KEY_PRESETS];

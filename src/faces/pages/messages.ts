@@ -284,6 +284,18 @@ const TEXTS = {
     "許可すると、この権限の API キーが 1 つ作られ、設定の「接続したアシスタント」に表示されます。いつでもそこで解除できます。",
     "Allowing makes one API key with these permissions, listed under “Connected assistants” in your settings, where you can disconnect it at any time.",
   ),
+  consentAsked: say(
+    (scopes: string) => `アプリが求めた権限 (${scopes}) を選んであります。変えてもかまいません。`,
+    (scopes) => `The permissions the application asked for (${scopes}) are chosen below; you may change them.`,
+  ),
+  consentAskedNone: say(
+    "アプリは権限を指定していません。最も狭い「閲覧のみ」を選んであります。",
+    "The application named no permissions: the narrowest, view only, is chosen below.",
+  ),
+  consentIgnored: say(
+    (names: string) => `このサービスにない権限は無視しました: ${names}`,
+    (names) => `Permissions this service does not have were ignored: ${names}`,
+  ),
   consentAllow: say("許可する", "Allow"),
   consentDeny: say("拒否する", "Deny"),
   // passkeys
