@@ -3,7 +3,7 @@ import type { AppEnv } from "../env";
 import { readBearerToken } from "../platform/auth";
 import { createDb } from "../platform/db";
 import { ApiError } from "../platform/errors";
-import { clientAddress, FAILED_ATTEMPTS_PER_WINDOW, throttledAttempt } from "../platform/failedAttempts";
+import { clientAddress, countedAttempt, FAILED_ATTEMPTS_PER_WINDOW } from "../platform/failedAttempts";
 import { constantTimeEqual } from "../platform/hashing";
 import { authFailureCounter } from "./queries";
 
@@ -13,26 +13,25 @@ export const OPERATOR_AUTH_FAILURES_PER_WINDOW = FAILED_ATTEMPTS_PER_WINDOW;
 const wrongToken = () => new ApiError("unauthorized", "The operator token is wrong or not configured.");
 
 /**
- * The operator API's guard: `Authorization: Bearer <ADMIN_TOKEN>`, with failed attempts throttled
- * per client address (throttledAttempt). A request without a bearer token is a 401 at once (it
- * guesses nothing, and touches no storage). A wrong token is counted, atomically and only while its
- * window has room, so however many arrive at once at most OPERATOR_AUTH_FAILURES_PER_WINDOW are
- * told 401; past that every attempt from the address, right or wrong, is a 429 until the window
- * ends, so its answers tell of no more guesses than that (and one right one). Refused attempts do
- * not extend the window.
+ * The operator API's guard: `Authorization: Bearer <ADMIN_TOKEN>`. The right token always goes
+ * through, however many wrong ones came from the same address (a script's typo, or a neighbour
+ * behind the same NAT, must not lock the operator out). Only wrong tokens are throttled, per
+ * client address: each is counted, atomically and only while its window has room, so however many
+ * arrive at once at most OPERATOR_AUTH_FAILURES_PER_WINDOW are told 401 and every other wrong one
+ * a 429 until the window ends. Guessing is held by the token's length (docs/operating.md), the
+ * throttle keeps a guesser's answers and storage cost per address bounded. A request without a
+ * bearer token is a 401 at once (it guesses nothing, and touches no storage).
  */
 export function operatorAuthentication(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const expected = c.env.ADMIN_TOKEN;
     const presented = readBearerToken(c.req.header("Authorization"));
     if (!expected) throw wrongToken();
-    const rule = {
+    if (await constantTimeEqual(presented, expected)) return next();
+    await countedAttempt(createDb(c.env.DB), {
       counter: authFailureCounter(clientAddress(c.req.header("CF-Connecting-IP"))),
       tooMany: "Too many wrong operator tokens from this address",
-    };
-    await throttledAttempt(createDb(c.env.DB), rule, async () => {
-      if (!(await constantTimeEqual(presented, expected))) throw wrongToken();
     });
-    return next();
+    throw wrongToken();
   };
 }

@@ -17,8 +17,19 @@ export function errorResponse(error: ApiError, requestId: string): Response {
   const headers = new Headers({ "Content-Type": JSON_CONTENT_TYPE, "X-Request-Id": requestId });
   if (typeof error.details.allow === "string") headers.set("Allow", error.details.allow);
   if (error.details.retryAfterSec !== undefined) headers.set("Retry-After", String(error.details.retryAfterSec));
-  if (error.status === 401) headers.set("WWW-Authenticate", "Bearer");
+  if (error.status === 401) headers.set("WWW-Authenticate", bearerChallenge(error));
   return new Response(JSON.stringify(error.toBody(requestId)), { status: error.status, headers });
+}
+
+/**
+ * The RFC 6750 challenge of a 401: a refused token names the error and why (error_description,
+ * the error's message); a request without a usable bearer token gets the bare scheme, as RFC 6750
+ * (3.1) asks. `params` adds more (the OAuth resource's resource_metadata).
+ */
+export function bearerChallenge(error: ApiError, params: Record<string, string> = {}): string {
+  const all = { ...(error.code === "invalid_token" ? { error: "invalid_token", error_description: error.message } : {}), ...params };
+  const pairs = Object.entries(all).map(([name, value]) => `${name}="${value}"`);
+  return pairs.length > 0 ? `Bearer ${pairs.join(", ")}` : "Bearer";
 }
 
 const JSON_CONTENT_TYPE = "application/json; charset=UTF-8";

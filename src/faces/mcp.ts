@@ -28,7 +28,14 @@ import { mcpToolEntry, mcpTools } from "../registry/catalog";
 import { CATALOG_REVISION } from "../registry/catalogRevision";
 import type { ToolDefinition } from "../registry/defineTool";
 import { invokeTool } from "../registry/invokeTool";
-import { confirmationAsked, confirmsThroughPerson, declined, type PersonsAnswer, personsAnswer, refusedState } from "./mcpConfirmation";
+import {
+  confirmationAsked,
+  confirmsThroughPerson,
+  declinedAnswer,
+  type PersonsAnswer,
+  personsAnswer,
+  refusedState,
+} from "./mcpConfirmation";
 
 export const MCP_PATH = "/mcp";
 
@@ -131,7 +138,7 @@ function serverFor(call: McpCall, era: ProtocolEra, byName: ReadonlyMap<string, 
       const notAdmitted = await countAtDoor(call, requestId);
       if (notAdmitted) return notAdmitted;
       if (answer.kind === "invalid") throw refusedState();
-      return toolError(answer.kind === "refused" ? answer.error : declined(), requestId);
+      return toolError(answer.kind === "refused" ? answer.error : await declinedAnswer(c.env, answer.confirmToken, new Date()), requestId);
     }
     if (answer.kind === "confirmed") args = { ...args, confirmToken: answer.confirmToken };
     const outcome = await invokeTool(tool, {

@@ -10,7 +10,8 @@ import {
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import type { Bindings } from "../env";
-import { argumentsHashOf, CONFIRM_TOKEN_TTL_SEC } from "../platform/confirm";
+import { argumentsHashOf, CONFIRM_TOKEN_TTL_SEC, spendWithoutActing } from "../platform/confirm";
+import { createDb } from "../platform/db";
 import { ApiError } from "../platform/errors";
 import { openState, sealState } from "../platform/sealedState";
 import type { ToolDefinition } from "../registry/defineTool";
@@ -21,8 +22,9 @@ import type { ToolDefinition } from "../registry/defineTool";
  * (`input_required` with an `elicitation/create` form whose message is the spec's summary), and the
  * token rides in the `requestState`, sealed so the model can neither read nor change it. The
  * person's "yes" spends the token as a REST confirmation would: bound to the user, the tool, the
- * arguments and the target's revision, single-use, 10 minutes. Every other client keeps the
- * spec's summary + confirmToken flow.
+ * arguments and the target's revision, single-use, 10 minutes. Their "no" (decline, cancel, the box
+ * left unticked) spends it too: the same state later sent with a "yes" is refused. Every other
+ * client keeps the spec's summary + confirmToken flow.
  */
 
 const STATE_PURPOSE = "mcp-confirmation";
@@ -77,7 +79,7 @@ export async function confirmationAsked(
 export type PersonsAnswer =
   | { kind: "none" }
   | { kind: "confirmed"; confirmToken: string }
-  | { kind: "declined" }
+  | { kind: "declined"; confirmToken: string }
   /** The model sent a confirmToken itself. */
   | { kind: "refused"; error: ApiError }
   /** The requestState does not open for this tool and these arguments. */
@@ -110,8 +112,15 @@ export async function personsAnswer(
   if (view.kind === "elicit" && view.action === "accept" && view.content?.confirm === true) {
     return { kind: "confirmed", confirmToken: state.confirmToken };
   }
-  return { kind: "declined" };
+  return { kind: "declined", confirmToken: state.confirmToken };
 }
 
-/** The person said no (declined, cancelled, or left the box unticked): nothing changed, and the model is told so. */
-export const declined = () => new ApiError("confirmation_declined", "The person did not confirm: nothing was removed or changed.");
+/**
+ * The person said no (declined, cancelled, or left the box unticked): the confirmation is spent,
+ * nothing changed, and the model is told so. A state already spent (its "yes" ran, or an earlier
+ * answer ended it, also at the same moment) is refused instead: nothing is said that did not happen.
+ */
+export async function declinedAnswer(env: Bindings, confirmToken: string, now: Date): Promise<ApiError> {
+  if (!(await spendWithoutActing(createDb(env.DB), confirmToken, now))) throw refusedState();
+  return new ApiError("confirmation_declined", "The person did not confirm: nothing was removed or changed.");
+}

@@ -13,8 +13,9 @@ import { guardRegistration } from "../accounts/throttle";
 import type { AppEnv, Bindings } from "../env";
 import { asApiError, methodNotAllowed } from "../platform/errors";
 import { publicOrigin } from "../platform/publicOrigin";
-import { errorResponse } from "./httpHeaders";
+import { bearerChallenge, errorResponse } from "./httpHeaders";
 import type { McpAnswer } from "./mcp";
+import { refuseAccessToken } from "./oauthRefusals";
 
 /** Where RFC 9728 puts the metadata of the resource at MCP_OAUTH_PATH (the path inserted after the well-known prefix). */
 const RESOURCE_METADATA_PATH = `/.well-known/oauth-protected-resource${MCP_OAUTH_PATH}`;
@@ -28,6 +29,8 @@ const executionContextOf = (c: Context<AppEnv>) => c.executionCtx as unknown as 
 const authorizationServerAnswer = (c: Context<AppEnv>) =>
   authorizationServerFor(c.env, c.req.url).fetch(canonicalRequest(c.env, c.req.raw), c.env, executionContextOf(c));
 
+const metadataUrlOf = (c: Context<AppEnv>) => `${publicOrigin(c.env, c.req.url)}${RESOURCE_METADATA_PATH}`;
+
 /**
  * A refusal of the pipeline on the OAuth resource (the grant's key revoked or expired, the
  * account suspended): the service's error body, and for a 401 the challenge that sends the client
@@ -37,10 +40,7 @@ function oauthRefusal(c: Context<AppEnv>, error: unknown): Response {
   const requestId = c.get("requestId");
   const apiError = asApiError(error, requestId);
   const response = errorResponse(apiError, requestId);
-  if (apiError.status === 401) {
-    const metadata = `${publicOrigin(c.env, c.req.url)}${RESOURCE_METADATA_PATH}`;
-    response.headers.set("WWW-Authenticate", `Bearer error="invalid_token", resource_metadata="${metadata}"`);
-  }
+  if (apiError.status === 401) response.headers.set("WWW-Authenticate", bearerChallenge(apiError, { resource_metadata: metadataUrlOf(c) }));
   return response;
 }
 
@@ -58,7 +58,9 @@ function resourceServerFor(c: Context<AppEnv>, answer: McpAnswer) {
       bearer_methods_supported: ["header"],
       resource_name: "Retro Game Collection API",
     },
-    validateToken: (env) => (resource, token) => authorizationServer.validateToken<GrantProps>(resource, token, env),
+    validateToken: (env) => async (resource, token) =>
+      (await authorizationServer.validateToken<GrantProps>(resource, token, env)) ??
+      refuseAccessToken(authorizationServer.getOAuthApi(env), token, metadataUrlOf(c)),
     handler: {
       async fetch(request, _env, ctx) {
         if (request.method !== "POST") return oauthRefusal(c, methodNotAllowed(["POST"]));

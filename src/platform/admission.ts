@@ -7,7 +7,10 @@ import {
   hashPresentedKey,
   invalidKey,
   type KeyRow,
+  type KeyStateRow,
+  keyRefusalOf,
   keyRowQuery,
+  keyStateQuery,
   type PresentedKey,
   verifyKey,
 } from "./auth";
@@ -112,17 +115,24 @@ async function admitKey(
   const knownUser = userId ?? knownCallerOf(key.keyId)?.userId;
   if (knownUser) {
     const answer = await accountingOf(env, knownUser).admit(presented);
-    if (answer.status !== "unseeded") return admittedAs(answer, knownUser, key);
+    if (answer.status !== "unseeded") return admittedAs(env, answer, knownUser, key);
   }
   const [rows] = await queryBatch<[KeyRow[]]>(createDb(env.DB), [keyRowQuery(key.keyId)]);
+  if (!rows[0]) throw await refusedKey(env, key);
   const stored = await verifyKey(rows[0], key);
-  const answer = await accountingOf(env, stored.userId).admit({ ...presented, seed: keySeedOf(rows[0]!) });
-  return admittedAs(answer, stored.userId, key);
+  const answer = await accountingOf(env, stored.userId).admit({ ...presented, seed: keySeedOf(rows[0]) });
+  return admittedAs(env, answer, stored.userId, key);
 }
 
-function admittedAs(answer: AdmitAnswer, userId: string, key: HashedKey): Admitted {
+/** The 401 of a refused key, naming why (unknown, revoked, expired): one more D1 read, on the refusal's path only. */
+async function refusedKey(env: AccountingEnv, key: HashedKey): Promise<ApiError> {
+  const [rows] = await queryBatch<[KeyStateRow[]]>(createDb(env.DB), [keyStateQuery(key.keyId)]);
+  return invalidKey(keyRefusalOf(rows[0], key, new Date()));
+}
+
+async function admittedAs(env: AccountingEnv, answer: AdmitAnswer, userId: string, key: HashedKey): Promise<Admitted> {
   if (answer.status === "suspended") throw accessSuspended();
-  if (answer.status !== "admitted") throw invalidKey();
+  if (answer.status !== "admitted") throw await refusedKey(env, key);
   const auth = { userId, plan: answer.plan, keyId: key.keyId, scopes: new Set(answer.scopes) };
   rememberCaller(key.keyId, auth);
   return { ...answer, auth };

@@ -77,7 +77,7 @@ export interface PresentedKey {
 export function presentedKey(authorization: string | undefined): PresentedKey {
   const token = readBearerToken(authorization);
   const parts = KEY_PATTERN.exec(token);
-  if (!parts) throw unauthorized("The API key is malformed.");
+  if (!parts) throw refusedToken("unknown", "The API key is malformed: it is not one this service issued.");
   return { token, keyId: `key_${parts[1]}` };
 }
 
@@ -104,8 +104,38 @@ export const keyRowQuery = (keyId: string) => sql`
 
 const NO_KEY_HASH = "0".repeat(64);
 
-/** A key that was never issued, was revoked or has expired, or a secret that does not match. */
-export const invalidKey = () => unauthorized("The API key is unknown, revoked or expired.");
+/** Why a presented bearer token is refused (RFC 6750 invalid_token): never issued (or not its secret), revoked, or expired. */
+export type TokenRefusal = "unknown" | "revoked" | "expired";
+
+/** 401 invalid_token naming why; the message is the challenge's error_description too, so it holds no quote or backslash. */
+export const refusedToken = (reason: TokenRefusal, message: string) => new ApiError("invalid_token", message, { reason });
+
+const KEY_REFUSALS: Record<TokenRefusal, string> = {
+  unknown: "The API key is unknown: it was never issued, or its secret is wrong.",
+  revoked: "The API key was revoked: create a new key in the settings.",
+  expired: "The API key has expired: create a new key in the settings.",
+};
+
+/** A key that was never issued, was revoked or has expired, or a secret that does not match, saying which. */
+export const invalidKey = (reason: TokenRefusal = "unknown") => refusedToken(reason, KEY_REFUSALS[reason]);
+
+/** The key's row in any state, read only once a key was refused, to tell the caller why (keyRefusalOf). */
+// raw SQL: fixed text, no per-call building.
+export const keyStateQuery = (keyId: string) => sql`
+  SELECT key_hash AS keyHash, revoked_at AS revokedAt, expires_at AS expiresAt FROM api_keys WHERE id = ${keyId}`;
+export type KeyStateRow = Pick<typeof apiKeys.$inferSelect, "keyHash" | "revokedAt" | "expiresAt">;
+
+/**
+ * Why a refused key was refused. Only the holder of the key's secret learns more than "unknown"
+ * (the hashes are compared even without a row). A key refused while neither revoked nor past its
+ * expiry in D1 is being revoked (its accounting object is told first): revoked.
+ */
+export function keyRefusalOf(row: KeyStateRow | undefined, key: HashedKey, now: Date): TokenRefusal {
+  const matches = digestsEqual(key.hash, row?.keyHash ?? NO_KEY_HASH);
+  if (!row || !matches) return "unknown";
+  const expired = row.revokedAt === null && row.expiresAt !== null && Date.parse(row.expiresAt) <= now.getTime();
+  return expired ? "expired" : "revoked";
+}
 
 export const accessSuspended = () => new ApiError("access_suspended", "Access for this account is suspended.");
 

@@ -164,6 +164,23 @@ export async function confirmTwoStep<R>(
 }
 
 /**
+ * Spends a token without acting on it (the person declined the confirmation it was asked with): its
+ * marker is written alone, by the one statement that refuses a second marker, so a later or
+ * concurrent confirmation with it is refused as already used. False when it was already used (the
+ * work ran, or an earlier answer spent it). The marker outlives the token (its expiry is at most
+ * the TTL from now).
+ */
+export async function spendWithoutActing(db: Db, confirmToken: string, now: Date): Promise<boolean> {
+  const expiresAt = new Date(now.getTime() + CONFIRM_TOKEN_TTL_SEC * 1000).toISOString();
+  const spent = await db
+    .insert(consumedConfirmTokens)
+    .values({ tokenHash: await sha256Hex(confirmToken), useId: randomBase62(16), expiresAt })
+    .onConflictDoNothing()
+    .returning({ useId: consumedConfirmTokens.useId });
+  return spent.length > 0;
+}
+
+/**
  * Runs `work`, whose batch holds the marker of `use`. A failure while another call holds the
  * token is that call's win: 400 already used. Afterwards the marker must be this call's (else the
  * tool's plan forgot it: a bug, answered 500); expired markers are pruned in the same round trip.

@@ -4,6 +4,8 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 export const ERROR_STATUS = {
   invalid_input: 400,
   unauthorized: 401,
+  /** A bearer token presented and refused (RFC 6750): unknown, revoked or expired; `reason` says which. */
+  invalid_token: 401,
   insufficient_scope: 403,
   plan_required: 403,
   access_suspended: 403,
@@ -37,6 +39,7 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
  */
 const ENTRY_ERRORS: ReadonlySet<ErrorCode> = new Set([
   "unauthorized",
+  "invalid_token",
   "method_not_allowed",
   "payload_too_large",
   "uri_too_long",

@@ -99,8 +99,9 @@ export async function throttledAttempt<T>(db: Db, rule: AttemptRule, attempt: ()
 }
 
 /**
- * Counts an attempt that costs storage whether or not it succeeds (an anonymous OAuth client
- * registration): every one counts, at most the limit per window and address, the rest are 429.
+ * Counts one attempt known to count (an anonymous OAuth client registration, which costs storage
+ * whether or not it succeeds; a wrong operator token, once the right one was let through): every
+ * one counts, at most the limit per window and address, the rest are 429.
  */
 export async function countedAttempt(db: Db, rule: AttemptRule, now = new Date()): Promise<void> {
   const window = burstWindowOf(now);

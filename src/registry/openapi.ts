@@ -44,8 +44,11 @@ const ERROR_RESPONSES: ErrorAnswer[] = [
   {
     status: "401",
     name: "Unauthorized",
-    description: "Missing, malformed, unknown, revoked or expired API key.",
-    headers: { "WWW-Authenticate": ["string", "`Bearer`."] },
+    description:
+      "No usable `Authorization: Bearer` header (`unauthorized`), or an API key refused (`invalid_token`, its `reason`: `unknown`, `revoked` or `expired`).",
+    headers: {
+      "WWW-Authenticate": ["string", '`Bearer`; for a refused key with `error="invalid_token"` and `error_description` (RFC 6750).'],
+    },
   },
   { status: "403", name: "Forbidden", description: "insufficient_scope, plan_required or access_suspended." },
   { status: "404", name: "NotFound", description: "Target or tool not found." },

@@ -45,9 +45,11 @@ const postMcp = (apiKey: string, body: unknown) =>
   });
 const mcpToolCall = (name: string) => ({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: {} } });
 
-const expectKeyRefused = (reply: Reply) => {
-  expectError(reply, 401, "unauthorized");
-  expect(reply.body.message).toBe("The API key is unknown, revoked or expired.");
+/** 401 invalid_token naming why, in the body and in the RFC 6750 challenge. */
+const expectKeyRefused = (reply: Reply, reason: "revoked" | "expired") => {
+  expectError(reply, 401, "invalid_token");
+  expect(reply.body).toMatchObject({ error: "invalid_token", reason, message: expect.stringContaining(reason) });
+  expect(reply.headers.get("WWW-Authenticate")).toBe(`Bearer error="invalid_token", error_description="${reply.body.message}"`);
 };
 
 describe("issueKeyFor: the spec's presets", () => {
@@ -127,8 +129,8 @@ describe("expiry", () => {
     const key = await issue(await newUser(), { expiresInDays: 30 });
     ok(await callWith(key.apiKey, "getLibrary")); // admitted: the isolate now knows the key's caller
     await expireKey(key.keyId);
-    expectKeyRefused(await callWith(key.apiKey, "getLibrary"));
-    expectKeyRefused(await callWith(key.apiKey, "getAccount", {}, "GET"));
+    expectKeyRefused(await callWith(key.apiKey, "getLibrary"), "expired");
+    expectKeyRefused(await callWith(key.apiKey, "getAccount", {}, "GET"), "expired");
   });
 
   it("an expired key answers 401 on MCP, for a tool call and for a request that runs none", async () => {
@@ -136,8 +138,8 @@ describe("expiry", () => {
     const client = await mcpClient(key.apiKey);
     expect((await mcpCall(client, "getLibrary")).isError).toBe(false);
     await expireKey(key.keyId);
-    expectKeyRefused(await postMcp(key.apiKey, mcpToolCall("getLibrary")));
-    expectKeyRefused(await postMcp(key.apiKey, { jsonrpc: "2.0", id: 2, method: "tools/list" }));
+    expectKeyRefused(await postMcp(key.apiKey, mcpToolCall("getLibrary")), "expired");
+    expectKeyRefused(await postMcp(key.apiKey, { jsonrpc: "2.0", id: 2, method: "tools/list" }), "expired");
   });
 
   it("an expired key charges nothing and no longer counts against the plan's key limit", async () => {
@@ -147,7 +149,7 @@ describe("expiry", () => {
     expect((await refusal(issue(user))).code).toBe("plan_required");
     await expireKey(keys[0]!.keyId);
     const usedBefore = (await accountSummary(env, db, user.userId, new Date())).usage.used;
-    expectKeyRefused(await callWith(keys[0]!.apiKey, "getAccount"));
+    expectKeyRefused(await callWith(keys[0]!.apiKey, "getAccount"), "expired");
     const fresh = await issue(user);
     const account = ok(await callWith(fresh.apiKey, "getAccount"));
     expect(account.registered.apiKeys?.count).toBe(REGISTERED_LIMITS.apiKeys.FREE);
@@ -232,7 +234,7 @@ describe("revokeKeyOf", () => {
     ok(await callWith(key.apiKey, "getAccount"));
     const revoked = await revokeKeyOf(env, db, user.userId, key.keyId);
     expect(revoked).toMatchObject({ keyId: key.keyId, revokedAt: expect.any(String) });
-    expectKeyRefused(await callWith(key.apiKey, "getAccount"));
+    expectKeyRefused(await callWith(key.apiKey, "getAccount"), "revoked");
     expect((await refusal(revokeKeyOf(env, db, user.userId, key.keyId))).code).toBe("not_found");
     const events = (await listEvents(db, user.userId, 1, 10)).items;
     expect(events[0]).toMatchObject({ kind: "keyRevoked", detail: { keyId: key.keyId, name: "leaked" } });

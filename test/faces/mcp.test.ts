@@ -245,12 +245,18 @@ describe("MCP over HTTP", () => {
     const account = await newAccount();
     await admin("DELETE", `/keys/${account.keyId}`);
     const unknown = `rgc_${"a".repeat(48)}`;
-    const attempts: Record<string, string>[] = [{}, { Authorization: `Bearer ${unknown}` }, { Authorization: `Bearer ${account.apiKey}` }];
-    for (const headers of attempts) {
-      const reply = await postMcp(initializeRequest, headers);
+    const none = await postMcp(initializeRequest, {});
+    expect(none.status).toBe(401);
+    expect(none.headers.get("WWW-Authenticate")).toBe("Bearer");
+    expect(none.body.code).toBe("unauthorized");
+    for (const [key, reason] of [
+      [unknown, "unknown"],
+      [account.apiKey, "revoked"],
+    ] as const) {
+      const reply = await postMcp(initializeRequest, { Authorization: `Bearer ${key}` });
       expect(reply.status).toBe(401);
-      expect(reply.headers.get("WWW-Authenticate")).toBe("Bearer");
-      expect(reply.body.code).toBe("unauthorized");
+      expect(reply.body).toMatchObject({ error: "invalid_token", code: "invalid_token", reason });
+      expect(reply.headers.get("WWW-Authenticate")).toBe(`Bearer error="invalid_token", error_description="${reply.body.message}"`);
     }
     await expect(mcpClient(null)).rejects.toThrow();
   });

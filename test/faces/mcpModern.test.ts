@@ -202,22 +202,78 @@ describe("the requestState of a confirmation", () => {
     const otherArgs = { ...retried.body, params: { ...retried.body.params, arguments: { gameId: B } } };
     expectRefusedState(await resend(retried, account.apiKey, otherArgs));
 
-    // Another person's accepted state, before it was used: their token is theirs alone.
+    // Another person's state, asked and not yet answered: their token is theirs alone.
     const owner = await newAccount();
-    await owner.call("addToLibrary", { gameId: A });
-    const wire: WireLog = { requests: [], answers: [] };
-    const client = await connect(owner, { person: personWho({ action: "decline" }).person, wire });
-    await call(client, "removeFromLibrary", { gameId: A });
-    const declined = retriedCall(wire);
-    const accepted = {
-      ...declined.body,
-      params: { ...declined.body.params, inputResponses: { confirm: { action: "accept", content: { confirm: true } } } },
-    };
+    const { first, answering } = await openConfirmation(owner);
     const intruder = await newAccount();
     await intruder.call("addToLibrary", { gameId: A });
-    expectRefusedState(await resend(declined, intruder.apiKey, accepted));
+    expectRefusedState(await resend(first, intruder.apiKey, answering(ACCEPT)));
     expect((await owner.call("getLibrary", {})).body.totalCount).toBe(1);
     expect((await intruder.call("getLibrary", {})).body.totalCount).toBe(1);
+  });
+
+  const ACCEPT = { action: "accept", content: { confirm: true } };
+  const NO_ANSWERS = [{ action: "decline" }, { action: "cancel" }, { action: "accept", content: { confirm: false } }];
+
+  /**
+   * A confirmation asked and not yet answered: the account's entry of A, the recorded first
+   * tools/call of a 2026-07-28 client, sent again for a fresh requestState; `answering` makes the
+   * retried call that answers it.
+   */
+  async function openConfirmation(account: Account) {
+    await account.call("addToLibrary", { gameId: A });
+    const wire: WireLog = { requests: [], answers: [] };
+    const client = await connect(account, { person: personWho({ action: "decline" }).person, wire });
+    await call(client, "removeFromLibrary", { gameId: A });
+    const first = wire.requests.find((request) => request.body.method === "tools/call" && !request.body.params.requestState)!;
+    const asked = await resend(first, account.apiKey);
+    const requestState: string = asked.body.result.requestState;
+    expect(requestState, JSON.stringify(asked.body)).toEqual(expect.any(String));
+    const answering = (inputResponse: object) => ({
+      ...first.body,
+      params: { ...first.body.params, requestState, inputResponses: { confirm: inputResponse } },
+    });
+    return { first, answering };
+  }
+
+  /** What an answered round came to: removed, declined, or its state refused. */
+  const outcomeOf = (answer: { body: any }) => {
+    if (answer.body.error?.code === -32602) return "refused";
+    const result = answer.body.result;
+    return result.isError ? JSON.parse(result.content[0].text).code : result.structuredContent.removed ? "removed" : "other";
+  };
+
+  it("is spent by the person's no: the same state sent later with a yes is refused and removes nothing", async () => {
+    for (const no of NO_ANSWERS) {
+      const account = await newAccount();
+      const { first, answering } = await openConfirmation(account);
+      expect(outcomeOf(await resend(first, account.apiKey, answering(no))), JSON.stringify(no)).toBe("confirmation_declined");
+      expectRefusedState(await resend(first, account.apiKey, answering(ACCEPT)));
+      expectRefusedState(await resend(first, account.apiKey, answering(no)));
+      expect((await account.call("getLibrary", {})).body.totalCount).toBe(1);
+    }
+  });
+
+  it("is single-use under concurrency: of yeses sent at once, exactly one removes", async () => {
+    const account = await newAccount();
+    const { first, answering } = await openConfirmation(account);
+    const answers = await Promise.all(Array.from({ length: 6 }, () => resend(first, account.apiKey, answering(ACCEPT))));
+    expect(answers.map(outcomeOf).sort()).toEqual(["refused", "refused", "refused", "refused", "refused", "removed"]);
+    expect((await account.call("getLibrary", {})).body.totalCount).toBe(0);
+  });
+
+  it("is single-use under concurrency: of a no and a yes sent at once, exactly one counts, and the library says which", async () => {
+    for (let round = 0; round < 4; round++) {
+      const account = await newAccount();
+      const { first, answering } = await openConfirmation(account);
+      const answers = await Promise.all(
+        [NO_ANSWERS[round % 3]!, ACCEPT, NO_ANSWERS[0]!, ACCEPT].map((reply) => resend(first, account.apiKey, answering(reply))),
+      );
+      const outcomes = answers.map(outcomeOf);
+      const counted = outcomes.filter((outcome) => outcome !== "refused");
+      expect(counted, JSON.stringify(outcomes)).toHaveLength(1);
+      expect((await account.call("getLibrary", {})).body.totalCount).toBe(counted[0] === "removed" ? 0 : 1);
+    }
   });
 });
 

@@ -41,12 +41,28 @@ describe("creating a key on the settings page", () => {
     expect(write.body.code).toBe("insufficient_scope");
   });
 
-  it("standard: writes, cannot remove, and ignores delete checkboxes (only individual settings grant them)", async () => {
+  it("standard: writes, cannot remove; its own scopes ticked agree with it", async () => {
     const { browser } = await signedInPerson();
-    const { apiKey } = await createKey(browser, { preset: "standard", scopes: ["library:delete", "play:delete"] });
+    const standard = ["library:read", "play:read", "games:read", "library:write", "play:write"];
+    const { reply, apiKey } = await createKey(browser, { preset: "standard", scopes: standard });
+    expect(reply.text).toContain("Scopes: library:read, play:read, games:read, library:write, play:write");
     expect(await status(apiKey, "addToLibrary")).toBe(400);
     expect(await status(apiKey, "removeFromLibrary")).toBe(403);
     expect(await status(apiKey, "removePlayRecord")).toBe(403);
+  });
+
+  it("refuses a preset with scopes that disagree (a delete scope with view only) with a 400 naming scopes in the page's language, making nothing", async () => {
+    const { browser, userId } = await signedInPerson();
+    const ja = await browser.postForm("/settings/keys", { preset: "viewOnly", scopes: "library:delete" }, { "Accept-Language": "ja" });
+    expect(ja.status).toBe(400);
+    expect(ja.text).toContain('<html lang="ja">');
+    expect(ja.text).toMatch(/<form id="create-key"[\s\S]*class="error" role="alert">scopes: 選んだ権限が「閲覧のみ」/);
+    expect(ja.text).toContain('name="scopes" value="library:delete" checked');
+    const en = await browser.postForm("/settings/keys", { preset: "standard", scopes: ["library:read", "play:delete"] });
+    expect(en.status).toBe(400);
+    expect(en.text).toContain("scopes: the permissions ticked do not match &quot;Standard&quot;");
+    expect(shownKey(ja.text).apiKey ?? shownKey(en.text).apiKey).toBeUndefined();
+    expect(await keyCount(userId)).toBe(0);
   });
 
   it("individual settings: exactly the scopes chosen, delete included", async () => {

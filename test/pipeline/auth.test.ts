@@ -8,18 +8,25 @@ const echo = (apiKey: string, args: Record<string, unknown>) =>
   sendTo(app, "/rest/v1/testEcho", { method: "POST", headers: authHeader(apiKey), body: JSON.stringify(args) });
 
 describe("authentication (401, entry-error shape)", () => {
-  const cases: [string, Record<string, string>][] = [
-    ["no Authorization header", {}],
-    ["a non-Bearer scheme", { Authorization: "Basic dXNlcjpwYXNz" }],
-    ["an empty bearer", { Authorization: "Bearer " }],
-    ["a malformed key", { Authorization: "Bearer not-a-key" }],
-    ["an unknown well-formed key", { Authorization: `Bearer rgc_${"A".repeat(48)}` }],
+  const cases: [string, Record<string, string>, string][] = [
+    ["no Authorization header", {}, "unauthorized"],
+    ["a non-Bearer scheme", { Authorization: "Basic dXNlcjpwYXNz" }, "unauthorized"],
+    ["an empty bearer", { Authorization: "Bearer " }, "unauthorized"],
+    ["a malformed key", { Authorization: "Bearer not-a-key" }, "invalid_token"],
+    ["an unknown well-formed key", { Authorization: `Bearer rgc_${"A".repeat(48)}` }, "invalid_token"],
   ];
-  it.each(cases)("refuses %s", async (_label, headers) => {
+  it.each(cases)("refuses %s", async (_label, headers, error) => {
     const reply = await send("/rest/v1/getAccount", { headers });
     expect(reply.status).toBe(401);
-    expect(reply.body).toMatchObject({ error: "unauthorized" });
+    expect(reply.body).toMatchObject({ error });
     expect(reply.body.requestId).toMatch(/^req_/);
+    // RFC 6750: no error fields without a token; a refused token names the error and why.
+    const challenge = reply.headers.get("WWW-Authenticate");
+    if (error === "unauthorized") expect(challenge).toBe("Bearer");
+    else {
+      expect(reply.body.reason).toBe("unknown");
+      expect(challenge).toBe(`Bearer error="invalid_token", error_description="${reply.body.message}"`);
+    }
   });
 
   it("refuses a key whose secret part was altered", async () => {

@@ -54,7 +54,7 @@ describe("an MCP tool call", () => {
     const account = await newAccount();
     const unknown = await send("/mcp", mcpPost(`rgc_${"a".repeat(48)}`, toolsCall(1, "listGenres")));
     expect(unknown.status).toBe(401);
-    expect(unknown.headers.get("WWW-Authenticate")).toBe("Bearer");
+    expect(unknown.headers.get("WWW-Authenticate")).toMatch(/^Bearer error="invalid_token", error_description="The API key is unknown/);
     await admin("PATCH", `/users/${account.userId}`, { suspended: true });
     const suspended = await send("/mcp", mcpPost(account.apiKey, [toolsCall(1, "listGenres"), toolsCall(2, "getAccount")]));
     expect(suspended.status).toBe(403);

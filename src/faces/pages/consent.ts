@@ -8,13 +8,29 @@ import { currentSession, type Session } from "../../accounts/sessions";
 import type { AppEnv } from "../../env";
 import { createDb } from "../../platform/db";
 import { ApiError } from "../../platform/errors";
+import { SCOPES, type Scope } from "../../platform/plans";
 import { pageRoute, settingsForm } from "./guards";
-import { type KeyDraft, keyChoiceOf, keyDraftOf, permissionFields } from "./keys";
+import { draftOfScopes, type KeyDraft, keyChoiceOf, keyDraftOf, permissionFields } from "./keys";
 import { csrfField, frame, type Html, htmlPage, type Page, redirectTo } from "./layout";
 import { isFormRefusal, limitContextOf } from "./settings";
 
-/** The form as first shown: view only, the narrowest choice. */
-const FIRST_DRAFT: KeyDraft = { name: "", preset: "viewOnly", scopes: [], expiresInDays: "" };
+/**
+ * What the client asked for, as the person may grant it: the service's scopes among those asked
+ * (every person may grant each of them; a delete scope only when asked for), and the names asked
+ * for that are no scope here (ignored, and the page says so).
+ */
+function askedScopes(consent: ConsentDescription): { known: Scope[]; ignored: string[] } {
+  const asked = new Set(consent.scope);
+  const known = SCOPES.filter((scope) => asked.has(scope));
+  return { known, ignored: [...asked].filter((scope) => !known.includes(scope as Scope)) };
+}
+
+/** The form as first shown: exactly the scopes the client asked for, which the person may change; none asked: view only. */
+const firstDraft = (consent: ConsentDescription): KeyDraft => ({
+  name: "",
+  expiresInDays: "",
+  ...draftOfScopes(askedScopes(consent).known),
+});
 
 interface ConsentForm {
   consent: ConsentDescription;
@@ -49,6 +65,14 @@ function clientFacts(page: Page, consent: ConsentDescription): Html {
 ${toThisComputer(consent) ? html`<p class="warning" id="loopback-warning">${t.consentLoopback}</p>` : ""}`;
 }
 
+/** What the client asked for, preselected below; scope names that are none of ours, ignored. */
+function askedNote(page: Page, consent: ConsentDescription): Html {
+  const { known, ignored } = askedScopes(consent);
+  const { t } = page;
+  return html`<p class="help" id="asked-scopes">${known.length > 0 ? t.consentAsked(known.join(", ")) : t.consentAskedNone}</p>
+${ignored.length > 0 ? html`<p class="warning" id="ignored-scopes">${t.consentIgnored(ignored.join(", "))}</p>` : ""}`;
+}
+
 function consentPage(page: Page, form: ConsentForm): Html {
   const { t } = page;
   const main = html`<p>${t.consentIntro(form.consent.clientName)}</p>
@@ -58,6 +82,7 @@ ${form.refusal ? html`<p class="error" role="alert">${form.refusal.message}</p>`
 ${csrfField(form.session.csrfToken)}
 <input type="hidden" name="consent" value="${form.consentToken}">
 <input type="hidden" name="handle" value="${form.handle}">
+${askedNote(page, form.consent)}
 ${permissionFields(page, form.draft)}
 <p class="help">${t.consentKeyNote}</p>
 <p><button id="consent-allow" type="submit" name="decision" value="approve">${t.consentAllow}</button>
@@ -111,10 +136,10 @@ const signInFirst = (c: Context<AppEnv>, page: Page) => {
  * Grants the person's choice: the key (the plan's key limit holds), then the library's approval
  * and grant carrying the key. A grant that cannot be completed takes its key back with it.
  */
-async function grant(c: Context<AppEnv>, session: Session, form: URLSearchParams, consent: ConsentDescription, handle: string) {
+async function grant(c: Context<AppEnv>, page: Page, session: Session, form: URLSearchParams, consent: ConsentDescription, handle: string) {
   const db = createDb(c.env.DB);
   const oauth = oauthHelpersFor(c.env, c.req.url);
-  const issued = await issueAssistantKey(c.env, db, await limitContextOf(c, session.userId), keyChoiceOf(keyDraftOf(form)), consent);
+  const issued = await issueAssistantKey(c.env, db, await limitContextOf(c, session.userId), keyChoiceOf(page, keyDraftOf(form)), consent);
   try {
     const approved = await oauth.approveConsent(canonicalRequest(c.env, c.req.raw), handle, { scope: issued.scopes });
     const metadata: GrantMetadata = { keyId: issued.keyId };
@@ -152,7 +177,7 @@ export function mountConsent(app: Hono<AppEnv>): void {
       if (consent instanceof Response) return consent;
       const { handle, headers } = await oauth.beginConsent(request);
       const consentToken = await startConsent(createDb(c.env.DB), session.userId, handle, consent);
-      return consentResponse(c, page, { consent, handle, consentToken, session, draft: FIRST_DRAFT }, headers);
+      return consentResponse(c, page, { consent, handle, consentToken, session, draft: firstDraft(consent) }, headers);
     }),
   );
   app.post(
@@ -170,7 +195,7 @@ export function mountConsent(app: Hono<AppEnv>): void {
         return new Response(null, { status: 302, headers: denied.headers });
       }
       try {
-        return await grant(c, session, form, consent, handle);
+        return await grant(c, page, session, form, consent, handle);
       } catch (error) {
         if (!isFormRefusal(error)) throw error;
         // The choice does not fit, or the plan's key limit: the same consent, asked again with the reason.

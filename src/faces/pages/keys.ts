@@ -13,8 +13,8 @@ import { revokeKey } from "../../accounts/connectedAssistants";
 import { grantHelpersFor } from "../../accounts/oauthServer";
 import type { AppEnv } from "../../env";
 import { createDb } from "../../platform/db";
-import { type ApiError, notFound } from "../../platform/errors";
-import { SCOPES, type Scope } from "../../platform/plans";
+import { type ApiError, invalidInput, notFound } from "../../platform/errors";
+import { KEY_PRESETS, SCOPES, type Scope } from "../../platform/plans";
 import { settingsForm, settingsPage } from "./guards";
 import { confirmationPage, csrfField, type Html, htmlPage, type Page, pager, pathParam, redirectTo } from "./layout";
 import { formatInstant } from "./messages";
@@ -41,19 +41,42 @@ export const keyDraftOf = (form: URLSearchParams): KeyDraft => ({
 });
 
 /**
- * The draft as issueKeyFor's choice: checkboxes count only with individual settings (the form
- * shows them for that choice alone), an empty name or expiry is none. issueKeyFor checks the rest
- * and names the field at fault.
+ * The draft as issueKeyFor's choice. With a preset, the ticked checkboxes must be none or exactly
+ * the preset's scopes (they agree); any other set is a 400 naming `scopes`, in the page's
+ * language, so a delete scope posted with view only is never silently dropped. An empty name or
+ * expiry is none. issueKeyFor checks the rest and names the field at fault.
  */
-export function keyChoiceOf(draft: KeyDraft): KeyChoice {
+export function keyChoiceOf(page: Page, draft: KeyDraft): KeyChoice {
   const preset = draft.preset as KeyPresetChoice;
   const name = draft.name.trim();
+  if (preset !== "individual" && draft.scopes.length > 0 && !samePresetScopes(preset, draft.scopes)) {
+    const [label] = presetText(page, preset) ?? [preset];
+    throw invalidInput("scopes", page.t.scopesDisagree(label, KEY_PRESETS[preset]?.join(", ") ?? ""));
+  }
   return {
     preset,
     ...(preset === "individual" ? { scopes: draft.scopes as Scope[] } : {}),
     name: name === "" ? null : name,
     expiresInDays: draft.expiresInDays === "" ? null : (Number(draft.expiresInDays) as KeyChoice["expiresInDays"]),
   };
+}
+
+/**
+ * The permission fields preset to these scopes: the preset they are exactly (so the page's
+ * preset and its ticked boxes agree), else individual settings with them ticked; none: view only,
+ * the narrowest choice.
+ */
+export function draftOfScopes(scopes: readonly Scope[]): Pick<KeyDraft, "preset" | "scopes"> {
+  if (scopes.length === 0) return { preset: "viewOnly", scopes: [] };
+  const preset = (["viewOnly", "standard"] as const).find((choice) => samePresetScopes(choice, scopes));
+  return { preset: preset ?? "individual", scopes };
+}
+
+/** Whether the scopes are exactly a preset's (an unknown preset has none: issueKeyFor names it). */
+function samePresetScopes(preset: KeyPresetChoice, scopes: readonly string[]): boolean {
+  const presetScopes: readonly string[] | undefined = KEY_PRESETS[preset as keyof typeof KEY_PRESETS];
+  const chosen = new Set(scopes);
+  return presetScopes !== undefined && chosen.size === presetScopes.length && presetScopes.every((scope) => chosen.has(scope));
 }
 
 const revokePath = (keyId: string) => `/settings/keys/${encodeURIComponent(keyId)}/revoke`;
@@ -120,15 +143,18 @@ export function newKeyPanel(page: Page, issued: IssuedKeyAnswer): Html {
 </div>`;
 }
 
-const presetText = (page: Page, preset: KeyPresetChoice) =>
-  ({
-    viewOnly: [page.t.presetViewOnly, page.t.presetViewOnlyHelp],
-    standard: [page.t.presetStandard, page.t.presetStandardHelp],
-    individual: [page.t.presetIndividual, page.t.presetIndividualHelp],
-  })[preset];
+type PresetText = [label: string, help: string];
+const presetText = (page: Page, preset: KeyPresetChoice): PresetText | undefined =>
+  (
+    ({
+      viewOnly: [page.t.presetViewOnly, page.t.presetViewOnlyHelp],
+      standard: [page.t.presetStandard, page.t.presetStandardHelp],
+      individual: [page.t.presetIndividual, page.t.presetIndividualHelp],
+    }) satisfies Record<KeyPresetChoice, PresetText>
+  )[preset];
 
 const presetChoice = (page: Page, draft: Pick<KeyDraft, "preset">, preset: KeyPresetChoice) => {
-  const [label, help] = presetText(page, preset);
+  const [label, help] = presetText(page, preset)!;
   return html`<label class="choice"><input type="radio" name="preset" value="${preset}"${draft.preset === preset ? " checked" : ""}> <strong>${label}</strong> <span class="help">${help}</span></label>`;
 };
 

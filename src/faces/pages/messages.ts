@@ -222,6 +222,12 @@ const TEXTS = {
     "Choose each permission below: the only way to allow removing.",
   ),
   scopesLegend: say("権限 (個別設定のときに使われます)", "Permissions (used with individual settings)"),
+  scopesDisagree: say(
+    (preset: string, scopes: string) =>
+      `scopes: 選んだ権限が「${preset}」(${scopes}) と一致しません。「個別設定」を選ぶか、チェックを外してください。`,
+    (preset, scopes) =>
+      `scopes: the permissions ticked do not match "${preset}" (${scopes}); choose "Individual settings", or untick them.`,
+  ),
   expiryNone: say("なし", "none"),
   expiryDays: say(
     (days: number) => `${days} 日`,
@@ -277,6 +283,18 @@ const TEXTS = {
   consentKeyNote: say(
     "許可すると、この権限の API キーが 1 つ作られ、設定の「接続したアシスタント」に表示されます。いつでもそこで解除できます。",
     "Allowing makes one API key with these permissions, listed under “Connected assistants” in your settings, where you can disconnect it at any time.",
+  ),
+  consentAsked: say(
+    (scopes: string) => `アプリが求めた権限 (${scopes}) を選んであります。変えてもかまいません。`,
+    (scopes) => `The permissions the application asked for (${scopes}) are chosen below; you may change them.`,
+  ),
+  consentAskedNone: say(
+    "アプリは権限を指定していません。最も狭い「閲覧のみ」を選んであります。",
+    "The application named no permissions: the narrowest, view only, is chosen below.",
+  ),
+  consentIgnored: say(
+    (names: string) => `このサービスにない権限は無視しました: ${names}`,
+    (names) => `Permissions this service does not have were ignored: ${names}`,
   ),
   consentAllow: say("許可する", "Allow"),
   consentDeny: say("拒否する", "Deny"),

@@ -124,7 +124,7 @@ export function mountSettings(app: Hono<AppEnv>): void {
     settingsForm(async (c, page, session, form) => {
       const draft = keyDraftOf(form);
       try {
-        const issued = await issueKeyFor(createDb(c.env.DB), await limitContextOf(c, session.userId), keyChoiceOf(draft));
+        const issued = await issueKeyFor(createDb(c.env.DB), await limitContextOf(c, session.userId), keyChoiceOf(page, draft));
         return htmlPage(c, settingsView(c, page, session, { issued }), 201);
       } catch (error) {
         if (!isFormRefusal(error)) throw error;
