@@ -11,7 +11,7 @@ import { fromAssistant } from "../support/oauthClient";
 import { ODD_TEXT } from "../support/schemaExamples";
 
 const SEED = 20_261_202;
-const RUNS = 60;
+const RUNS = 200;
 
 /** Odd parameter values: long ones past every limit (a client_id of 520+ bytes was a 500), odd text, URLs that lead nowhere good. */
 const oddValue = fc.oneof(
