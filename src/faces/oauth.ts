@@ -89,14 +89,15 @@ const withBody = (c: Context<AppEnv>, body: string) =>
 
 /**
  * An OAuth endpoint of the Worker's own: a refusal of the request (an ApiError, never our own
- * failure) is answered in OAuth's words with the code the endpoint names it by.
+ * failure nor a throttle) is answered in OAuth's words with the code the endpoint names it by.
  */
 const oauthEndpoint =
   (work: (c: Context<AppEnv>) => Promise<Response>, codeOf: (error: ApiError) => OAuthErrorCode) => async (c: Context<AppEnv>) => {
     try {
       return await work(c);
     } catch (error) {
-      if (error instanceof ApiError && error.status < 500) return oauthErrorResponse(error, codeOf(error));
+      // A throttle's 429 keeps the service's rate_limited body and Retry-After (app.onError).
+      if (error instanceof ApiError && error.status < 500 && error.status !== 429) return oauthErrorResponse(error, codeOf(error));
       throw error;
     }
   };
@@ -133,11 +134,15 @@ async function tokenEndpoint(c: Context<AppEnv>, fetcher: MetadataFetch): Promis
   return answer;
 }
 
-/** POST /oauth/register: throttled, then a JSON object for the library to judge. */
+/** POST /oauth/register: a JSON object, throttled by address and software, for the library to judge. */
 async function registrationEndpoint(c: Context<AppEnv>): Promise<Response> {
-  await guardRegistration(c);
-  return authorizationServerAnswer(c, withBody(c, await readRegistration(c.req.raw)));
+  const registration = await readRegistration(c.req.raw);
+  await guardRegistration(c, softwareOf(registration));
+  return authorizationServerAnswer(c, withBody(c, JSON.stringify(registration)));
 }
+
+/** Who a registration says it is: its software_id, else its client_name (self-asserted: it only splits the counting). */
+const softwareOf = (registration: Record<string, unknown>) => String(registration.software_id ?? registration.client_name ?? "");
 
 /** A client named by its metadata document URL is fetched and kept for the library to find (clientMetadata.ts). */
 async function resolveMetadataClient(c: Context<AppEnv>, fetcher: MetadataFetch, clientId: string | null): Promise<void> {

@@ -59,28 +59,26 @@ export async function readOAuthForm(request: Request): Promise<{ form: URLSearch
 }
 
 /** An RFC 7591 registration: a JSON object; its fields are the library's to judge. */
-export async function readRegistration(request: Request): Promise<string> {
+export async function readRegistration(request: Request): Promise<Record<string, unknown>> {
   if (!/^application\/json\s*(;|$)/i.test(request.headers.get("Content-Type") ?? "")) {
     throw invalidInput("(body)", "Send the client metadata as JSON (Content-Type: application/json).");
   }
   const body = await readJsonObject(request, OAUTH_BODY_BYTES);
   if (Object.keys(body).length === 0) throw invalidInput("(body)", "The client metadata is empty.");
   refuseMalformedText(body);
-  return JSON.stringify(body);
+  return body;
 }
 
 /** The OAuth error code an endpoint answers a refusal with: a client_id problem is invalid_client (RFC 7591 names its own). */
 export type OAuthErrorCode = "invalid_request" | "invalid_client" | "invalid_grant" | "invalid_client_metadata";
 
 /**
- * A refusal in OAuth's words (RFC 6749 5.2): `error`, `error_description`, never cached. An
- * invalid_client is 401 as the library answers an unknown client; anything else 400, except a
- * throttle (429 with Retry-After) and our own failures, which stay what they are.
+ * A refusal in OAuth's words (RFC 6749 5.2): `error`, `error_description`, never cached; 401 for
+ * invalid_client, as the library answers an unknown client, else 400.
  */
 export function oauthErrorResponse(error: ApiError, code: OAuthErrorCode = "invalid_request"): Response {
-  const status = error.status === 429 || error.status >= 500 ? error.status : code === "invalid_client" ? 401 : 400;
+  const status = code === "invalid_client" ? 401 : 400;
   const headers = new Headers({ "Content-Type": "application/json", "Cache-Control": "no-store", Pragma: "no-cache" });
-  if (error.details.retryAfterSec !== undefined) headers.set("Retry-After", String(error.details.retryAfterSec));
   return new Response(JSON.stringify({ error: code, error_description: error.message }), { status, headers });
 }
 

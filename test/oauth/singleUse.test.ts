@@ -4,6 +4,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { listKeys } from "../../src/accounts/apiKeys";
+import { claimSingleUse, deleteExpiredClaims } from "../../src/accounts/oauthClaims";
 import { send } from "../support/harness";
 import {
   authorizationRequest,
@@ -157,5 +158,22 @@ describe("a refresh token", () => {
     const [userId, grantId] = tokens.refresh_token!.split(":");
     for (let i = 0; i < 2; i++) expect(await oauthErrorOf(refresh(as, client, `${userId}:${grantId}:forged`))).toBe("invalid_grant");
     expect(await callStatus(tokens.access_token)).toBe(200);
+  });
+});
+
+describe("the claims", () => {
+  it("hold hashes only and are deleted by the cron once expired; a live one stays claimed", async () => {
+    const secret = `usr_claims:grant${Date.now()}:secret`;
+    const [userId = "", grantId = ""] = secret.split(":");
+    const stale = { kind: "code" as const, secret, userId, grantId };
+    const live = { ...stale, secret: `${secret}-live` };
+    const longAgo = Date.now() - 2 * 60 * 60_000;
+    expect(await claimSingleUse(db, stale, longAgo)).toBe("claimed");
+    expect(await claimSingleUse(db, live)).toBe("claimed");
+    const stored = await env.DB.prepare("SELECT claim FROM oauth_claims WHERE claim LIKE 'code:%'").all<{ claim: string }>();
+    expect(stored.results.every(({ claim }) => /^code:[0-9a-f]{64}$/.test(claim))).toBe(true);
+    expect(await deleteExpiredClaims(db)).toBeGreaterThanOrEqual(1);
+    expect(await claimSingleUse(db, stale)).toBe("claimed");
+    expect(await claimSingleUse(db, live)).toBe("reused");
   });
 });
