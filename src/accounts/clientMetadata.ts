@@ -16,8 +16,8 @@ export type MetadataFetch = (request: Request) => Promise<Response>;
 
 export const publicFetch: MetadataFetch = (request) => fetch(request);
 
-export const CLIENT_METADATA_MAX_BYTES = 5_120;
-export const CLIENT_METADATA_TIMEOUT_MS = 5_000;
+const CLIENT_METADATA_MAX_BYTES = 5_120;
+const CLIENT_METADATA_TIMEOUT_MS = 5_000;
 /** Fresh at least 5 minutes (no refetch per request), at most a day (a changed document is seen soon). */
 const FRESH_MIN_SECONDS = 300;
 const FRESH_MAX_SECONDS = 86_400;
@@ -66,7 +66,7 @@ function isNonPublicIpv4(host: string): boolean {
  * (an intranet host, localhost) is refused outright; a public name that resolves to a private
  * address is refused by the runtime deployed (`global_fetch_strictly_public`).
  */
-export function checkMetadataUrl(clientId: string): URL {
+function checkMetadataUrl(clientId: string): URL {
   const url = new URL(clientId);
   if (url.protocol !== "https:") throw refused("its client_id must be an https URL");
   if (url.href !== clientId) throw refused("its client_id must be a URL in normal form (no dot segments, default port omitted)");
@@ -197,7 +197,7 @@ function clientOf(clientId: string, text: string): ClientInfo {
 }
 
 /** How long the document stays fresh: its max-age (s-maxage first), within the bounds; no-store and friends get the least. */
-export function freshSecondsOf(cacheControl: string | null): number {
+function freshSecondsOf(cacheControl: string | null): number {
   if (!cacheControl || /(^|,)\s*(no-store|no-cache|private)\b/i.test(cacheControl)) return FRESH_MIN_SECONDS;
   const maxAge = /(?:^|,)\s*s-maxage\s*=\s*"?(\d+)/i.exec(cacheControl) ?? /(?:^|,)\s*max-age\s*=\s*"?(\d+)/i.exec(cacheControl);
   const seconds = maxAge ? Number(maxAge[1]) : 0;

@@ -93,6 +93,8 @@ const withBody = (c: Context<AppEnv>, body: string) =>
  */
 const oauthEndpoint =
   (work: (c: Context<AppEnv>) => Promise<Response>, codeOf: (error: ApiError) => OAuthErrorCode) => async (c: Context<AppEnv>) => {
+    // An origin that serves no OAuth says so (404) before any parameter is judged.
+    authorizationServerFor(c.env, c.req.url);
     try {
       return await work(c);
     } catch (error) {
