@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { type MetadataFetch, publicFetch } from "./accounts/clientMetadata";
 import { MCP_OAUTH_PATH } from "./accounts/oauthServer";
 import { createAdminRouter } from "./admin/adminRoutes";
 import type { AppEnv } from "./env";
@@ -17,8 +18,14 @@ import type { ToolDefinition } from "./registry/defineTool";
 import { TOOL_PATH_PREFIX } from "./registry/defineTool";
 import { tools as registeredTools } from "./tools";
 
-/** The whole service as one Hono app; tests build it with other tools or settings. */
-export function createApp(tools: readonly ToolDefinition[] = registeredTools) {
+/** What the service reaches outside itself; a test serves it itself. */
+export interface Services {
+  /** How Client ID Metadata Documents are fetched (src/accounts/clientMetadata.ts): the public internet by default. */
+  fetchClientMetadata?: MetadataFetch;
+}
+
+/** The whole service as one Hono app; tests build it with other tools, settings or services. */
+export function createApp(tools: readonly ToolDefinition[] = registeredTools, services: Services = {}) {
   const app = new Hono<AppEnv>();
 
   app.use(
@@ -30,7 +37,7 @@ export function createApp(tools: readonly ToolDefinition[] = registeredTools) {
   mountToolRoutes(app, tools);
   const mcp = mcpFace(tools);
   mountMcpEndpoint(app, mcp);
-  mountOAuth(app, mcp);
+  mountOAuth(app, mcp, services.fetchClientMetadata ?? publicFetch);
   mountDownloadRoutes(app);
   mountUploadRoutes(app);
   app.route("/admin/v1", createAdminRouter());

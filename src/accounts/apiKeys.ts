@@ -122,6 +122,7 @@ async function revokeKeysOf(
   which: SQL,
   revokedAt: string,
   write: (revoking: SQL) => Promise<void>,
+  endedReason: EndedReason | null = null,
 ) {
   const unrevoked = and(isNull(apiKeys.revokedAt), which)!;
   const account = accountingOf(accounting, userId);
@@ -129,7 +130,7 @@ async function revokeKeysOf(
   await write(
     statements
       .update(apiKeys)
-      .set({ revokedAt })
+      .set({ revokedAt, endedReason })
       .where(and(eq(apiKeys.userId, userId), unrevoked))
       .getSQL(),
   );
@@ -137,6 +138,9 @@ async function revokeKeysOf(
 }
 
 export type KeyState = "active" | "revoked" | "expired";
+
+/** Why the service itself ended a connected assistant (src/accounts/oauthClaims.ts): a code or refresh token used twice. */
+export type EndedReason = "code_reused" | "refresh_token_reused";
 
 const keyState = sql<KeyState>`CASE WHEN ${apiKeys.revokedAt} IS NOT NULL THEN 'revoked'
   WHEN ${keyIsLive(apiKeys.revokedAt, apiKeys.expiresAt)} THEN 'active' ELSE 'expired' END`;
@@ -154,6 +158,8 @@ export interface KeyListItem {
   state: KeyState;
   /** A connected assistant's key: the host its OAuth grant sends access to; null for other keys. */
   connectedTo: string | null;
+  /** Why the service ended the connection; null unless it did. */
+  endedReason: EndedReason | null;
 }
 
 /** Which of a user's keys a list shows: those made as keys, those made by an assistant's OAuth consent, or all. */
@@ -201,6 +207,7 @@ export async function listKeys(
         expiresAt: apiKeys.expiresAt,
         state: keyState,
         redirectUri: apiKeys.oauthRedirectUri,
+        endedReason: apiKeys.endedReason,
       })
       .from(apiKeys)
       .where(ofUser)
@@ -212,8 +219,9 @@ export async function listKeys(
   ]);
   const uses = rows.length > 0 ? await accountingOf(accounting, userId).lastUses(rows.map((row) => row.keyId)) : [];
   const lastUseOf = new Map(uses.map((use) => [use.keyId, new Date(use.lastUsedAt).toISOString()]));
-  const items = rows.map(({ expiresAt, state, redirectUri, ...key }) => ({
+  const items = rows.map(({ expiresAt, state, redirectUri, endedReason, ...key }) => ({
     ...key,
+    endedReason: endedReason as EndedReason | null,
     scopes: key.scopes as Scope[],
     lastUsedAt: lastUseOf.get(key.keyId) ?? null,
     expiresAt,
@@ -248,6 +256,7 @@ export async function revokeKeyOf(
   db: Db,
   userId: string,
   keyId: string,
+  endedReason: EndedReason | null = null,
 ): Promise<{ keyId: string; revokedAt: string }> {
   const thisKey = eq(apiKeys.id, keyId);
   const unrevoked = and(thisKey, eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt));
@@ -256,12 +265,19 @@ export async function revokeKeyOf(
   if (!key) throw gone();
   const stillUnrevoked = exists(statements.select({ one: sql`1` }).from(apiKeys).where(unrevoked));
   const revokedAt = nowIso();
-  await revokeKeysOf(accounting, db, userId, thisKey, revokedAt, (revoking) =>
-    runConditional(
-      db,
-      [{ holds: stillUnrevoked, error: gone }],
-      [revoking, eventStatement(userId, "keyRevoked", keyDetail(keyId, key.displayPrefix, key.name))],
-    ),
+  await revokeKeysOf(
+    accounting,
+    db,
+    userId,
+    thisKey,
+    revokedAt,
+    (revoking) =>
+      runConditional(
+        db,
+        [{ holds: stillUnrevoked, error: gone }],
+        [revoking, eventStatement(userId, "keyRevoked", keyDetail(keyId, key.displayPrefix, key.name))],
+      ),
+    endedReason,
   );
   return { keyId, revokedAt };
 }

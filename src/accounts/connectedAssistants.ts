@@ -6,7 +6,7 @@ import type { Db } from "../platform/db";
 import { ApiError } from "../platform/errors";
 import { digestsEqual } from "../platform/hashing";
 import type { LimitContext } from "../platform/registeredLimits";
-import { type IssuedKeyAnswer, issueKeyFor, type KeyChoice, type KeyConnection, revokeKeyOf } from "./apiKeys";
+import { type EndedReason, type IssuedKeyAnswer, issueKeyFor, type KeyChoice, type KeyConnection, revokeKeyOf } from "./apiKeys";
 import { consumeCeremony, startCeremony } from "./ceremonies";
 import type { GrantMetadata } from "./oauthServer";
 import { hashToken } from "./tokens";
@@ -64,7 +64,8 @@ async function endGrantsOfKey(oauth: OAuthHelpers, userId: string, keyId: string
 
 /**
  * Revokes one of the user's keys (404 as revokeKeyOf) and ends the OAuth grants that carry it: the
- * one revocation of the settings page, the operator and a consent that could not be completed.
+ * one revocation of the settings page, the operator, a consent that could not be completed, and the
+ * OAuth server ending a grant whose code or refresh token was used twice (with that reason).
  */
 export async function revokeKey(
   accounting: AccountingEnv,
@@ -72,8 +73,9 @@ export async function revokeKey(
   oauth: OAuthHelpers | undefined,
   userId: string,
   keyId: string,
+  endedReason: EndedReason | null = null,
 ): Promise<{ keyId: string; revokedAt: string }> {
-  const revoked = await revokeKeyOf(accounting, db, userId, keyId);
+  const revoked = await revokeKeyOf(accounting, db, userId, keyId, endedReason);
   if (oauth) await endGrantsOfKey(oauth, userId, keyId);
   return revoked;
 }

@@ -3,6 +3,7 @@ import type { Bindings } from "../env";
 import { ApiError } from "../platform/errors";
 import { SCOPES } from "../platform/plans";
 import { publicOrigin } from "../platform/publicOrigin";
+import { isMetadataClientId } from "./clientMetadata";
 
 /**
  * The MCP face's OAuth-protected twin of /mcp: the resource assistants that speak only OAuth
@@ -61,7 +62,6 @@ export function authorizationServerFor(env: Bindings, requestUrl: string): OAuth
       accessTokenTTL: ACCESS_TOKEN_SECONDS,
       refreshTokenTTL: IDLE_GRANT_SECONDS,
       refreshTokenIdleTTL: IDLE_GRANT_SECONDS,
-      clientIdMetadataDocumentEnabled: true,
       // Desktop apps that sign in through their own URL scheme (Cursor's cursor://...); PKCE protects the code.
       allowPrivateUseRedirectUris: true,
       // One JSON line per refused OAuth request, like the service's other lines: what and why, never a token.
@@ -74,9 +74,20 @@ export function authorizationServerFor(env: Bindings, requestUrl: string): OAuth
   return server;
 }
 
-/** The library's helpers (authorization requests, consent, grants) for this origin. */
-export const oauthHelpersFor = (env: Bindings, requestUrl: string): OAuthHelpers =>
-  authorizationServerFor(env, requestUrl).getOAuthApi(env);
+/**
+ * The library's helpers (authorization requests, consent, grants) for this origin. A metadata
+ * document client (the Worker resolves those itself, clientMetadata.ts: the library sees a stored
+ * client) is described with its URL's host as publisher, as the library describes its own.
+ */
+export function oauthHelpersFor(env: Bindings, requestUrl: string): OAuthHelpers {
+  const helpers = authorizationServerFor(env, requestUrl).getOAuthApi(env);
+  const describe = helpers.describeConsent.bind(helpers);
+  helpers.describeConsent = async (request) => {
+    const consent = await describe(request);
+    return isMetadataClientId(request.clientId) ? { ...consent, clientDomain: new URL(request.clientId).hostname } : consent;
+  };
+  return helpers;
+}
 
 /**
  * The helpers where grants may exist to be ended (revoking a key ends its grants), or undefined at

@@ -74,6 +74,11 @@ export const apiKeys = sqliteTable(
     oauthClientId: text("oauth_client_id"),
     /** The redirect URI the consent sent the grant to (its host is what the person was shown). */
     oauthRedirectUri: text("oauth_redirect_uri"),
+    /**
+     * Why the service itself ended a connected assistant's grant (src/accounts/oauthClaims.ts):
+     * `code_reused` or `refresh_token_reused`; null for a key revoked by the person or the operator.
+     */
+    endedReason: text("ended_reason"),
   },
   (t) => [index("api_keys_user_idx").on(t.userId)],
 );
@@ -746,4 +751,22 @@ export const importIdMap = sqliteTable(
     newId: text("new_id").notNull(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.kind, t.oldId] })],
+);
+
+/**
+ * The OAuth server's single-use claims (src/accounts/oauthClaims.ts): `code:<sha256>` and
+ * `refresh:<sha256>` for each authorization code and refresh token presented (never the secret
+ * itself), `ended:<userId>:<grantId>` for a grant the service ended. Taken by one conditional
+ * insert, so of two concurrent uses exactly one goes on; deleted by the cron once expired.
+ */
+export const oauthClaims = sqliteTable(
+  "oauth_claims",
+  {
+    claim: text("claim").primaryKey(),
+    /** 1 once the OAuth server issued tokens for the claimed code or refresh token. */
+    issued: integer("issued").notNull().default(0),
+    /** Epoch milliseconds after which the claim can no longer matter (the code or grant is dead). */
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("oauth_claims_expiry_idx").on(t.expiresAt)],
 );

@@ -65,6 +65,8 @@ export interface AttemptRule {
   counter: string;
   /** The 429's message, e.g. "Too many wrong operator tokens from this address". */
   tooMany: string;
+  /** Failures a window holds; FAILED_ATTEMPTS_PER_WINDOW unless the counter is a ceiling shared more widely. */
+  limit?: number;
 }
 
 const throttled = (rule: AttemptRule, window: BurstWindow, now: Date) =>
@@ -87,11 +89,12 @@ const isClientFailure = (error: unknown) => error instanceof ApiError && error.s
  */
 export async function throttledAttempt<T>(db: Db, rule: AttemptRule, attempt: () => Promise<T>, now = new Date()): Promise<T> {
   const window = burstWindowOf(now);
-  if ((await failuresIn(db, rule.counter, window)) >= FAILED_ATTEMPTS_PER_WINDOW) throw throttled(rule, window, now);
+  const limit = rule.limit ?? FAILED_ATTEMPTS_PER_WINDOW;
+  if ((await failuresIn(db, rule.counter, window)) >= limit) throw throttled(rule, window, now);
   try {
     return await attempt();
   } catch (error) {
-    if (isClientFailure(error) && !(await countFailure(db, rule.counter, window, FAILED_ATTEMPTS_PER_WINDOW))) {
+    if (isClientFailure(error) && !(await countFailure(db, rule.counter, window, limit))) {
       throw throttled(rule, window, now);
     }
     throw error;
@@ -105,5 +108,5 @@ export async function throttledAttempt<T>(db: Db, rule: AttemptRule, attempt: ()
  */
 export async function countedAttempt(db: Db, rule: AttemptRule, now = new Date()): Promise<void> {
   const window = burstWindowOf(now);
-  if (!(await countFailure(db, rule.counter, window, FAILED_ATTEMPTS_PER_WINDOW))) throw throttled(rule, window, now);
+  if (!(await countFailure(db, rule.counter, window, rule.limit ?? FAILED_ATTEMPTS_PER_WINDOW))) throw throttled(rule, window, now);
 }

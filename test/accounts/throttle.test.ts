@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { createInvite } from "../../src/accounts/invites";
+import { ADDRESS_CEILING } from "../../src/accounts/throttle";
 import { countFailure, failuresIn, FAILED_ATTEMPTS_PER_WINDOW as LIMIT } from "../../src/platform/failedAttempts";
 import { burstWindowOf } from "../../src/platform/quota";
+import { atWindowStart } from "../support/accounting";
 import { db, freshAddress, member, newUser, TestBrowser } from "../support/accountsHarness";
 import { SoftwareAuthenticator } from "../support/authenticator";
 
@@ -78,6 +80,40 @@ describe("failed sign-ins per address", () => {
     expect(right.headers.get("Set-Cookie")).toBeNull();
     expect(elsewhere.body.userId).toBe(userId);
   });
+
+  it("counts per address and browser: another browser (user agent) behind the same address still signs in", async () => {
+    const { userId, authenticator } = await member();
+    const stranger = await strangerKey();
+    const { throttled, otherBrowser } = await withinOneWindow(async () => {
+      const browser = new TestBrowser();
+      const asAgent = (agent: string) => ({ "User-Agent": agent });
+      for (const answer of await preparedSignIns(browser, stranger, LIMIT))
+        await browser.post("/signin/verify", answer, asAgent("Browser A"));
+      const [again] = await preparedSignIns(browser, stranger, 1);
+      const started = await browser.post("/signin/options");
+      const response = await authenticator.getAssertion(started.body.options, browser.origin);
+      return {
+        throttled: await browser.post("/signin/verify", again, asAgent("Browser A")),
+        otherBrowser: await browser.post("/signin/verify", { ceremonyToken: started.body.ceremonyToken, response }, asAgent("Browser B")),
+      };
+    });
+    expect(throttled.status).toBe(429);
+    expect(otherBrowser.body.userId).toBe(userId);
+  });
+
+  it(`holds the whole address to ${ADDRESS_CEILING} failures per window, whatever user agents it names`, async () => {
+    const stranger = await strangerKey();
+    const browser = new TestBrowser();
+    // Prepared first (the signing takes its time), fired together at the start of a window.
+    const answers = await preparedSignIns(browser, stranger, ADDRESS_CEILING + 5);
+    await atWindowStart();
+    const replies = await Promise.all(
+      answers.map((answer, i) => browser.post("/signin/verify", answer, { "User-Agent": `Agent ${i % 20}` })),
+    );
+    const statuses = replies.map((reply) => reply.status);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(ADDRESS_CEILING);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(5);
+  }, 60_000);
 
   it("does not count successful sign-ins", async () => {
     const { authenticator } = await member();

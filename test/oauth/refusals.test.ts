@@ -5,6 +5,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { listKeys } from "../../src/accounts/apiKeys";
+import { ADDRESS_CEILING, REGISTRATIONS_PER_SOFTWARE } from "../../src/accounts/throttle";
 import { atWindowStart } from "../support/accounting";
 import { freshAddress } from "../support/accountsHarness";
 import { send } from "../support/harness";
@@ -246,21 +247,32 @@ describe("the consent page", () => {
 });
 
 describe("dynamic registration", () => {
-  it("takes at most 10 registrations per 10-second window from one address, also when they come at once (429 past that)", async () => {
+  const registrationFrom = (address: string, clientName: string) => () =>
+    send("/oauth/register", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "CF-Connecting-IP": address },
+      body: JSON.stringify({ client_name: clientName, redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: "none" }),
+    });
+
+  it(`takes at most ${REGISTRATIONS_PER_SOFTWARE} registrations of one software per 10-second window from one address, also at once (429 past that); another software there still registers`, async () => {
     const address = freshAddress();
-    const registration = () =>
-      send("/oauth/register", {
-        method: "POST",
-        headers: { "Content-Type": "application/json", "CF-Connecting-IP": address },
-        body: JSON.stringify({ client_name: "Flood", redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: "none" }),
-      });
     await atWindowStart();
-    const answers = await Promise.all(Array.from({ length: 14 }, registration));
+    const answers = await Promise.all(Array.from({ length: REGISTRATIONS_PER_SOFTWARE + 4 }, registrationFrom(address, "Flood")));
     const statuses = answers.map((answer) => answer.status).sort();
-    expect(statuses).toEqual([...Array(10).fill(201), ...Array(4).fill(429)]);
+    expect(statuses).toEqual([...Array(REGISTRATIONS_PER_SOFTWARE).fill(201), ...Array(4).fill(429)]);
     const refused = answers.find((answer) => answer.status === 429)!;
     expect(refused.body.code).toBe("rate_limited");
     expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect((await registrationFrom(address, "Another assistant")()).status).toBe(201);
+  });
+
+  it(`holds one address to ${ADDRESS_CEILING} registrations per window, whatever software they name`, async () => {
+    const address = freshAddress();
+    await atWindowStart();
+    const names = Array.from({ length: ADDRESS_CEILING + 3 }, (_, i) => `Name ${i}`);
+    const statuses = (await Promise.all(names.map((name) => registrationFrom(address, name)()))).map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(ADDRESS_CEILING);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(3);
   });
 
   it("refuses a registration without a usable redirect URI (400 invalid_redirect_uri or invalid_client_metadata)", async () => {

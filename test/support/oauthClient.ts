@@ -1,9 +1,11 @@
 // An OAuth client as an assistant runs one: oauth4webapi (a certified OAuth 2 / OpenID client
 // library) against the real Worker: discovery from the MCP resource, dynamic registration, PKCE,
 // the code exchange and refreshes. The person's part (sign-in and consent) is a PagesBrowser.
-import { exports } from "cloudflare:workers";
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env, exports } from "cloudflare:workers";
 import * as oauth from "oauth4webapi";
 import { expect } from "vitest";
+import type { createApp } from "../../src/app";
 import { freshAddress } from "./accountsHarness";
 import { ORIGIN } from "./harness";
 import type { PageReply, PagesBrowser } from "./pagesBrowser";
@@ -24,14 +26,29 @@ export function fromAssistant(input: RequestInfo | URL, init?: RequestInit): Pro
 /** oauth4webapi's requests reach the Worker's default export. */
 export const viaWorker = { [oauth.customFetch]: (url: string, init: RequestInit) => fromAssistant(url, init) };
 
+/** Where oauth4webapi's requests go. */
+type Via = typeof viaWorker;
+
+/** oauth4webapi's requests reach an app a test built (with services of its own), from an address of their own. */
+export const viaApp = (app: ReturnType<typeof createApp>) => ({
+  [oauth.customFetch]: async (url: string, init: RequestInit) => {
+    const request = new Request(url, init);
+    request.headers.set("CF-Connecting-IP", freshAddress());
+    const ctx = createExecutionContext();
+    const response = await app.request(request, undefined, env, ctx);
+    await waitOnExecutionContext(ctx);
+    return response;
+  },
+});
+
 /** The Worker's authorization server, found the way an MCP client finds it: from the resource's metadata. */
-export async function discover(): Promise<oauth.AuthorizationServer> {
+export async function discover(via: Via = viaWorker): Promise<oauth.AuthorizationServer> {
   const resource = await oauth.processResourceDiscoveryResponse(
     new URL(MCP_OAUTH_URL),
-    await oauth.resourceDiscoveryRequest(new URL(MCP_OAUTH_URL), viaWorker),
+    await oauth.resourceDiscoveryRequest(new URL(MCP_OAUTH_URL), via),
   );
   const issuer = new URL(resource.authorization_servers![0]!);
-  return oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...viaWorker, algorithm: "oauth2" }));
+  return oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...via, algorithm: "oauth2" }));
 }
 
 /** A public client registered by RFC 7591 dynamic registration, as Claude's and ChatGPT's connectors do. */
@@ -110,10 +127,11 @@ export async function exchangeCode(
   request: Authorization,
   callback: URL,
   verifier = request.verifier,
+  via: Via = viaWorker,
 ) {
   const params = oauth.validateAuthResponse(as, client, callback, request.state);
   return oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, REDIRECT_URI, verifier, {
-    ...viaWorker,
+    ...via,
     additionalParameters: { resource: MCP_OAUTH_URL },
   });
 }
@@ -121,12 +139,8 @@ export async function exchangeCode(
 export const tokensOf = (as: oauth.AuthorizationServer, client: oauth.Client, response: Response) =>
   oauth.processAuthorizationCodeResponse(as, client, response);
 
-export async function refresh(as: oauth.AuthorizationServer, client: oauth.Client, refreshToken: string) {
-  return oauth.processRefreshTokenResponse(
-    as,
-    client,
-    await oauth.refreshTokenGrantRequest(as, client, oauth.None(), refreshToken, viaWorker),
-  );
+export async function refresh(as: oauth.AuthorizationServer, client: oauth.Client, refreshToken: string, via: Via = viaWorker) {
+  return oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, oauth.None(), refreshToken, via));
 }
 
 /** The OAuth error code a library call was refused with (`invalid_grant`, ...). */

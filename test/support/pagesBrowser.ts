@@ -37,6 +37,14 @@ function formBody(fields: FormFields): URLSearchParams {
 /** The value of the first `name="csrf"` hidden field of a page. */
 export const csrfOf = (html: string) => /name="csrf" value="([0-9a-f]+)"/.exec(html)?.[1];
 
+export interface BrowserOptions {
+  bindings?: Partial<Bindings>;
+  authenticator?: SoftwareAuthenticator;
+  address?: string;
+  /** The Worker the browser reaches: the service as deployed unless a test built one (other services). */
+  app?: ReturnType<typeof createApp>;
+}
+
 export class PagesBrowser {
   cookie: string | undefined;
   /** The CSRF token the last page showed (forms post it back). */
@@ -45,7 +53,7 @@ export class PagesBrowser {
   readonly authenticator: SoftwareAuthenticator;
   readonly address: string;
 
-  constructor(readonly options: { bindings?: Partial<Bindings>; authenticator?: SoftwareAuthenticator; address?: string } = {}) {
+  constructor(readonly options: BrowserOptions = {}) {
     this.authenticator = options.authenticator ?? new SoftwareAuthenticator();
     this.address = options.address ?? freshAddress();
   }
@@ -76,7 +84,12 @@ export class PagesBrowser {
     if (cookies && !headers.has("Cookie")) headers.set("Cookie", cookies);
     headers.set("CF-Connecting-IP", this.address);
     const ctx = createExecutionContext();
-    const response = await app.request(`${ORIGIN}${path}`, { ...init, headers }, { ...env, ...this.options.bindings }, ctx);
+    const response = await (this.options.app ?? app).request(
+      `${ORIGIN}${path}`,
+      { ...init, headers },
+      { ...env, ...this.options.bindings },
+      ctx,
+    );
     await waitOnExecutionContext(ctx);
     for (const set of response.headers.getSetCookie()) this.keepCookie(set);
     const text = await textOf(response);
@@ -145,16 +158,20 @@ export class PagesBrowser {
 }
 
 /** A person the operator invited, who registered a passkey through the link and is signed in, on the settings page. */
-export async function signedInPerson(plan: Plan = "PREMIUM", name = "collector"): Promise<{ userId: string; browser: PagesBrowser }> {
+export async function signedInPerson(
+  plan: Plan = "PREMIUM",
+  name = "collector",
+  options: BrowserOptions = {},
+): Promise<{ userId: string; browser: PagesBrowser }> {
   const userId = await newUser(plan, name);
-  const browser = await invitedBrowser(userId);
+  const browser = await invitedBrowser(userId, options);
   return { userId, browser };
 }
 
 /** A browser that registered a passkey for the user through a new invite, signed in and showing the settings. */
-export async function invitedBrowser(userId: string): Promise<PagesBrowser> {
+export async function invitedBrowser(userId: string, options: BrowserOptions = {}): Promise<PagesBrowser> {
   const { token } = await createInvite(db, userId);
-  const browser = new PagesBrowser();
+  const browser = new PagesBrowser(options);
   const registered = await browser.registerWithInvite(token);
   if (registered.status !== 200) throw new Error(`registration failed: ${registered.text}`);
   const settings = await browser.get("/settings");

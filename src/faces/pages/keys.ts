@@ -111,7 +111,7 @@ function keyList(page: Page, kind: ListKind, keys: { items: KeyListItem[]; total
   const columns = columnsOf(page, kind);
   const row = (key: KeyListItem) => html`<tr data-key-id="${key.keyId}" data-state="${key.state}">
 ${columns.map(([, cell]) => html`<td>${cell(key)}</td>`)}
-<td class="state-${key.state}">${stateText(page, key.state)}</td>
+<td class="state-${key.state}">${stateText(page, key.state)}${key.endedReason ? html` <span class="ended-reason">(${t.endedReason[key.endedReason]})</span>` : ""}</td>
 <td>${key.state === "active" ? html`<a class="revoke" href="${page.href(revokePath(key.keyId))}">${t.revoke}</a>` : ""}</td>
 </tr>`;
   return html`<table id="${kind}">

@@ -205,6 +205,16 @@ const TEXTS = {
   stateActive: say("有効", "active"),
   stateRevoked: say("失効済み", "revoked"),
   stateExpired: say("期限切れ", "expired"),
+  endedReason: say(
+    {
+      code_reused: "接続の認可コードが二度使われたため、接続を終了しました",
+      refresh_token_reused: "更新トークンが二度使われた (盗まれた可能性がある) ため、接続を終了しました",
+    },
+    {
+      code_reused: "ended: its authorization code was used twice",
+      refresh_token_reused: "ended: its refresh token was used twice (it may have been stolen)",
+    },
+  ),
   never: say("なし", "never"),
   notYet: say("未使用", "not yet"),
   unnamed: say("(名前なし)", "(no name)"),
