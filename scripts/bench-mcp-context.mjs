@@ -105,10 +105,19 @@ try {
     }
   }
   const { client } = await connect(server.url, server.keys.full, "2026-07-28");
+  if (!values.url) {
+    // A library of five games (its own server's demo account only), read back with the default fields.
+    const found = await client.callTool({ name: "searchGames", arguments: { query: "ドラゴンクエスト", limit: 5, fields: [] } });
+    for (const { gameId } of found.structuredContent.items) {
+      await client.callTool({ name: "addToLibrary", arguments: { gameId, buyPlace: "駿河屋", buyPrice: 1980, buyDate: "2023-05-03" } });
+    }
+  }
   const results = [];
   for (const [name, args] of [
     ["searchGames", { query: "ドラゴンクエスト" }],
     ["searchGames", { query: "ロックマン2" }],
+    ["searchGames", { query: "ロックマン2", includeCoverage: true }],
+    ["searchGames", { query: "存在しないゲーム" }],
     ["getLibrary", {}],
   ]) {
     const result = await client.callTool({ name, arguments: args });
