@@ -115,8 +115,8 @@ try {
   const results = [];
   for (const [name, args] of [
     ["searchGames", { query: "ドラゴンクエスト" }],
-    ["searchGames", { query: "ロックマン2" }],
-    ["searchGames", { query: "ロックマン2", includeCoverage: true }],
+    ["searchGames", { query: "ドラゴンクエストIII" }],
+    ["searchGames", { query: "ドラゴンクエストIII", includeCoverage: true }],
     ["searchGames", { query: "存在しないゲーム" }],
     ["getLibrary", {}],
   ]) {
