@@ -19,15 +19,17 @@ import type { AppEnv } from "../env";
 import { admitRequests } from "../platform/admission";
 import { type AuthContext, type PresentedKey, presentedKey } from "../platform/auth";
 import { type ConfirmPreview, confirmPreviewSchema } from "../platform/confirm";
-import { asApiError, methodNotAllowed } from "../platform/errors";
+import { asApiError, invalidInput, methodNotAllowed } from "../platform/errors";
+import type { Plan } from "../platform/plans";
 import { publicOrigin } from "../platform/publicOrigin";
 import { burstLimited } from "../platform/quota";
 import { BOOKMARK_HEADER, readBookmark } from "../platform/readSessions";
 import { MAX_TOOL_BODY_BYTES } from "../platform/requestBody";
-import { mcpToolEntry, mcpTools } from "../registry/catalog";
+import { mcpTools } from "../registry/catalog";
 import { CATALOG_REVISION } from "../registry/catalogRevision";
 import type { ToolDefinition } from "../registry/defineTool";
 import { invokeTool } from "../registry/invokeTool";
+import { type McpToolEntry, mcpToolEntry, mcpToolsets, toolsCallableBy } from "../registry/mcpListing";
 import {
   confirmationAsked,
   confirmsThroughPerson,
@@ -51,6 +53,9 @@ const INSTRUCTIONS = [
   "show the summary to the user and call again with the token only after they agree.",
   "Where the client shows forms (revision 2026-07-28 with elicitation), the person is asked the summary directly and no token is given.",
   "A result with isError carries the REST error body (code, message, field, retryAfterSec, requestId): fix the named field rather than retrying as is.",
+  "Unknown arguments are refused. Dates are YYYY-MM-DD. List tools answer a page: items plus page, returnedCount, totalCount, hasMore,",
+  "effectiveLimit, limitReduced and limitReason; ask for the next page while hasMore, keeping the other arguments.",
+  "The tools listed are those this key can call (its plan and scopes).",
 ].join(" ");
 
 const asText = (value: unknown) => [{ type: "text" as const, text: JSON.stringify(value) }];
@@ -90,12 +95,18 @@ interface McpCall {
   caller: McpCaller;
   /** The D1 bookmark the client handed back, for every call of the POST. */
   bookmark: string | undefined;
+  /** The families the client narrowed its list to (`?toolsets=`); all when undefined. */
+  toolsets: ReadonlySet<string> | undefined;
 }
 
 const callOf = (extra: Record<string, unknown> | undefined) => extra?.call as McpCall;
 
-/** tools/list changes only with a deploy that changes the catalog (CATALOG_REVISION, the server's version): any client may keep it an hour. */
-const TOOLS_LIST_CACHE = { ttlMs: 3_600_000, cacheScope: "public" as const };
+/**
+ * tools/list is the key's own (its plan and scopes) and changes with a deploy that changes the
+ * catalog (CATALOG_REVISION, the server's version) or a change of plan: the client may keep it
+ * five minutes, for this key alone.
+ */
+const TOOLS_LIST_CACHE = { ttlMs: 300_000, cacheScope: "private" as const };
 
 /** The preview a two-step tool answers before it acts (confirm.ts). */
 const isPreview = (result: unknown): result is ConfirmPreview => confirmPreviewSchema.safeParse(result).success;
@@ -119,13 +130,14 @@ async function countAtDoor({ c, authorization, caller }: McpCall, requestId: str
  * One MCP server per request: the face is stateless, every request stands alone. `era` is the
  * request's protocol revision family: 2026-07-28 ("modern") or a 2025 one ("legacy").
  */
-function serverFor(call: McpCall, era: ProtocolEra, byName: ReadonlyMap<string, ToolDefinition>, listed: Tool[]) {
+function serverFor(call: McpCall, era: ProtocolEra, byName: ReadonlyMap<string, ToolDefinition>, listed: ToolList) {
   const { c, authorization, caller, bookmark } = call;
   const server = new Server(
     { name: "retro-game-collection-api", title: "Retro Game Collection API", version: CATALOG_REVISION },
     { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS, cacheHints: { "tools/list": TOOLS_LIST_CACHE } },
   );
-  server.setRequestHandler("tools/list", () => ({ tools: listed }));
+  // A tools/list never comes alone as a tool call does: the face admitted its POST and knows the key.
+  server.setRequestHandler("tools/list", () => ({ tools: caller.verified ? listed(caller.verified, call.toolsets) : [] }));
   server.setRequestHandler("tools/call", async (request, ctx: ServerContext) => {
     const tool = byName.get(request.params.name);
     if (!tool) throw new ProtocolError(INVALID_PARAMS, `There is no tool named '${request.params.name}'.`);
@@ -227,6 +239,38 @@ async function admitMessages(c: Context<AppEnv>, key: PresentedKey, units: numbe
   return auth;
 }
 
+/** The tools a key lists, by its plan and scopes and the families asked for. */
+type ToolList = (auth: AuthContext, toolsets: ReadonlySet<string> | undefined) => Tool[];
+
+/** Each tool's listed form, made once per plan (the schemas are the same for every key of a plan). */
+function listingOf(tools: readonly ToolDefinition[]): ToolList {
+  const entries = new Map<string, McpToolEntry>();
+  const entryOf = (tool: ToolDefinition, plan: Plan) => {
+    const key = `${plan} ${tool.name}`;
+    const entry = entries.get(key) ?? mcpToolEntry(tool, plan);
+    entries.set(key, entry);
+    return entry;
+  };
+  // The SDK's Tool type names JSON Schemas more narrowly than the catalog's records.
+  return (auth, toolsets) => toolsCallableBy(tools, auth, toolsets).map((tool) => entryOf(tool, auth.plan) as unknown as Tool);
+}
+
+export const TOOLSETS_PARAM = "toolsets";
+
+/**
+ * `?toolsets=library,play`: the families a client lists (every tool stays callable). Absent, all;
+ * an unknown or empty name is a 400 naming the parameter.
+ */
+function readToolsets(url: string, known: readonly string[]): { toolsets?: ReadonlySet<string> } | { error: unknown } {
+  const values = new URL(url).searchParams.getAll(TOOLSETS_PARAM);
+  if (values.length === 0) return {};
+  const names = values.flatMap((value) => value.split(",")).map((name) => name.trim());
+  const unknown = names.filter((name) => !known.includes(name));
+  if (unknown.length === 0) return { toolsets: new Set(names) };
+  const shown = unknown.map((name) => `'${name}'`).join(", ");
+  return { error: invalidInput(TOOLSETS_PARAM, `${TOOLSETS_PARAM}: unknown toolset ${shown}; the toolsets are ${known.join(", ")}.`) };
+}
+
 /** Answers one MCP POST (`request`, the context's own or its canonical copy) as the caller the Authorization value names. */
 export type McpAnswer = (c: Context<AppEnv>, request: Request, authorization: string | undefined) => Promise<Response>;
 
@@ -239,8 +283,8 @@ export type McpAnswer = (c: Context<AppEnv>, request: Request, authorization: st
 export function mcpFace(allTools: readonly ToolDefinition[]): McpAnswer {
   const tools = mcpTools(allTools);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  // The catalog's JSON Schemas, as the SDK's Tool type names them.
-  const listed = tools.map(mcpToolEntry) as unknown as Tool[];
+  const listed = listingOf(tools);
+  const toolsets = mcpToolsets(tools);
   const serverOf = (call: McpCall, era: ProtocolEra) => serverFor(call, era, byName, listed);
   // 2026-07-28 requests: the official SDK's handler (server/discover, the per-request envelope,
   // input_required), answering JSON. 2025 ones go to serveLegacy, which answers JSON too.
@@ -262,13 +306,15 @@ export function mcpFace(allTools: readonly ToolDefinition[]): McpAnswer {
 
   return async (c, request, authorization) => {
     const bookmark = readBookmark(c.req.header(BOOKMARK_HEADER));
+    const narrowing = readToolsets(request.url, toolsets);
     const key = presentedKey(authorization);
     const body = await readMcpBody(request);
     const units = burstUnitsOf(body, byName);
     // Refused before anything runs: a bad key (401) first, then a full burst window (429), then a bad body.
     const caller: McpCaller = units > 0 ? { verified: await admitMessages(c, key, units), keyChecked: true } : { keyChecked: false };
     if ("refusal" in body) return body.refusal;
-    const call: McpCall = { c, authorization, caller, bookmark };
+    if ("error" in narrowing) throw narrowing.error;
+    const call: McpCall = { c, authorization, caller, bookmark, toolsets: narrowing.toolsets };
     // The SDK's own classifier reads a copy of the body (this one was read above).
     const legacy = await isLegacyRequest(new Request(request.url, { method: "POST", headers: request.headers, body: body.text }));
     const answer = legacy

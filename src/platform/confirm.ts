@@ -25,9 +25,10 @@ export const CONFIRM_TOKEN_TTL_SEC = 600;
 
 export const confirmTokenArg = z
   .string()
-  .regex(/^ct_[A-Za-z0-9]{32}$/, "must be a confirmToken from this tool's preview")
+  // Its form is the service's own (not a published pattern): a malformed token is refused all the same.
+  .refine((token) => /^ct_[A-Za-z0-9]{32}$/.test(token), "must be a confirmToken from this tool's preview")
   .optional()
-  .describe("Omit on the first call; send the token from its preview to confirm (valid 10 minutes).");
+  .describe("Two-step: omit for a preview; confirm with its token (10 min).");
 
 export const confirmPreviewSchema = z
   .object({

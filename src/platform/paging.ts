@@ -12,9 +12,9 @@ export const limitArg = (toolCap: number, defaultLimit: number) =>
     .refine(Number.isInteger, "must be an integer")
     .meta({ type: "integer" })
     .optional()
-    .describe(`Page size, 1 to ${toolCap} (default ${defaultLimit}); larger values are reduced, see effectiveLimit.`);
+    .describe(`Up to ${toolCap} (default ${defaultLimit}); more is reduced.`);
 
-export const pageArg = z.number().int().min(1).default(1).describe("Page number, from 1.");
+export const pageArg = z.number().int().min(1).default(1).describe("From 1.");
 
 /**
  * A list tool's page size, declared once on its definition: the registry builds its `limit`

@@ -99,25 +99,3 @@ export const catalogTools = (tools: readonly ToolDefinition[]) => tools.map(cata
 
 /** The tools the MCP face lists: all but the REST-only ones (exports, imports). */
 export const mcpTools = (tools: readonly ToolDefinition[]) => tools.filter((tool) => !tool.restOnly);
-
-/**
- * A tool as MCP tools/list shows it: the MCP description (no REST sentence), the same schemas as
- * the catalog, and the access rules in `_meta` so an assistant can tell what the user's plan allows.
- */
-export function mcpToolEntry(tool: ToolDefinition) {
-  const planDifferences = publishedPlanDifferences(tool);
-  return {
-    name: tool.name,
-    title: tool.title,
-    description: tool.description,
-    inputSchema: toJsonSchema(tool.input, "input"),
-    outputSchema: toJsonSchema(tool.output, "output"),
-    annotations: annotationsOf(tool),
-    _meta: {
-      scopes: [...tool.scopes],
-      plans: [...tool.plans],
-      ...(planDifferences ? { planDifferences } : {}),
-      ...(tool.notes?.length ? { notes: tool.notes } : {}),
-    },
-  };
-}

@@ -198,14 +198,14 @@ describe("idempotent upsert and generations", () => {
 
   it("shows a renamed platform in coverage at once", async () => {
     const account = await newAccount();
-    const before = await account.call("searchGames", { query: "ザンバラ戦記" });
+    const before = await account.call("searchGames", { query: "ザンバラ戦記", includeCoverage: true });
     expect(before.body.coverage.platforms).toContain("ザンバラ機");
     const renamed = `ザンバラ機 ${crypto.randomUUID().slice(0, 6)}`;
     const rows = fixtureRows(platforms);
     rows[0]!.name = renamed;
     try {
       expect((await importOk("platforms", toNdjson(rows))).body.upserted).toBe(1);
-      const after = await account.call("searchGames", { query: "ザンバラ戦記" });
+      const after = await account.call("searchGames", { query: "ザンバラ戦記", includeCoverage: true });
       expect(after.body.items[0].platform.name).toBe(renamed);
       expect(after.body.coverage.platforms).toContain(renamed);
       expect(after.body.coverage.platforms).not.toContain("ザンバラ機");

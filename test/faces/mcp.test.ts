@@ -3,7 +3,9 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { PLAN_LIMITS } from "../../src/platform/plans";
+import { portabilityFindings } from "../../scripts/lib/schemaPortability";
+import { TWO_STEP_NOTE } from "../../src/platform/confirm";
+import { KEY_PRESETS, PLAN_LIMITS } from "../../src/platform/plans";
 import { tools } from "../../src/tools";
 import companies from "../fixtures/master/library.companies.ndjson?raw";
 import games from "../fixtures/master/library.games.ndjson?raw";
@@ -12,7 +14,7 @@ import platforms from "../fixtures/master/library.platforms.ndjson?raw";
 import { atWindowStart, burstUsed, setUsedOn, useBurstWindow, usedToday } from "../support/accounting";
 import { type Account, admin, authHeader, newAccount, send } from "../support/harness";
 import { importFixture } from "../support/master";
-import { type McpReply, mcpCall, mcpClient } from "../support/mcp";
+import { type McpReply, mcpCall, mcpClient, mcpClientV2 } from "../support/mcp";
 
 const A = 750001;
 const B = 750002;
@@ -60,23 +62,91 @@ const postMcp = (body: unknown, headers: Record<string, string> = {}) =>
   });
 
 describe("MCP tools/list", () => {
-  it("lists every catalog tool but the REST-only ones, with the catalog's schemas and rules", async () => {
+  it("lists every catalog tool but the REST-only ones to a PREMIUM key with every scope, each with its rules and lean schemas", async () => {
     const client = await connect(await newAccount());
     const { tools: listed } = await client.listTools();
     const catalog = (await send("/rest/v1/tools")).body.tools as any[];
     const expected = catalog.filter((tool) => !tool.restOnly);
     expect(listed.map((tool) => tool.name)).toEqual(expected.map((tool) => tool.name));
-    expect(listed.length).toBeGreaterThanOrEqual(50);
     for (const tool of listed) {
       const entry = expected.find((candidate) => candidate.name === tool.name)!;
+      const definition = tools.find((candidate) => candidate.name === tool.name)!;
       expect(tool.title).toBe(entry.title);
-      expect(entry.description.startsWith(tool.description!), tool.name).toBe(true);
-      expect(tool.inputSchema).toEqual(entry.inputSchema);
-      expect(tool.outputSchema).toEqual(entry.outputSchema);
+      // The description a model reads carries the catalog's notes (the two-step one is confirmToken's own).
+      expect(tool.description!.startsWith(definition.description), tool.name).toBe(true);
+      for (const note of entry.notes.filter((note: string) => note !== TWO_STEP_NOTE)) expect(tool.description, tool.name).toContain(note);
+      // The same arguments as the catalog (PREMIUM's), without the catalog's restatements.
+      expect(Object.keys(tool.inputSchema.properties ?? {})).toEqual(Object.keys(entry.inputSchema.properties));
+      expect(tool.inputSchema.required ?? []).toEqual(entry.inputSchema.required ?? []);
+      expect(JSON.stringify(tool.inputSchema)).not.toContain("$schema");
       expect(tool.outputSchema?.type).toBe("object");
-      expect(tool.annotations).toEqual(entry.annotations);
-      expect(tool._meta).toMatchObject({ scopes: entry.scopes, plans: entry.plans });
-      expect(tool._meta?.planDifferences).toEqual(entry.planDifferences);
+      expect(tool._meta).toBeUndefined();
+    }
+  });
+
+  it("lists a FREE view-only key only what it can call, and an unlisted tool still answers as it always did", async () => {
+    const account = await newAccount({ plan: "FREE", scopes: [...KEY_PRESETS.viewOnly] });
+    const client = await connect(account);
+    const listed = (await client.listTools()).tools.map((tool) => tool.name);
+    const callable = tools.filter(
+      (tool) =>
+        !tool.restOnly && tool.plans.includes("FREE") && tool.scopes.every((scope) => KEY_PRESETS.viewOnly.includes(scope as never)),
+    );
+    expect(listed).toEqual(callable.map((tool) => tool.name));
+    expect(listed).toEqual(expect.arrayContaining(["getAccount", "searchGames", "getLibrary", "getPlayRecords"]));
+    for (const unlisted of ["addToLibrary", "getConsoles", "browseGames", "removeFromLibrary"]) expect(listed).not.toContain(unlisted);
+    // Unlisted, the tools answer exactly as before: the scope first, then the plan, as REST does.
+    const scope = await mcpCall(client, "addToLibrary", { gameId: A });
+    expectToolError(scope, "insufficient_scope");
+    expect(scope.body.scopes).toEqual(["library:write"]);
+    expect(await account.call("addToLibrary", { gameId: A })).toMatchObject({ status: 403, body: { code: "insufficient_scope" } });
+    expectToolError(await mcpCall(client, "getConsoles", {}), "plan_required");
+    expectToolError(await mcpCall(client, "browseGames", { platformIds: [1] }), "plan_required");
+  });
+
+  it("shows a lower plan's arguments as its plan takes them, and still refuses the PREMIUM ones", async () => {
+    const account = await newAccount({ plan: "FREE" });
+    const client = await connect(account);
+    const listed = (await client.listTools()).tools;
+    const playRecords = listed.find((tool) => tool.name === "getPlayRecords")!;
+    expect(playRecords.inputSchema.properties).not.toHaveProperty("consoleIds");
+    expect(playRecords.inputSchema.properties).toHaveProperty("statuses");
+    expectToolError(await mcpCall(client, "getPlayRecords", { consoleIds: ["c"] }), "plan_required", "consoleIds");
+  });
+
+  it("lists schemas the MCP Inspector finds portable: no type arrays, no untyped or boolean schema, no remote $ref", async () => {
+    const keys = [
+      await newAccount(),
+      await newAccount({ scopes: [...KEY_PRESETS.viewOnly] }),
+      await newAccount({ plan: "LIGHT", scopes: [...KEY_PRESETS.standard] }),
+      await newAccount({ plan: "FREE", scopes: [...KEY_PRESETS.standard] }),
+      await newAccount({ plan: "FREE", scopes: [...KEY_PRESETS.viewOnly] }),
+    ];
+    for (const account of keys) {
+      const listedV1 = (await (await connect(account)).listTools()).tools;
+      const v2 = await mcpClientV2(account.apiKey);
+      const listedV2 = (await v2.listTools()).tools;
+      await v2.close();
+      expect(listedV2).toEqual(listedV1);
+      expect(listedV1.flatMap(portabilityFindings), `${account.plan} ${listedV1.length} tools`).toEqual([]);
+    }
+  });
+
+  it("narrows the list to the toolsets asked for (every tool stays callable), and refuses an unknown one with 400", async () => {
+    const account = await newAccount();
+    const narrowed = await mcpClient(account.apiKey, "/mcp?toolsets=library,play");
+    clients.push(narrowed);
+    const families = new Set((await narrowed.listTools()).tools.map((tool) => tools.find((t) => t.name === tool.name)!.family));
+    expect([...families].sort()).toEqual(["library", "play"]);
+    expect(ok(await mcpCall(narrowed, "searchGames", { query: "ルミナ 霞" })).items[0]).toMatchObject({ gameId: A });
+    for (const query of ["toolsets=library,nonsense", "toolsets=", "toolsets=exports"]) {
+      const refused = await send(`/mcp?${query}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...authHeader(account.apiKey) },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+      });
+      expect(refused.status, query).toBe(400);
+      expect(refused.body, query).toMatchObject({ code: "invalid_input", field: "toolsets" });
     }
   });
 

@@ -62,7 +62,7 @@ async function resend(recorded: WireLog["requests"][number], apiKey: string, bod
 const retriedCall = (wire: WireLog) => wire.requests.find((request) => request.body.params?.requestState !== undefined)!;
 
 describe("revision 2026-07-28 with the SDK v2 client", () => {
-  it("connects by server/discover, lists the tools with cache hints tied to the catalog, and calls them", async () => {
+  it("connects by server/discover, lists the key's tools with private cache hints, and calls them", async () => {
     const account = await newAccount();
     const wire: WireLog = { requests: [], answers: [] };
     const client = await connect(account, { wire });
@@ -71,7 +71,7 @@ describe("revision 2026-07-28 with the SDK v2 client", () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toContain("removeFromLibrary");
     const listAnswer = wire.answers[wire.requests.findIndex((request) => request.body.method === "tools/list")];
-    expect(listAnswer.result).toMatchObject({ ttlMs: 3_600_000, cacheScope: "public" });
+    expect(listAnswer.result).toMatchObject({ ttlMs: 300_000, cacheScope: "private" });
     const account_ = await call(client, "getAccount");
     expect(account_.isError).toBe(false);
     expect(account_.body.userId).toBe(account.userId);

@@ -134,7 +134,7 @@ describe("paging declared once per tool", () => {
       const limit = tool.input.shape.limit as { description?: string } | undefined;
       expect(Boolean(limit), `${tool.name}: a limit argument exactly when paging is declared`).toBe(tool.paging !== undefined);
       if (!limit || !tool.paging) continue;
-      expect(limit.description, tool.name).toContain(`1 to ${tool.paging.cap} (default ${tool.paging.defaultLimit})`);
+      expect(limit.description, tool.name).toContain(`Up to ${tool.paging.cap} (default ${tool.paging.defaultLimit})`);
     }
   });
 

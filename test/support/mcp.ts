@@ -26,8 +26,19 @@ export interface McpReply<T = any> {
   text: string;
 }
 
-/** Calls a tool and reads its answer the way an assistant would: structured, or the error text. */
+/** Clients that listed the tools: the SDK checks a result against the listed output schema only then. */
+const listedBy = new WeakSet<Client>();
+
+/**
+ * Calls a tool and reads its answer the way an assistant would: structured, or the error text.
+ * The client lists the tools first (once), as an assistant does, so the SDK validates every
+ * structured result against the output schema the key was shown.
+ */
 export async function mcpCall(client: Client, name: string, args: Record<string, unknown> = {}): Promise<McpReply> {
+  if (!listedBy.has(client)) {
+    await client.listTools();
+    listedBy.add(client);
+  }
   const result = await client.callTool({ name, arguments: args });
   const text = (result.content as { type: string; text: string }[])[0]?.text ?? "";
   const isError = result.isError === true;
@@ -82,5 +93,7 @@ export async function mcpClientV2(
     client.setRequestHandler("elicitation/create", async (request) => person((request.params as { message: string }).message));
   }
   await client.connect(transport);
+  // Listed as an assistant would: the SDK then validates each structured result against its output schema.
+  await client.listTools();
   return client;
 }

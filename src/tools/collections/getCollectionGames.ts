@@ -49,10 +49,7 @@ export const getCollectionGames = defineTool({
     ...pageEnvelopeFields,
     summary: collectionSummarySchema,
   }),
-  notes: [
-    "summary covers the whole collection, whatever the filters.",
-    "game is always included; the page is capped at 100. One query per call, however large the collection; the summary is one stored row.",
-  ],
+  notes: ["summary covers the whole collection, whatever the filters.", "game is always included; the page is capped at 100."],
   firstReads: (args, { userId }) => (userId === undefined ? undefined : [collectionQuery(userId, args.collectionId)]),
   async handler({ db, read, auth, pageLimit }, args) {
     const [[collection]] = await read<[CollectionRow[]]>([collectionQuery(auth.userId, args.collectionId)]);

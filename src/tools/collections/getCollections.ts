@@ -26,9 +26,7 @@ export const getCollections = defineTool({
     ...pageArgs(PAGING),
   }),
   output: pagedEnvelope(collectionSchema),
-  notes: [
-    "Each summary covers the whole collection; the writes that change it keep it up to date, so a page reads one summary row per collection.",
-  ],
+  notes: ["Each summary covers the whole collection."],
   async handler({ db, auth, pageLimit }, args) {
     const limit = pageLimit(args.limit);
     const { rows, totalCount } = await collectionPage(db, auth.userId, args, pageWindow(args.page, limit));

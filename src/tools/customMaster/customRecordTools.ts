@@ -32,8 +32,7 @@ import {
   updateCustom,
 } from "./queries";
 
-const CUSTOM_ID_NOTE =
-  "Custom ids are random integers of 1,000,000,000 and above (at most 2^53 - 1); they never collide with official ids.";
+const CUSTOM_ID_NOTE = "Custom ids are 1,000,000,000 and above.";
 
 /** What removing a record does besides, as its preview tells it. */
 interface RemovalPreview {

@@ -37,6 +37,7 @@ const input = z
     releaseDateTo: isoDate.optional(),
     limit: limitArgOf(PAGING),
     fields: gameFieldsArg,
+    includeCoverage: z.boolean().optional().describe("true adds coverage (what the master data holds) to a search that found games."),
   })
   .superRefine(orderedRanges([["releaseDateFrom", "releaseDateTo"]]))
   .refine((args) => IDENTIFYING_TERMS.some((term) => args[term] !== undefined), {
@@ -86,7 +87,7 @@ export const searchGames = defineTool({
   family: "games",
   title: "ゲーム検索",
   description:
-    "Finds games by what is printed on the box: a title in kana or kanji, its hiragana reading, an English title, a common nickname, a JAN barcode or a model number. Width, kana type, case, long-vowel marks and roman numerals are ignored (ドラゴンクエストIII = どらごんくえすと3). Results are ordered by match strength (identifier, exact title, alias, prefix, partial), then release date.",
+    "Finds games by what is printed on the box: a title in kana or kanji, its hiragana reading, an English title, a common nickname, a JAN barcode or a model number. Width, kana type, case, long-vowel marks and roman numerals are ignored (ドラゴンクエストIII = どらごんくえすと3). Results are ordered by match strength (identifier, exact title, alias, prefix, partial), then release date. Use it to find a gameId; browseGames lists by platform or genre without a term.",
   restNote: "In REST, externalId is accepted only in a POST JSON body.",
   scopes: ["games:read"],
   plans: ALL_PLANS,
@@ -97,7 +98,7 @@ export const searchGames = defineTool({
     items: z.array(hitSchema),
     ...pageEnvelopeFields,
     generation: z.string(),
-    coverage: coverageSchema,
+    coverage: coverageSchema.optional().describe("Only when nothing was found, or with includeCoverage: what the master data holds."),
     platformCounts: z
       .array(z.object({ platformId: z.number().int(), name: z.string(), count: z.number().int() }))
       .optional()
@@ -112,7 +113,7 @@ export const searchGames = defineTool({
   notes: [
     "One identifying term is required: query, janCode, modelNumber or externalId (400 invalid_input otherwise).",
     "Several identifying terms must all match. No paging: narrow with platformIds or the release date range.",
-    "Query terms of any length match anywhere in a title, English title, reading or nickname; every term is served by an index.",
+    "Query terms of any length match anywhere in a title, English title, reading or nickname.",
     "matchedBy is the weakest field over the query's terms; an identifier match reports the identifier.",
     "A query term naming a platform (SFC, メガドラ, ゲームボーイ, ...) narrows to that platform when other terms remain; with platformIds both apply.",
     "When nothing matches as typed, terms of five or more characters may match within one edit (exact false, ranked last, with a hint).",
@@ -146,7 +147,8 @@ export const searchGames = defineTool({
       hasMore,
       ...limit,
       generation,
-      coverage,
+      // The same for every search of the day: given where it explains an empty answer, or when asked.
+      ...(result.totalCount === 0 || args.includeCoverage ? { coverage } : {}),
       ...(hasMore ? { platformCounts: result.platformCounts.slice(0, 10) } : {}),
       ...(hint === undefined ? {} : { hint }),
     };

@@ -450,9 +450,16 @@ describe("searchGames: limit, totals and narrowing hints", () => {
     }
   });
 
-  it("carries generation and coverage", async () => {
+  it("carries generation, and coverage only when nothing was found or when asked", async () => {
     const account = await newAccount();
-    const reply = await search(account, { query: "ゾルバ伝説" });
+    const found = await search(account, { query: "ゾルバ伝説" });
+    expect(found.body.totalCount).toBeGreaterThan(0);
+    expect(found.body).not.toHaveProperty("coverage");
+    const nothing = await search(account, { query: "存在しないゲームの題名" });
+    expect(nothing.body).toMatchObject({ totalCount: 0, coverage: { totalGames: expect.any(Number), note: expect.any(String) } });
+    const asked = await search(account, { query: "ゾルバ伝説", includeCoverage: false }, "GET");
+    expect(asked.body).not.toHaveProperty("coverage");
+    const reply = await search(account, { query: "ゾルバ伝説", includeCoverage: true });
     expect(typeof reply.body.generation).toBe("string");
     expect(reply.body.generation.length).toBeGreaterThan(0);
     expect(reply.body.generation).not.toBe("empty");

@@ -1,0 +1,162 @@
+import { TWO_STEP_NOTE } from "../platform/confirm";
+import { pageEnvelopeFields } from "../platform/paging";
+import type { Plan, Scope } from "../platform/plans";
+import { type JsonSchema, toJsonSchema } from "./catalog";
+import { annotationsOf, type ToolDefinition } from "./defineTool";
+
+/**
+ * What MCP tools/list shows a key: the tools it can call, each in a form written for a model's
+ * context. The REST catalog keeps the full JSON Schemas, notes and plan differences; here:
+ * - the input schema is the catalog's for the caller's plan (its planDifferences applied), without
+ *   what only restates a rule the description or the instructions give (the date regex beside
+ *   `format: date`, `minLength: 1`, `additionalProperties: false`) and with a nullable type spelled
+ *   `anyOf` [type, null], as clients that map schemas onto a single `type` need;
+ * - the output schema gives the result's own properties and their types, one level deep: the items
+ *   of a list and the objects inside a result are the same shapes in every tool (the Game object,
+ *   a library entry ...), which the results show and the catalog defines once; a page's envelope
+ *   is the one the instructions describe;
+ * - the description carries the notes a model needs (the two-step rule is the confirmToken
+ *   argument's own description and the instructions').
+ */
+
+type Json = unknown;
+
+const isObject = (node: Json): node is JsonSchema => typeof node === "object" && node !== null && !Array.isArray(node);
+
+/** `type: [T, "null"]` as `anyOf: [{type: T, ...}, {type: "null"}]`; other nodes unchanged. */
+function withoutTypeArray(schema: JsonSchema): JsonSchema {
+  if (!Array.isArray(schema.type)) return schema;
+  const { type, description, default: fallback, ...constraints } = schema;
+  const branches = (type as string[]).map((name) => (name === "null" ? { type: "null" } : { type: name, ...constraints }));
+  return {
+    ...(description === undefined ? {} : { description }),
+    ...(fallback === undefined ? {} : { default: fallback }),
+    anyOf: branches,
+  };
+}
+
+/** One input schema node in its listed form (recursively). */
+function leanInput(node: Json): Json {
+  if (Array.isArray(node)) return node.map(leanInput);
+  if (!isObject(node)) return node;
+  const lean: JsonSchema = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === "$schema") continue;
+    if (key === "pattern" && node.format !== undefined) continue;
+    if (key === "minLength" && value === 1) continue;
+    if (key === "minimum" && (value === 0 || value === 1) && node.maximum === undefined) continue;
+    if (key === "additionalProperties" && value === false) continue;
+    lean[key] =
+      key === "properties" && isObject(value)
+        ? Object.fromEntries(Object.entries(value).map(([name, schema]) => [name, leanInput(schema)]))
+        : leanInput(value);
+  }
+  return withoutTypeArray(lean);
+}
+
+/** A tool's input schema as the caller's plan takes it: PREMIUM's, less the arguments the plan refuses, with its narrower ones. */
+function inputFor(tool: ToolDefinition, plan: Plan): JsonSchema {
+  const schema = toJsonSchema(tool.input, "input");
+  const difference = plan === "PREMIUM" ? undefined : tool.planDifferences?.[plan];
+  if (difference) {
+    const properties = schema.properties as Record<string, Json>;
+    for (const name of difference.removedProperties ?? []) delete properties[name];
+    for (const [name, narrower] of Object.entries(difference.changedProperties ?? {})) {
+      const { $schema: _, ...narrowed } = toJsonSchema(narrower, "input");
+      properties[name] = narrowed;
+    }
+    const required = difference.required ?? ((schema.required as string[] | undefined) ?? []).filter((name) => name in properties);
+    if (required.length > 0) schema.required = required;
+    else delete schema.required;
+  }
+  return leanInput(schema) as JsonSchema;
+}
+
+/** A property's type alone: objects and arrays without their inner shapes, nullable as anyOf. */
+function typeOnly(schema: JsonSchema): JsonSchema {
+  if (Array.isArray(schema.anyOf)) return unionOf((schema.anyOf as JsonSchema[]).map(typeOnly));
+  if (Array.isArray(schema.type)) return unionOf((schema.type as string[]).map((type) => typeOnly({ ...schema, type })));
+  if (schema.const !== undefined) return { const: schema.const };
+  if (schema.type === "string" && Array.isArray(schema.enum)) return { type: "string", enum: schema.enum };
+  return schema.type === undefined ? {} : { type: schema.type };
+}
+
+function unionOf(branches: JsonSchema[]): JsonSchema {
+  const distinct = [...new Map(branches.map((branch) => [JSON.stringify(branch), branch])).values()];
+  return distinct.length === 1 ? distinct[0]! : { anyOf: distinct };
+}
+
+const ENVELOPE = Object.keys(pageEnvelopeFields);
+
+/** The result's own properties, each by its type; a union result (a two-step preview or its outcome) lists both. */
+function outputFor(tool: ToolDefinition): JsonSchema {
+  const schema = toJsonSchema(tool.output, "output");
+  // A two-step tool's preview is the one the instructions and the confirmToken argument describe.
+  const variants = (Array.isArray(schema.anyOf) ? (schema.anyOf as JsonSchema[]) : [schema]).filter(
+    (variant) => !isObject(variant.properties) || !("confirmRequired" in variant.properties),
+  );
+  const seen = new Map<string, JsonSchema[]>();
+  for (const variant of variants) {
+    for (const [name, property] of Object.entries((variant.properties ?? {}) as Record<string, JsonSchema>)) {
+      seen.set(name, [...(seen.get(name) ?? []), typeOnly(property)]);
+    }
+  }
+  const isPage = ENVELOPE.every((name) => seen.has(name));
+  const properties = [...seen].filter(([name]) => !(isPage && ENVELOPE.includes(name)));
+  return {
+    type: "object",
+    properties: Object.fromEntries(properties.map(([name, types]) => [name, unionOf(types)])),
+  };
+}
+
+/** The description a model reads: what the tool does, then the rules the catalog keeps as notes. */
+function descriptionOf(tool: ToolDefinition): string {
+  const notes = (tool.notes ?? []).filter((note) => note !== TWO_STEP_NOTE);
+  return [tool.description, ...notes].join(" ");
+}
+
+/**
+ * The tool's annotations less what MCP's defaults already say (readOnlyHint false, destructiveHint
+ * true, idempotentHint false; the last two mean nothing for a read) and the title given beside them.
+ */
+export function mcpAnnotations(tool: ToolDefinition) {
+  const { readOnlyHint, destructiveHint, idempotentHint, openWorldHint } = annotationsOf(tool);
+  return {
+    ...(readOnlyHint ? { readOnlyHint } : {}),
+    ...(!readOnlyHint && !destructiveHint ? { destructiveHint } : {}),
+    ...(!readOnlyHint && idempotentHint ? { idempotentHint } : {}),
+    openWorldHint,
+  };
+}
+
+/** One tool as tools/list shows it to a key of `plan`. */
+export function mcpToolEntry(tool: ToolDefinition, plan: Plan) {
+  const annotations = mcpAnnotations(tool);
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: descriptionOf(tool),
+    inputSchema: inputFor(tool, plan),
+    outputSchema: outputFor(tool),
+    annotations,
+  };
+}
+
+export type McpToolEntry = ReturnType<typeof mcpToolEntry>;
+
+/** The families a client may narrow its list to (`?toolsets=`): those with tools over MCP. */
+export const mcpToolsets = (tools: readonly ToolDefinition[]) => [...new Set(tools.map((tool) => tool.family))];
+
+/** The tools a key lists: those its scopes and plan can call, of the families asked for (all when none). */
+export function toolsCallableBy(
+  tools: readonly ToolDefinition[],
+  caller: { plan: Plan; scopes: ReadonlySet<Scope> },
+  toolsets?: ReadonlySet<string>,
+): ToolDefinition[] {
+  return tools.filter(
+    (tool) =>
+      tool.plans.includes(caller.plan) &&
+      tool.scopes.every((scope) => caller.scopes.has(scope)) &&
+      (toolsets === undefined || toolsets.has(tool.family)),
+  );
+}
