@@ -17,8 +17,13 @@ import type { ToolDefinition } from "./registry/defineTool";
 import { TOOL_PATH_PREFIX } from "./registry/defineTool";
 import { tools as registeredTools } from "./tools";
 
-/** The whole service as one Hono app; tests build it with other tools or settings. */
-export function createApp(tools: readonly ToolDefinition[] = registeredTools) {
+/** What a test may set when it builds the app: the clock tool calls read (a fixed instant), by default the system's. */
+export interface AppOptions {
+  clock?: () => Date;
+}
+
+/** The whole service as one Hono app; tests build it with other tools, settings or clock. */
+export function createApp(tools: readonly ToolDefinition[] = registeredTools, { clock = () => new Date() }: AppOptions = {}) {
   const app = new Hono<AppEnv>();
 
   app.use(
@@ -27,7 +32,7 @@ export function createApp(tools: readonly ToolDefinition[] = registeredTools) {
   );
 
   mountCatalogRoutes(app, tools);
-  mountToolRoutes(app, tools);
+  mountToolRoutes(app, tools, clock);
   const mcp = mcpFace(tools);
   mountMcpEndpoint(app, mcp);
   mountOAuth(app, mcp);
