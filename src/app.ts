@@ -18,14 +18,17 @@ import type { ToolDefinition } from "./registry/defineTool";
 import { TOOL_PATH_PREFIX } from "./registry/defineTool";
 import { tools as registeredTools } from "./tools";
 
-/** What the service reaches outside itself; a test serves it itself. */
+/** What the service reaches outside itself, and the clock tool calls read; a test sets them itself. */
 export interface Services {
   /** How Client ID Metadata Documents are fetched (src/accounts/clientMetadata.ts): the public internet by default. */
   fetchClientMetadata?: MetadataFetch;
+  /** The instant tool calls take as now (a fixed one in tests), by default the system's. */
+  clock?: () => Date;
 }
 
-/** The whole service as one Hono app; tests build it with other tools, settings or services. */
+/** The whole service as one Hono app; tests build it with other tools, settings, services or clock. */
 export function createApp(tools: readonly ToolDefinition[] = registeredTools, services: Services = {}) {
+  const clock = services.clock ?? (() => new Date());
   const app = new Hono<AppEnv>();
 
   app.use(
@@ -34,7 +37,7 @@ export function createApp(tools: readonly ToolDefinition[] = registeredTools, se
   );
 
   mountCatalogRoutes(app, tools);
-  mountToolRoutes(app, tools);
+  mountToolRoutes(app, tools, clock);
   const mcp = mcpFace(tools);
   mountMcpEndpoint(app, mcp);
   mountOAuth(app, mcp, services.fetchClientMetadata ?? publicFetch);

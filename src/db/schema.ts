@@ -46,6 +46,8 @@ export const users = sqliteTable("users", {
   name: text("name"),
   plan: text("plan", { enum: ["FREE", "LIGHT", "PREMIUM"] }).notNull(),
   suspended: integer("suspended", { mode: "boolean" }).notNull().default(false),
+  /** IANA time zone deciding the user's "today" (default dates, overdue filters); quotas keep UTC days. */
+  timeZone: text("time_zone").notNull().default("Asia/Tokyo"),
   createdAt: createdAt(),
 });
 
@@ -357,7 +359,9 @@ export const masterMeta = sqliteTable("master_meta", {
 //   game_sort_key, game_release_date of library_entries, wishlist_entries and play_records: their
 //                 game's sort_key and release_date. Triggers library_entries_game_copy_ai,
 //                 wishlist_entries_game_copy_ai, play_records_game_copy_ai, games_list_copies_au.
-//   play_records.total_play_time: the sum of its play logs. Triggers play_logs_total_ai/_ad/_au.
+//   play_records.total_play_time: its untracked_play_time plus the sum of its play logs. Triggers
+//                 play_logs_total_ai/_ad/_au and play_records_untracked_ai/_au
+//                 (migrations/0010_time_zone_untracked_time.sql).
 //   list_counts   (below) how many rows each of a user's lists holds (migrations/0002_list_counts.sql):
 //                 triggers library_entries_count_ai/_ad, wishlist_entries_count_ai/_ad,
 //                 play_records_count_ai/_ad/_au (play: latest cycles only).
@@ -599,7 +603,9 @@ export const playRecords = sqliteTable(
     revision: text("revision").notNull(),
     /** The game's sort_key, kept equal by triggers (see "Kept by triggers"), for the title sort's index. */
     gameSortKey: text("game_sort_key"),
-    /** The sum of the record's play logs' play_time, kept by triggers on play_logs (see "Kept by triggers"). */
+    /** Minutes played that no play log records (a total told afterwards); counted in total_play_time. */
+    untrackedPlayTime: integer("untracked_play_time").notNull().default(0),
+    /** untracked_play_time plus the sum of the record's play logs' play_time, kept by triggers (see "Kept by triggers"). */
     totalPlayTime: integer("total_play_time").notNull().default(0),
   },
   (t) => [

@@ -15,7 +15,7 @@ const SERVICE_METHODS = ["GET", "POST", "PUT"];
 const allowedMethods = (tool: ToolDefinition) => [...methodsOf(tool), "PUT"];
 
 /** The REST face: HTTP method, arguments from the query string or JSON body, the body as JSON. */
-async function callTool(c: Context<AppEnv>, tool: ToolDefinition): Promise<Response> {
+async function callTool(c: Context<AppEnv>, tool: ToolDefinition, clock: () => Date): Promise<Response> {
   const allowed = allowedMethods(tool);
   if (!allowed.includes(c.req.method)) throw methodNotAllowed(allowed);
   const idempotencyKey = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
@@ -29,6 +29,7 @@ async function callTool(c: Context<AppEnv>, tool: ToolDefinition): Promise<Respo
     input: await readToolArguments(c, tool),
     idempotencyKey,
     bookmark,
+    now: clock(),
   });
   // The rate-limit and bookmark headers go on the answer whatever it is (serviceFrame writes them).
   if (outcome.rate) c.set("rate", outcome.rate);
@@ -48,9 +49,9 @@ function decodedSegment(segment: string): string {
 }
 
 /** One route per tool, generated from the registry; anything else under /rest/v1/ is a 404. */
-export function mountToolRoutes(app: Hono<AppEnv>, tools: readonly ToolDefinition[]): void {
+export function mountToolRoutes(app: Hono<AppEnv>, tools: readonly ToolDefinition[], clock: () => Date): void {
   for (const tool of tools) {
-    app.all(`${TOOL_PATH_PREFIX}${tool.name}`, (c) => callTool(c, tool));
+    app.all(`${TOOL_PATH_PREFIX}${tool.name}`, (c) => callTool(c, tool, clock));
   }
   // A wildcard, not `:name`: with a parameter beside the static tool paths Hono's fast RegExpRouter
   // gives up and every request is routed by the slower TrieRouter. Tool routes come first, so this

@@ -4,6 +4,16 @@ import { normalizeCode, normalizeSearchText } from "./normalize";
 /** A real calendar date `YYYY-MM-DD` (2024-02-30 is refused). */
 export const isoDate = z.iso.date({ error: "must be a calendar date YYYY-MM-DD" });
 
+/**
+ * A date a person records about a purchase (bought, planned): a full date only, so that sorts,
+ * date ranges, exports and imports read one kind of value. What is known of a vaguer date (a
+ * month, a year) goes in the record's memo; the date stays null.
+ */
+export const recordedDate = (what: string) =>
+  z.iso
+    .date({ error: "must be a full date YYYY-MM-DD; when only the month or year is known, leave it null and write it in memo" })
+    .describe(`${what}: a full date YYYY-MM-DD. Only the month or year known? Leave it null and note it in memo (e.g. "2023年5月頃").`);
+
 /** EAN-13 / EAN-8 (JAN) with a valid check digit. */
 export const janCode = z
   .string()

@@ -1,4 +1,7 @@
-/** Time as this service counts it: UTC days (quotas, "today" in play and wish dates), ISO timestamps. */
+/**
+ * Time as this service counts it: UTC days for quotas, the person's own day (their account's time
+ * zone) for "today" in dates they record and overdue filters, ISO timestamps.
+ */
 
 export const DAY_MS = 86_400_000;
 
@@ -9,5 +12,36 @@ export const nextUtcMidnight = (now: Date) => new Date(Math.floor(now.getTime() 
 
 /** Whole seconds from one instant to a later one, rounded up, never below `atLeast`. */
 export const secondsUntil = (from: Date, to: Date, atLeast = 0) => Math.max(atLeast, Math.ceil((to.getTime() - from.getTime()) / 1000));
+
+/** Formatters by time zone: building one costs far more than using it. */
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The day of an instant in an IANA time zone, YYYY-MM-DD. */
+export function dayIn(instant: Date, timeZone: string): string {
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
+    dayFormats.set(timeZone, format);
+  }
+  const part = Object.fromEntries(format.formatToParts(instant).map(({ type, value }) => [type, value]));
+  return `${part.year}-${part.month}-${part.day}`;
+}
+
+/** The time zone new accounts start with (existing ones got it by migration 0010). */
+export const DEFAULT_TIME_ZONE = "Asia/Tokyo";
+
+/** The IANA name of a time zone as Intl knows it (canonical case), or undefined when it is not one. */
+export function timeZoneNamed(name: string): string | undefined {
+  if (!/^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*$/.test(name) || name.length > 64) return undefined;
+  let resolved: string;
+  try {
+    resolved = new Intl.DateTimeFormat("en-US", { timeZone: name }).resolvedOptions().timeZone;
+  } catch {
+    return undefined;
+  }
+  // ICU also takes abbreviations (JST, EST) as aliases: a zone is named by its region ("Asia/Tokyo",
+  // links such as "Japan/..." included) or as Intl itself names it ("UTC").
+  return name.includes("/") || name.toLowerCase() === resolved.toLowerCase() ? resolved : undefined;
+}
 
 export const nowIso = () => new Date().toISOString();

@@ -37,6 +37,8 @@ export interface ToolCall {
   idempotencyKey?: string;
   /** The D1 bookmark the client handed back (readSessions.ts): its reads see at least what it wrote. */
   bookmark?: string;
+  /** The instant the call runs at, by the app's clock (a test may fix it); the system's time when absent. */
+  now?: Date;
 }
 
 /** How a call ended, for the face to answer in its wire format. */
@@ -75,7 +77,7 @@ interface ToolAdmission extends Admission {
  */
 export async function invokeTool(tool: ToolDefinition, call: ToolCall): Promise<ToolOutcome> {
   const session = readSession(call.env, readsMasterOnly(tool), call.bookmark);
-  const scope: CallScope = { tool, call, db: createDb(session), now: new Date(), pageLimit: pageLimitOfTool(tool) };
+  const scope: CallScope = { tool, call, db: createDb(session), now: call.now ?? new Date(), pageLimit: pageLimitOfTool(tool) };
   const outcome = await runChargedWork({
     event: "tool_call",
     requestId: call.requestId,

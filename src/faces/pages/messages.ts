@@ -143,6 +143,16 @@ const TEXTS = {
     (calls: string, seconds: string) => `キーごとに ${seconds} 秒あたり ${calls} 回`,
     (calls, seconds) => `${calls} calls per key per ${seconds} seconds`,
   ),
+  timeZoneTitle: say("タイムゾーン", "Time zone"),
+  timeZoneHelp: say(
+    (today: string) =>
+      `記録の既定の日付 (「今日」) と期限切れの判定に使います。この設定での今日: ${today}。利用回数の上限は UTC の日で数えます。`,
+    (today) =>
+      `It decides "today" for the dates your records get by default and for overdue filters. Today there: ${today}. The daily quota counts UTC days.`,
+  ),
+  timeZoneLabel: say("IANA タイムゾーン名 (例: Asia/Tokyo)", "IANA time zone name (e.g. Asia/Tokyo)"),
+  timeZoneSave: say("タイムゾーンを保存", "Save time zone"),
+  timeZoneSaved: say("タイムゾーンを保存しました。", "The time zone was saved."),
   registered: say("登録数", "Registered"),
   resource: say("種類", "Kind"),
   count: say("件数", "Count"),

@@ -5,6 +5,7 @@ import { type IssuedKeyAnswer, issueKeyFor, listKeys } from "../../accounts/apiK
 import { listEvents } from "../../accounts/events";
 import { listPasskeys } from "../../accounts/passkeys";
 import { endAllSessions, endSession, type Session } from "../../accounts/sessions";
+import { setTimeZone } from "../../accounts/timeZone";
 import type { AppEnv } from "../../env";
 import { createDb } from "../../platform/db";
 import { ApiError } from "../../platform/errors";
@@ -19,10 +20,38 @@ import { formatCount, formatInstant } from "./messages";
 import { passkeysSection } from "./passkeys";
 import { usageChart } from "./usageChart";
 
-/** What the settings page shows besides the account: a key just made, or a refused attempt to make one. */
+/** What the settings page shows besides the account: a key just made, a refused attempt to make one, or a refused time zone. */
 interface Outcome {
   issued?: IssuedKeyAnswer;
   refused?: { draft: KeyDraft; error: ApiError };
+  refusedTimeZone?: { typed: string; error: ApiError };
+}
+
+/** Every time zone Intl knows, offered as the field's suggestions (any IANA name it accepts is taken). */
+const timeZoneChoices = () =>
+  html`<datalist id="time-zones">${Intl.supportedValuesOf("timeZone").map((zone) => html`<option value="${zone}"></option>`)}</datalist>`;
+
+/** The account's time zone (its "today"), and the form that changes it. */
+function timeZoneSection(
+  c: Context<AppEnv>,
+  page: Page,
+  account: AccountSummary,
+  csrfToken: string,
+  refused?: Outcome["refusedTimeZone"],
+): Html {
+  const { t } = page;
+  return html`<section id="timezone-section" aria-labelledby="timezone-title">
+<h2 id="timezone-title">${t.timeZoneTitle}</h2>
+${noticeOf(c, { timeZoneSaved: t.timeZoneSaved })}
+<p class="help">${t.timeZoneHelp(account.today)}</p>
+<form id="time-zone-form" method="post" action="${page.href("/settings/timezone")}#timezone-section">${csrfField(csrfToken)}
+<label for="time-zone">${t.timeZoneLabel}</label>
+<input id="time-zone" name="timeZone" value="${refused?.typed ?? account.timeZone}" list="time-zones" required maxlength="64" autocomplete="off">
+${timeZoneChoices()}
+${refused ? html`<p class="error" role="alert">${refused.error.message}</p>` : ""}
+<button id="save-time-zone" type="submit">${t.timeZoneSave}</button>
+</form>
+</section>`;
 }
 
 const limitText = (page: Page, limit: number | null) =>
@@ -73,6 +102,7 @@ async function settingsView(c: Context<AppEnv>, page: Page, session: Session, ou
   const { t } = page;
   // A form's answer lands where its action points (#keys-section, #create, #passkeys-section): its notice, new key or refusal comes first there.
   const main = html`${accountSection(page, account)}
+${timeZoneSection(c, page, account, session.csrfToken, outcome.refusedTimeZone)}
 <section id="keys-section" aria-labelledby="keys-title">
 <h2 id="keys-title">${t.keysTitle}</h2>
 ${noticeOf(c, { keyRevoked: t.keyRevoked })}
@@ -129,6 +159,19 @@ export function mountSettings(app: Hono<AppEnv>): void {
       } catch (error) {
         if (!isFormRefusal(error)) throw error;
         return htmlPage(c, settingsView(c, page, session, { refused: { draft, error } }), error.status);
+      }
+    }),
+  );
+  app.post(
+    "/settings/timezone",
+    settingsForm(async (c, page, session, form) => {
+      const typed = form.get("timeZone") ?? "";
+      try {
+        await setTimeZone(createDb(c.env.DB), session.userId, typed);
+        return redirectTo(c, page.href("/settings?notice=timeZoneSaved#timezone-section"));
+      } catch (error) {
+        if (!isFormRefusal(error)) throw error;
+        return htmlPage(c, settingsView(c, page, session, { refusedTimeZone: { typed, error } }), error.status);
       }
     }),
   );

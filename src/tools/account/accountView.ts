@@ -4,7 +4,7 @@ import { type Db, queryBatch } from "../../platform/db";
 import { BURST_WINDOW_SEC, PLAN_LIMITS } from "../../platform/plans";
 import { dailyUsageOf } from "../../platform/quota";
 import { registeredCountsOf, registeredCountsQuery } from "../../platform/registeredLimits";
-import { utcDay } from "../../platform/time";
+import { dayIn, utcDay } from "../../platform/time";
 import type { UsageCount } from "../../platform/userAccounting";
 import { PLAN_COUNTERS } from "../planCounters";
 import type { AccountUser } from "./items";
@@ -51,6 +51,8 @@ function accountViewOf([[user], [counts]]: AccountRows, usedToday: number, now: 
     userId: user.id,
     name: user.name,
     plan: user.plan,
+    timeZone: user.time_zone,
+    today: dayIn(now, user.time_zone),
     registered: registeredCountsOf(counts, user.plan, PLAN_COUNTERS),
     usage: dailyUsageOf(usedToday, user, now),
     rate: { burstLimit: PLAN_LIMITS[user.plan].burstLimit, burstWindowSec: BURST_WINDOW_SEC },

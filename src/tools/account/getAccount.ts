@@ -11,7 +11,7 @@ export const getAccount = defineTool({
   family: "account",
   title: "アカウント確認",
   description:
-    "Returns the account's plan, its registered record counts with the plan's limits, today's usage with the daily quota, and the key's burst rate. A successful reply also proves the API key is valid.",
+    "Returns the account's plan, its time zone and today's date there (the \"today\" of default dates and overdue filters), its registered record counts with the plan's limits, today's usage with the daily quota (a UTC day), and the key's burst rate. A successful reply also proves the API key is valid.",
   restNote: "In REST, call GET /rest/v1/getAccount with the key in the Authorization header.",
   scopes: [],
   plans: ALL_PLANS,
@@ -21,6 +21,12 @@ export const getAccount = defineTool({
     userId: z.string(),
     name: z.string().nullable(),
     plan: z.enum(PLANS),
+    timeZone: z
+      .string()
+      .describe(
+        'IANA time zone (default Asia/Tokyo), changed on the settings page: it decides "today" for default dates and overdue filters.',
+      ),
+    today: z.string().describe("Today in that time zone, YYYY-MM-DD."),
     key: z.object({ keyId: z.string(), scopes: z.array(z.enum(SCOPES)) }),
     registered: z.record(z.string(), countWithLimit),
     usage: z.object({
@@ -37,7 +43,7 @@ export const getAccount = defineTool({
   async handler({ env, db, auth, now }) {
     const { account } = await readAccount(env, db, auth.userId, now);
     if (!account) throw new ApiError("unauthorized", "The API key's account no longer exists.");
-    const { userId, name, plan, ...measures } = account;
-    return { userId, name, plan, key: { keyId: auth.keyId, scopes: [...auth.scopes] }, ...measures };
+    const { userId, name, plan, timeZone, today, ...measures } = account;
+    return { userId, name, plan, timeZone, today, key: { keyId: auth.keyId, scopes: [...auth.scopes] }, ...measures };
   },
 });

@@ -11,4 +11,8 @@ export async function findUser(db: Db, userId: string) {
 
 /** What getAccount shows of the user, as a statement for its batch. */
 export const accountUserQuery = (userId: string) =>
-  statements.select({ id: users.id, name: users.name, plan: users.plan }).from(users).where(byId(userId)).getSQL();
+  statements
+    .select({ id: users.id, name: users.name, plan: users.plan, timeZone: users.timeZone })
+    .from(users)
+    .where(byId(userId))
+    .getSQL();

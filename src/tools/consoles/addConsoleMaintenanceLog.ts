@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { notFound } from "../../platform/errors";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
+import { lazyToday } from "../../platform/timeZones";
 import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
 import { maintenanceFieldArgs, maintenanceLogSchema, toMaintenanceLog } from "./items";
@@ -21,10 +22,10 @@ export const addConsoleMaintenanceLog = defineTool({
     .partial()
     .required({ consoleId: true, title: true }),
   output: z.object({ item: maintenanceLogSchema }),
-  notes: ["status DONE without completedDate records today (UTC) as the completion date."],
+  notes: ["status DONE without completedDate records today (in the account's time zone, getAccount's timeZone) as the completion date."],
   async handler({ db, auth, now }, args) {
     if (!(await findConsole(db, auth.userId, args.consoleId))) throw notFound(`Your console ${args.consoleId}`);
-    const values = withDoneDate(
+    const values = await withDoneDate(
       {
         title: args.title,
         memo: args.memo ?? null,
@@ -32,7 +33,7 @@ export const addConsoleMaintenanceLog = defineTool({
         scheduledDate: args.scheduledDate ?? null,
         completedDate: args.completedDate ?? null,
       },
-      now,
+      lazyToday(db, auth.userId, now),
     );
     const id = await insertLog(db, auth.userId, args.consoleId, values, now.toISOString());
     return { item: toMaintenanceLog(readBack(await findLog(db, auth.userId, id), () => notFound(`Your console ${args.consoleId}`))) };

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { type consolePlatforms, type consoles, maintenanceLogs } from "../../db/schema";
 import type { RowOf } from "../../platform/db";
 import { rating } from "../../platform/filters";
-import { isoDate, nameText, positiveId, text } from "../../platform/schemas";
+import { isoDate, nameText, positiveId, recordedDate, text } from "../../platform/schemas";
 
 export const CONSOLE_FIELD_GROUPS = ["purchase", "platforms", "timestamps", "memo"] as const;
 export type ConsoleFieldGroup = (typeof CONSOLE_FIELD_GROUPS)[number];
@@ -15,7 +15,7 @@ export const consoleFieldArgs = {
   nameKana: text(100).nullable(),
   memo: text(2000).nullable(),
   rating: rating.nullable(),
-  buyDate: isoDate.nullable(),
+  buyDate: recordedDate("Purchase date").nullable(),
   buyPrice: z.number().min(0).nullable().describe("JPY."),
   buyPlace: text(100).nullable(),
   publisherName: text(100).nullable().describe("Maker of the console as printed on it."),
@@ -80,7 +80,7 @@ export const MAINTENANCE_STATUSES = maintenanceLogs.status.enumValues;
 export const maintenanceFieldArgs = {
   title: nameText(100),
   memo: text(2000).nullable(),
-  status: z.enum(MAINTENANCE_STATUSES).describe("DONE sets completedDate to today (UTC) when it is empty."),
+  status: z.enum(MAINTENANCE_STATUSES).describe("DONE sets completedDate to today (in the account's time zone) when it is empty."),
   scheduledDate: isoDate.nullable(),
   completedDate: isoDate.nullable(),
 };

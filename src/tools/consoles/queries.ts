@@ -12,7 +12,6 @@ import { normalizePlace } from "../../platform/normalize";
 import type { PageWindow } from "../../platform/paging";
 import { addWithinLimit, type LimitContext, planCounter, runConditional, type WriteCondition } from "../../platform/registeredLimits";
 import { isoDate, text } from "../../platform/schemas";
-import { utcDay } from "../../platform/time";
 import { readBack } from "../../platform/writes";
 import { usableIds } from "../games/queries";
 import { stillUsable } from "../shared/usableReferences";
@@ -242,9 +241,9 @@ export async function findLog(db: Db, userId: string, maintenanceLogId: string):
   return db.select().from(maintenanceLogs).where(ownLog(userId, maintenanceLogId)).get();
 }
 
-/** A log marked DONE without a date was done today: the rule keeps status and dates coherent. */
-export const withDoneDate = (values: LogValues, now: Date): LogValues =>
-  values.status === "DONE" && values.completedDate === null ? { ...values, completedDate: utcDay(now) } : values;
+/** A log marked DONE without a date was done today (the user's day): the rule keeps status and dates coherent. */
+export const withDoneDate = async (values: LogValues, today: () => Promise<string>): Promise<LogValues> =>
+  values.status === "DONE" && values.completedDate === null ? { ...values, completedDate: await today() } : values;
 
 /** Adds a log while its console still exists (checked in the same batch). */
 export async function insertLog(db: Db, userId: string, consoleId: string, values: LogValues, now: string): Promise<string> {
@@ -260,18 +259,31 @@ export async function insertLog(db: Db, userId: string, consoleId: string, value
 
 /**
  * Writes only the fields sent, so two patches of different fields never undo each other; then
- * a DONE log still without a completion date gets today's (the same rule as on insert).
+ * a DONE log still without a completion date gets today's (the same rule as on insert). Only a
+ * patch that sets DONE or clears the date can leave a log so, so only such a patch reads today.
  */
-export async function patchLog(db: Db, userId: string, maintenanceLogId: string, changes: Partial<LogValues>, now: Date) {
+export async function patchLog(
+  db: Db,
+  userId: string,
+  maintenanceLogId: string,
+  changes: Partial<LogValues>,
+  now: Date,
+  today: () => Promise<string>,
+) {
   const where = ownLog(userId, maintenanceLogId);
+  const patch = db
+    .update(maintenanceLogs)
+    .set({ ...changes, updatedAt: now.toISOString() })
+    .where(where);
+  if (changes.status !== "DONE" && changes.completedDate !== null) {
+    await patch;
+    return;
+  }
   await db.batch([
+    patch,
     db
       .update(maintenanceLogs)
-      .set({ ...changes, updatedAt: now.toISOString() })
-      .where(where),
-    db
-      .update(maintenanceLogs)
-      .set({ completedDate: utcDay(now) })
+      .set({ completedDate: await today() })
       .where(and(where, eq(maintenanceLogs.status, "DONE"), isNull(maintenanceLogs.completedDate))),
   ]);
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { notFound } from "../../platform/errors";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
+import { lazyToday } from "../../platform/timeZones";
 import { givenFields } from "../../platform/updates";
 import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
@@ -12,7 +13,7 @@ export const updateConsoleMaintenanceLog = defineTool({
   family: "consoles",
   title: "メンテナンス記録更新",
   description:
-    "Patches one maintenance log: an omitted field is kept, null clears it. Moving it to DONE records today as the completion date when none is set.",
+    "Patches one maintenance log: an omitted field is kept, null clears it. Moving it to DONE records today (in the account's time zone) as the completion date when none is set.",
   restNote: "In REST, POST /rest/v1/updateConsoleMaintenanceLog with maintenanceLogId and the fields to change.",
   scopes: ["play:write"],
   plans: LIGHT_AND_ABOVE,
@@ -26,7 +27,7 @@ export const updateConsoleMaintenanceLog = defineTool({
   async handler({ db, auth, now }, { maintenanceLogId, ...changes }) {
     const current = await findLog(db, auth.userId, maintenanceLogId);
     if (!current) throw notFound(`Your maintenance log ${maintenanceLogId}`);
-    await patchLog(db, auth.userId, maintenanceLogId, givenFields(changes), now);
+    await patchLog(db, auth.userId, maintenanceLogId, givenFields(changes), now, lazyToday(db, auth.userId, now));
     return {
       item: toMaintenanceLog(
         readBack(await findLog(db, auth.userId, maintenanceLogId), () => notFound(`Your maintenance log ${maintenanceLogId}`)),

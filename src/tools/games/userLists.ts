@@ -16,6 +16,7 @@ import {
 } from "../../platform/paging";
 import { ALL_PLANS } from "../../platform/plans";
 import { type ListName, listSize } from "../../platform/registeredLimits";
+import { todayOf } from "../../platform/timeZones";
 import type { ToolDefinition } from "../../registry/defineTool";
 import { resolveAttributeIds } from "../attributes/queries";
 import type { GameRecord } from "./gameObject";
@@ -80,16 +81,30 @@ export interface ListFilters extends GameFilters {
   attributes?: string[];
 }
 
-/** What a list's filters look up before their conditions: the game filters' genre, and the attribute ids by id or label. */
+/**
+ * What a list's filters look up before their conditions: the game filters' genre, the attribute
+ * ids by id or label, and the user's today (their time zone's day) for a filter relative to it.
+ */
 export interface ListLookups extends GameLookups {
   attributeIds: string[];
+  today: string;
 }
 
-/** The lookups of a user's list filters: the game filters', and the attributes' ids when attributes are filtered by. */
-export function listLookups(userId: string, filters: ListFilters): Lookups<ListLookups> {
+/**
+ * The lookups of a user's list filters: the game filters', the attributes' ids when attributes
+ * are filtered by, and the user's day at `todayAt` when a filter needs today (an overdue filter).
+ */
+export function listLookups(userId: string, filters: ListFilters, todayAt?: Date): Lookups<ListLookups> {
   const { attributes = [] } = filters;
   const byAttributes: Lookups<ListLookups> = { attributeIds: (db) => resolveAttributeIds(db, userId, attributes, "attributes") };
-  return { ...gameLookups(filters), ...(attributes.length ? byAttributes : {}) };
+  const byDay: Lookups<ListLookups> = { today: (db) => todayOf(db, userId, todayAt!) };
+  return { ...gameLookups(filters), ...(attributes.length ? byAttributes : {}), ...(todayAt ? byDay : {}) };
+}
+
+/** The user's today as its lookup read it: a filter relative to today asks for it (listLookups' todayAt). */
+export function lookedToday(looked: Partial<ListLookups>): string {
+  if (looked.today === undefined) throw new Error("A filter relative to today was built without looking today up.");
+  return looked.today;
 }
 
 /**
@@ -115,8 +130,9 @@ export const readJoinedConditions = (
   userId: string,
   filters: ListFilters,
   filterOf: (looked: Partial<ListLookups>) => ListFilter,
+  todayAt?: Date,
 ): Promise<SQL[]> =>
-  buildAfterLookups(db, { lookups: listLookups(userId, filters), build: (looked) => joinedConditions(userId, filterOf(looked)) });
+  buildAfterLookups(db, { lookups: listLookups(userId, filters, todayAt), build: (looked) => joinedConditions(userId, filterOf(looked)) });
 
 /** A page of a user's list as its tool reads it: the list, its filter and sort, the page, and whether game columns are shown. */
 export interface ListPageRequest {
@@ -179,6 +195,8 @@ export interface ListReadRequest extends Omit<ListPageRequest, "page" | "withGam
   groups: ReadonlySet<string>;
   args: ListFilters & { page: number; limit?: number };
   pageLimit: PageLimit;
+  /** The call's instant, when a filter is relative to the user's today (listLookups). */
+  todayAt?: Date;
 }
 
 /** A user-list tool's page: the limit it answers with and the statements it reads (listPageQueries). */
@@ -193,11 +211,18 @@ export interface ListPageReads {
  * filter's lookups. Its firstReads build them when no lookup is needed (buildWithoutLookups), its
  * handler after reading them (buildAfterLookups): the same function, so the read-ahead answers.
  */
-export function listPageReads({ filter, groups, args, pageLimit, ...request }: ListReadRequest): LookupPlan<ListLookups, ListPageReads> {
+export function listPageReads({
+  filter,
+  groups,
+  args,
+  pageLimit,
+  todayAt,
+  ...request
+}: ListReadRequest): LookupPlan<ListLookups, ListPageReads> {
   const limit = pageLimit(args.limit, listFieldCaps(groups));
   const page = pageWindow(args.page, limit);
   return {
-    lookups: listLookups(request.userId, args),
+    lookups: listLookups(request.userId, args, todayAt),
     build: (looked) => ({ limit, queries: listPageQueries({ ...request, filter: filter(looked), page, withGame: groups.has("game") }) }),
   };
 }

@@ -78,6 +78,7 @@ function ownAndPlay(batch: TrackerBatch, r: number, row: TrackerRow, gameId: num
       userLinks: [],
       attributeIds: [],
       consoleId: null,
+      untrackedPlayTime: 0,
     };
     statements.push(insertPlaySql(userId, gameId, newPlayId(), values, now));
   }

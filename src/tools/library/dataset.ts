@@ -1,7 +1,6 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { libraryEntries, physicalCopies, playLogs, playRecords } from "../../db/schema";
-import { sharedFilterArgs } from "../../platform/filters";
 import { roomLeft } from "../../platform/registeredLimits";
 import { positiveId, text } from "../../platform/schemas";
 import { attributeLabels } from "../attributes/queries";
@@ -15,7 +14,7 @@ import { attributeResolver, decidedWithin, limitMessage, orNull, timesOf } from 
 import { forgetIdsSql, gameRowsContext, unseenGame } from "../shared/restoreReads";
 import { deleteWishSql } from "../wishlist/queries";
 import { type EntryRow, entryFieldArgs, userLink } from "./items";
-import { insertEntrySql, LIBRARY, LIBRARY_COUNTER, LIBRARY_SORTS, libraryConditions } from "./queries";
+import { insertEntrySql, LIBRARY, LIBRARY_COUNTER, LIBRARY_SORTS, libraryConditions, libraryFilterArgs } from "./queries";
 import { libraryEntriesRemovalSql } from "./removal";
 
 const columns = [
@@ -82,7 +81,7 @@ async function restoreLibrary(ctx: RestoreContext, rows: StagedRow<z.output<type
 export const libraryDataset = defineDataset({
   export: {
     ...exportNamed("library"),
-    ...listToolArgs(sharedFilterArgs, LIBRARY_SORTS),
+    ...listToolArgs(libraryFilterArgs, LIBRARY_SORTS),
     columns,
     async query({ db, userId }, args, order) {
       const [where, labels] = await Promise.all([libraryConditions(db, userId, args), attributeLabels(db, userId)]);

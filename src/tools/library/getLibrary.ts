@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ApiError } from "../../platform/errors";
-import { sharedFilterArgs, sharedRangeCheck } from "../../platform/filters";
+import { sharedRangeCheck } from "../../platform/filters";
 import { buildAfterLookups, buildWithoutLookups } from "../../platform/lookups";
 import { type PageLimit, pagedEnvelope, pageOf } from "../../platform/paging";
 import { defineTool } from "../../registry/defineTool";
@@ -8,6 +8,7 @@ import { attributeLabelsFrom, type OwnAttributeRow } from "../attributes/items";
 import { ownAttributesQuery } from "../attributes/queries";
 import { GAME_LIST_TOOL, listArgs, listPageOf, listPageReads } from "../games/userLists";
 import { latestPlays } from "../shared/dependentRecords";
+import { tagsOfGames } from "../tags/queries";
 import {
   DEFAULT_LIBRARY_FIELDS,
   type EntryRow,
@@ -16,16 +17,21 @@ import {
   libraryEntrySchema,
   toLibraryItem,
 } from "./items";
-import { LIBRARY, LIBRARY_SORTS, libraryFilter } from "./queries";
+import { LIBRARY, LIBRARY_SORTS, libraryFilter, libraryFilterArgs } from "./queries";
+
+/** FREE keeps no tags (LIGHT and above): every field group but tags. */
+const FREE_FIELD_GROUPS = LIBRARY_FIELD_GROUPS.filter((group) => group !== "tags");
 
 const input = z
   .strictObject({
-    ...sharedFilterArgs,
+    ...libraryFilterArgs,
     ...listArgs(LIBRARY_SORTS),
     fields: z
       .array(z.enum(LIBRARY_FIELD_GROUPS))
       .optional()
-      .describe("Default: game, purchase, attributes. [] gives gameId, rating and revision."),
+      .describe(
+        "Default: game, purchase, attributes. [] gives gameId, rating and revision. tags: your tags of each game (LIGHT and above).",
+      ),
   })
   .superRefine(sharedRangeCheck);
 
@@ -36,10 +42,18 @@ export const getLibrary = defineTool({
   family: "library",
   title: "ライブラリ取得",
   description:
-    "Lists the games you own, with purchase data, attributes and the game itself by default; filter by platform, genre, title, release date, attributes, purchase place, rating, purchase date and price, sort and page. latestPlay.hasPlayRecord false only means no play record was created, not that the game is unplayed.",
+    "Lists the games you own, with purchase data, attributes and the game itself by default; filter by platform, genre, title, release date, attributes, tags, purchase place, rating, purchase date and price, sort and page; the tags field group shows each game's tags. latestPlay.hasPlayRecord false only means no play record was created, not that the game is unplayed.",
   ...GAME_LIST_TOOL,
   input,
   output: pagedEnvelope(libraryEntrySchema),
+  planDifferences: {
+    FREE: {
+      removedProperties: ["tagIds"],
+      changedProperties: {
+        fields: z.array(z.enum(FREE_FIELD_GROUPS)).describe("FREE: every group but tags (tags are LIGHT and above)."),
+      },
+    },
+  },
   notes: [
     "The game field group caps the page at 100, userLinks at 50.",
     "latestPlay needs the play:read scope too.",
@@ -58,15 +72,13 @@ export const getLibrary = defineTool({
     const { limit, queries } = await buildAfterLookups(db, libraryReads(auth.userId, args, pageLimit));
     const { rows, totalCount, also } = listPageOf<EntryRow>(await read(queries));
     const labels = attributeLabelsFrom(also[0] as OwnAttributeRow[]);
-    const plays = groups.has("latestPlay")
-      ? await latestPlays(
-          db,
-          auth.userId,
-          rows.map((row) => row.game_id),
-        )
-      : undefined;
+    const gameIds = rows.map((row) => row.game_id);
+    const [plays, tags] = await Promise.all([
+      groups.has("latestPlay") ? latestPlays(db, auth.userId, gameIds) : undefined,
+      groups.has("tags") ? tagsOfGames(db, auth.userId, gameIds) : undefined,
+    ]);
     return pageOf(
-      rows.map((row) => toLibraryItem(row, groups, labels, plays)),
+      rows.map((row) => toLibraryItem(row, groups, labels, plays, tags)),
       args.page,
       totalCount,
       limit,

@@ -2,11 +2,12 @@ import { z } from "zod";
 import type { libraryEntries } from "../../db/schema";
 import type { RowOf } from "../../platform/db";
 import { rating } from "../../platform/filters";
-import { isoDate, text } from "../../platform/schemas";
+import { recordedDate, text } from "../../platform/schemas";
 import { type Attribute, attributeSchema } from "../attributes/items";
 import { type GameRecord, gameSchema, toGame } from "../games/gameObject";
+import type { GameTag } from "../tags/queries";
 
-export const LIBRARY_FIELD_GROUPS = ["game", "purchase", "attributes", "userLinks", "memo", "latestPlay", "timestamps"] as const;
+export const LIBRARY_FIELD_GROUPS = ["game", "purchase", "attributes", "userLinks", "memo", "latestPlay", "timestamps", "tags"] as const;
 export type LibraryFieldGroup = (typeof LIBRARY_FIELD_GROUPS)[number];
 export const DEFAULT_LIBRARY_FIELDS: readonly LibraryFieldGroup[] = ["game", "purchase", "attributes"];
 /** What a write answers with: everything but latestPlay, which needs another scope. */
@@ -20,7 +21,7 @@ export const userLink = z.strictObject({
 /** Fields a user sets on an entry (addToLibrary, updateLibraryEntry). */
 export const entryFieldArgs = {
   rating: rating.nullable(),
-  buyDate: isoDate.nullable(),
+  buyDate: recordedDate("Purchase date").nullable(),
   buyPrice: z.number().min(0).nullable().describe("JPY."),
   buyPlace: text(100).nullable(),
   memo: text(2000).nullable(),
@@ -56,6 +57,10 @@ export const libraryEntrySchema = z
       })
       .optional()
       .describe("hasPlayRecord false only means no play record was created; it is not a backlog flag."),
+    tags: z
+      .array(z.object({ tagId: z.number().int(), name: z.string() }))
+      .optional()
+      .describe("Your tags holding the game, by name (field group tags)."),
   })
   .meta({ id: "LibraryEntry" });
 export type LibraryItem = z.infer<typeof libraryEntrySchema>;
@@ -90,6 +95,7 @@ export function toLibraryItem(
   groups: ReadonlySet<LibraryFieldGroup>,
   labels: ReadonlyMap<string, Attribute>,
   latestPlays: ReadonlyMap<number, LatestPlay> = new Map(),
+  tagsOf: ReadonlyMap<number, GameTag[]> = new Map(),
 ): LibraryItem {
   const play = latestPlays.get(row.game_id);
   return {
@@ -103,5 +109,6 @@ export function toLibraryItem(
     ...(groups.has("timestamps") ? { createdAt: row.created_at, updatedAt: row.updated_at } : {}),
     ...(groups.has("game") && row.id !== undefined ? { game: toGame(row as GameRecord, new Set()) } : {}),
     ...(groups.has("latestPlay") ? { latestPlay: play ? { hasPlayRecord: true, ...play } : { hasPlayRecord: false } } : {}),
+    ...(groups.has("tags") ? { tags: tagsOf.get(row.game_id) ?? [] } : {}),
   };
 }

@@ -1,14 +1,16 @@
 import { and, count, eq, exists, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
+import { z } from "zod";
 import { games, libraryEntries } from "../../db/schema";
 import { inJsonArray, visibleToUser } from "../../platform/columns";
 import { columnList, type Db, isUniqueViolation, placeContains, rangeConditions, statements } from "../../platform/db";
 import { ApiError, notFound } from "../../platform/errors";
-import type { SharedFilters } from "../../platform/filters";
+import { type SharedFilters, sharedFilterArgs } from "../../platform/filters";
 import { newRevision } from "../../platform/ids";
 import { sortTable } from "../../platform/keyset";
 import { placeKey } from "../../platform/normalize";
 import { addWithinLimit, type LimitContext, listSizeCounter, runConditional, type WriteCondition } from "../../platform/registeredLimits";
+import { positiveId } from "../../platform/schemas";
 import { differs, touchedIfChanged } from "../../platform/writes";
 import { attributesKept } from "../attributes/queries";
 import {
@@ -20,6 +22,7 @@ import {
   userList,
   userListRow,
 } from "../games/userLists";
+import { taggedWithAny } from "../tags/queries";
 import { ENTRY_KEYS, type EntryRow } from "./items";
 
 /** The plan limit on library: counted here, where its rows are written. */
@@ -29,13 +32,26 @@ export const LIBRARY_COUNTER = listSizeCounter("library", "library");
 const l = alias(libraryEntries, "l");
 const byUserAndGame = (userId: string, gameId: number) => and(eq(libraryEntries.userId, userId), eq(libraryEntries.gameId, gameId));
 
-/** The shared filters over a user's library (l) joined with its games (g), their lookups read first. */
-export const libraryConditions = (db: Db, userId: string, filters: SharedFilters): Promise<SQL[]> =>
+/** The library's filters (getLibrary, exportMyData's library dataset): the shared ones and the user's tags. */
+export const libraryFilterArgs = {
+  ...sharedFilterArgs,
+  tagIds: z
+    .array(positiveId)
+    .max(5)
+    .optional()
+    .describe("Up to 5 of your tags (getTags); games holding any of them. Another user's tag id matches nothing. LIGHT and above."),
+};
+
+export type LibraryFilters = SharedFilters & { tagIds?: number[] };
+
+/** The library's filters over a user's library (l) joined with its games (g), their lookups read first. */
+export const libraryConditions = (db: Db, userId: string, filters: LibraryFilters): Promise<SQL[]> =>
   readJoinedConditions(db, userId, filters, (looked) => libraryFilter(userId, filters, looked));
 
-/** The shared filters of a user's library, from what their lookups (listLookups) looked up: on the entries (l) and on their games (g). */
-export function libraryFilter(userId: string, filters: SharedFilters, looked: Partial<ListLookups>): ListFilter {
+/** The library's filters, from what their lookups (listLookups) looked up: on the entries (l) and on their games (g). */
+export function libraryFilter(userId: string, filters: LibraryFilters, looked: Partial<ListLookups>): ListFilter {
   const conditions = [eq(l.userId, userId), ...attributeConditions(l.attributeIds, looked)];
+  if (filters.tagIds?.length) conditions.push(taggedWithAny(userId, filters.tagIds, l.gameId));
   if (filters.buyPlace !== undefined) conditions.push(placeContains(l.buyPlaceKey, filters.buyPlace));
   conditions.push(...rangeConditions(filters, { rating: l.rating, buyDate: l.buyDate, buyPrice: l.buyPrice }));
   return listFilter(conditions, filters, looked);

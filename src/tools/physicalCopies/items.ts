@@ -2,13 +2,13 @@ import { z } from "zod";
 import type { physicalCopies } from "../../db/schema";
 import { rating } from "../../platform/filters";
 import { newId } from "../../platform/ids";
-import { isoDate, text } from "../../platform/schemas";
+import { recordedDate, text } from "../../platform/schemas";
 import { type Attribute, attributeSchema } from "../attributes/items";
 
 /** What a copy records: the library entry's purchase data, per copy. */
 export const copyFieldArgs = {
   quantity: z.number().int().min(1).describe("Identical copies this row stands for; default 1."),
-  buyDate: isoDate.nullable(),
+  buyDate: recordedDate("Purchase date").nullable(),
   buyPrice: z.number().min(0).nullable().describe("JPY."),
   buyPlace: text(100).nullable(),
   rating: rating.nullable(),

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
 import { isoDate, text } from "../../platform/schemas";
-import { utcDay } from "../../platform/time";
+import { todayOf } from "../../platform/timeZones";
 import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
 import { playLogSchema, toPlayLog } from "./items";
@@ -14,7 +14,7 @@ export const addPlayLog = defineTool({
   family: "play",
   title: "プレイログ追加",
   description:
-    "Records one play session of a play record: when, how many minutes, and a memo. The record's totalPlayTime is the sum of its logs.",
+    'Records one play session of a play record: when, how many minutes (up to 1440), and a memo. The record\'s totalPlayTime is the sum of its logs plus its untrackedPlayTime: for a total told afterwards ("42 hours in all") set untrackedPlayTime on the record instead of inventing sessions.',
   restNote: 'In REST, POST /rest/v1/addPlayLog with {"playId": ..., "playTime": minutes}.',
   scopes: ["play:write"],
   plans: ALL_PLANS,
@@ -22,7 +22,7 @@ export const addPlayLog = defineTool({
   destructive: false,
   input: z.strictObject({
     playId: z.string().min(1).max(40),
-    playDate: isoDate.optional().describe("Default today (UTC)."),
+    playDate: isoDate.optional().describe("Default today (in the account's time zone)."),
     playTime: z.number().int().min(1).max(1440).describe("Minutes of the session, 1 to 1440."),
     memo: text(2000).optional(),
   }),
@@ -33,7 +33,7 @@ export const addPlayLog = defineTool({
       db,
       auth.userId,
       args.playId,
-      { playDate: args.playDate ?? utcDay(now), playTime: args.playTime, memo: args.memo ?? null },
+      { playDate: args.playDate ?? (await todayOf(db, auth.userId, now)), playTime: args.playTime, memo: args.memo ?? null },
       now.toISOString(),
     );
     return { item: toPlayLog(readBack(await findPlayLog(db, auth.userId, id), () => notFound(`Your play record ${args.playId}`))) };

@@ -5,14 +5,14 @@ import { ApiError, invalidInput, notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
 import { runConditional, type WriteCondition } from "../../platform/registeredLimits";
 import { positiveId, text } from "../../platform/schemas";
+import { lazyToday } from "../../platform/timeZones";
 import { defineTool } from "../../registry/defineTool";
-import { consoleKept, findConsole } from "../consoles/queries";
 import { findEntry, ownedSql } from "../library/queries";
 import { counted } from "../shared/previewText";
-import { PLAY_STATUSES, playRecordSchema } from "./items";
+import { PLAY_STATUSES, playFieldArgs, playRecordSchema } from "./items";
 import { latestPlay, renderPlay } from "./listQueries";
 import {
-  consoleNotFound,
+  checkedReferences,
   endLatestSql,
   forgetRemovedConsoleSql,
   insertPlaySql,
@@ -34,6 +34,9 @@ const replayOn = (plan: "FREE" | "LIGHT") =>
 const hasRecord = (gameId: number) =>
   new ApiError("already_exists", `Game ${gameId} has a play record; change it with updatePlayRecord or replay.`, { field: "gameId" });
 
+/** What a new record may be given at once (a finished playthrough in one call), by updatePlayRecord's rules. */
+const { playStartDate, playEndDate, clearTargetDate, rating, attributes, untrackedPlayTime } = playFieldArgs;
+
 const added = z.object({ item: playRecordSchema.extend({ playLogId: z.null() }), replayed: z.boolean(), playId: z.string() });
 
 export const addPlayRecord = defineTool({
@@ -41,7 +44,7 @@ export const addPlayRecord = defineTool({
   family: "play",
   title: "プレイ記録追加",
   description:
-    "Starts the play record of a game you own (status PLANNED by default). replay: true starts a new PLAYING cycle: on PREMIUM the earlier cycles are kept as history (not idempotent: after a success, find the new playId with getGamePlayHistory before retrying); on FREE and LIGHT the current record and its logs are replaced, which needs play:delete and a two-step confirmation.",
+    "Starts the play record of a game you own (status PLANNED by default), with its dates, clear target, rating, attributes and untracked play time if known: a finished playthrough is one call (status COMPLETED, playEndDate, rating, untrackedPlayTime for a total told without sessions). replay: true starts a new PLAYING cycle: on PREMIUM the earlier cycles are kept as history (not idempotent: after a success, find the new playId with getGamePlayHistory before retrying); on FREE and LIGHT the current record and its logs are replaced, which needs play:delete and a two-step confirmation.",
   restNote: "In REST, POST /rest/v1/addPlayRecord; a FREE/LIGHT replay answers a preview with confirmToken first.",
   scopes: ["play:write"],
   plans: ALL_PLANS,
@@ -51,6 +54,12 @@ export const addPlayRecord = defineTool({
     status: z.enum(PLAY_STATUSES).optional().describe("Default PLANNED; with replay omit it or send PLAYING."),
     consoleId: z.string().min(1).max(40).optional().describe("One of your consoles (LIGHT and above)."),
     memo: text(2000).optional(),
+    playStartDate: playStartDate.optional(),
+    playEndDate: playEndDate.optional(),
+    clearTargetDate: clearTargetDate.optional(),
+    rating: rating.optional(),
+    attributes: attributes.optional(),
+    untrackedPlayTime: untrackedPlayTime.optional(),
     replay: z.boolean().optional().describe("true starts a new PLAYING cycle."),
     confirmToken: confirmTokenArg,
   }),
@@ -62,7 +71,8 @@ export const addPlayRecord = defineTool({
   conflicts: ["already_exists"],
   notes: [
     "Owned games only (addToLibrary first). A second record without replay is 409 already_exists.",
-    "PLAYING without a start date starts today (UTC); COMPLETED or DROPPED without an end date end today.",
+    "PLAYING without a start date starts today; COMPLETED or DROPPED without an end date end today (today in the account's time zone, getAccount's timeZone).",
+    "The dates, clearTargetDate, rating, attributes and untrackedPlayTime follow updatePlayRecord's rules; null is the same as leaving one out.",
   ],
   async handler(ctx, args) {
     const { db, auth, now } = ctx;
@@ -71,29 +81,28 @@ export const addPlayRecord = defineTool({
     // Checked again in the batch that writes, so a record never outlives its library entry.
     const owned: WriteCondition = { holds: ownedSql(auth.userId, args.gameId), error: notOwned };
     const sentConsole = args.consoleId;
-    if (sentConsole !== undefined && !(await findConsole(db, auth.userId, sentConsole))) throw consoleNotFound(sentConsole);
-    // So is the console sent: a console removed meanwhile is never written on the record.
-    const conditions = [
-      owned,
-      ...(sentConsole === undefined ? [] : [consoleKept(auth.userId, sentConsole, () => consoleNotFound(sentConsole))]),
-    ];
+    // So are the console and attributes sent: one removed meanwhile is never written on the record.
+    const references = await checkedReferences(db, auth.userId, { consoleId: sentConsole, attributes: args.attributes });
+    const conditions = [owned, ...references.conditions];
     const latest = await latestPlay(db, auth.userId, args.gameId);
     const nowIso = now.toISOString();
+    const today = lazyToday(db, auth.userId, now);
     const create = (status: NonNullable<typeof args.status>, consoleId: string | null) =>
       withStatusDates(
         {
           status,
-          playStartDate: null,
-          playEndDate: null,
-          clearTargetDate: null,
-          rating: null,
+          playStartDate: args.playStartDate ?? null,
+          playEndDate: args.playEndDate ?? null,
+          clearTargetDate: args.clearTargetDate ?? null,
+          rating: args.rating ?? null,
           memo: args.memo ?? null,
           userLinks: [],
-          attributeIds: [],
+          attributeIds: references.attributeIds ?? [],
           consoleId,
+          untrackedPlayTime: args.untrackedPlayTime ?? 0,
         },
         null,
-        now,
+        today,
       );
     const result = async (playId: string, replayed: boolean) => ({
       item: { ...(await renderPlay(db, auth.userId, playId, notOwned)), playLogId: null },
@@ -111,7 +120,7 @@ export const addPlayRecord = defineTool({
       await runConditional(
         db,
         [...conditions, stillNone],
-        [insertPlaySql(auth.userId, args.gameId, playId, create(args.status ?? "PLANNED", sentConsole ?? null), nowIso)],
+        [insertPlaySql(auth.userId, args.gameId, playId, await create(args.status ?? "PLANNED", sentConsole ?? null), nowIso)],
       );
       return result(playId, false);
     }
@@ -119,7 +128,7 @@ export const addPlayRecord = defineTool({
     if (!latest) throw notFound(`A play record of game ${args.gameId} to replay`);
     const playId = newPlayId();
     const fresh = [
-      insertPlaySql(auth.userId, args.gameId, playId, create("PLAYING", sentConsole ?? latest.console_id), nowIso),
+      insertPlaySql(auth.userId, args.gameId, playId, await create("PLAYING", sentConsole ?? latest.console_id), nowIso),
       ...(sentConsole === undefined && latest.console_id !== null ? [forgetRemovedConsoleSql(auth.userId, playId)] : []),
     ];
     if (auth.plan === "PREMIUM") {

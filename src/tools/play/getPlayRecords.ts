@@ -8,7 +8,7 @@ import { attributeLabelsFrom, type OwnAttributeRow } from "../attributes/items";
 import { ownAttributesQuery } from "../attributes/queries";
 import { listArgs, listPageOf, listPageReads } from "../games/userLists";
 import { PLAY_FIELD_GROUPS, type PlayFieldGroup, type PlayRow, playRecordSchema, toPlayRecord } from "./items";
-import { PLAY_RANGES, PLAY_RECORDS, PLAY_SORTS, playFilter, playFilterArgs } from "./listQueries";
+import { PLAY_RANGES, PLAY_RECORDS, PLAY_SORTS, playFilter, playFilterArgs, playTodayAt } from "./listQueries";
 
 const input = z
   .strictObject({
@@ -74,7 +74,8 @@ function playRecordsReads(userId: string, plan: Plan, args: PlayRecordsArgs, now
   return listPageReads({
     list: PLAY_RECORDS,
     userId,
-    filter: (looked) => playFilter(userId, args, now, looked),
+    filter: (looked) => playFilter(userId, args, looked),
+    todayAt: playTodayAt(args, now),
     sort: PLAY_SORTS.of(args.sortBy, args.sortOrder),
     groups: fieldGroupsOf(plan, args),
     args,

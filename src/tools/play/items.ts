@@ -17,7 +17,10 @@ export type PlayFieldGroup = (typeof PLAY_FIELD_GROUPS)[number];
 /** Every field group, game included: how write results and getGamePlayHistory show a record. */
 export const EVERY_PLAY_GROUP: ReadonlySet<PlayFieldGroup> = new Set(PLAY_FIELD_GROUPS);
 
-/** Fields a user sets on a play record (updatePlayRecord). */
+/** The most untracked minutes a record takes: 10,000 hours. */
+export const UNTRACKED_PLAY_TIME_MAX = 600_000;
+
+/** Fields a user sets on a play record (updatePlayRecord; addPlayRecord takes them too). */
 export const playFieldArgs = {
   status: z.enum(PLAY_STATUSES),
   playStartDate: isoDate.nullable(),
@@ -28,6 +31,14 @@ export const playFieldArgs = {
   userLinks: z.array(userLink).max(20).describe("Strategy URLs and the like."),
   attributes: z.array(text(40)).max(20).describe("Attribute ids or exact labels; replaces the whole set, [] clears."),
   consoleId: z.string().min(1).max(40).nullable().describe("One of your consoles (LIGHT and above)."),
+  untrackedPlayTime: z
+    .number()
+    .int()
+    .min(0)
+    .max(UNTRACKED_PLAY_TIME_MAX)
+    .describe(
+      "Minutes played that no play log records (e.g. 42 hours told afterwards: 2520); totalPlayTime is this plus the logs' minutes. 0 clears.",
+    ),
 };
 
 export const playRecordSchema = z
@@ -37,7 +48,8 @@ export const playRecordSchema = z
     status: z.enum(PLAY_STATUSES),
     playStartDate: z.string().nullable(),
     playEndDate: z.string().nullable(),
-    totalPlayTime: z.number().int().describe("Minutes: the sum of the cycle's play logs."),
+    totalPlayTime: z.number().int().describe("Minutes: untrackedPlayTime plus the sum of the cycle's play logs."),
+    untrackedPlayTime: z.number().int().describe("Minutes recorded as a total, without play logs."),
     rating: z.number().int().nullable(),
     hasHistory: z.boolean().describe("True when earlier cycles of the game are kept (PREMIUM)."),
     isLatest: z.boolean(),
@@ -62,6 +74,7 @@ export const PLAY_KEYS = [
   "attributeIds",
   "consoleId",
   "isLatest",
+  "untrackedPlayTime",
   "totalPlayTime",
   "createdAt",
   "updatedAt",
@@ -86,6 +99,7 @@ export function toPlayRecord(
     playStartDate: row.play_start_date,
     playEndDate: row.play_end_date,
     totalPlayTime: row.total_play_time,
+    untrackedPlayTime: row.untracked_play_time,
     rating: row.rating,
     hasHistory: row.has_history === 1,
     isLatest: row.is_latest === 1,

@@ -8,7 +8,6 @@ import { rating, sharedFilterArgs } from "../../platform/filters";
 import { type SortKey, sortTable } from "../../platform/keyset";
 import type { PageWindow } from "../../platform/paging";
 import { isoDate } from "../../platform/schemas";
-import { utcDay } from "../../platform/time";
 import { readBack } from "../../platform/writes";
 import { attributeLabels } from "../attributes/queries";
 import type { GameRecord } from "../games/gameObject";
@@ -21,6 +20,7 @@ import {
   listFilter,
   listPageOf,
   listPageQueries,
+  lookedToday,
   readJoinedConditions,
   userList,
   userListFrom,
@@ -63,7 +63,9 @@ export const playFilterArgs = {
   clearTargetOverdue: z
     .enum(["overdue", "not_overdue"])
     .optional()
-    .describe("overdue: unfinished with a clear target before today (UTC); COMPLETED and DROPPED are never overdue."),
+    .describe(
+      "overdue: unfinished with a clear target before today (in the account's time zone); COMPLETED and DROPPED are never overdue.",
+    ),
   totalPlayTimeFrom: z.number().int().min(0).optional(),
   totalPlayTimeTo: z.number().int().min(0).optional(),
   ratingFrom: rating.optional(),
@@ -96,11 +98,14 @@ export interface PlayFilters extends ListFilters {
   ratingTo?: number;
 }
 
-/** Overdue: an unfinished cycle whose clear target is before today (UTC); COMPLETED and DROPPED never are. */
-function overdue(now: Date): SQL {
+/** Overdue: an unfinished cycle whose clear target is before today (the user's day); COMPLETED and DROPPED never are. */
+function overdue(today: string): SQL {
   // IS NOT NULL keeps the test two-valued, so NOT(overdue) also takes records with no target.
-  return sql`(${inJsonArray(r.status, UNFINISHED)} AND ${r.clearTargetDate} IS NOT NULL AND ${r.clearTargetDate} < ${utcDay(now)})`;
+  return sql`(${inJsonArray(r.status, UNFINISHED)} AND ${r.clearTargetDate} IS NOT NULL AND ${r.clearTargetDate} < ${today})`;
 }
+
+/** The call's instant when the play filters need the user's today (clearTargetOverdue), for listLookups. */
+export const playTodayAt = (filters: PlayFilters, now: Date) => (filters.clearTargetOverdue === undefined ? undefined : now);
 
 /** The latest cycle of each game (or, with cycles "all", every kept cycle), filtered: joinedConditions, lookups read first. */
 export const playConditions = (
@@ -109,13 +114,13 @@ export const playConditions = (
   filters: PlayFilters,
   now: Date,
   cycles: "latest" | "all" = "latest",
-): Promise<SQL[]> => readJoinedConditions(db, userId, filters, (looked) => playFilter(userId, filters, now, looked, cycles));
+): Promise<SQL[]> =>
+  readJoinedConditions(db, userId, filters, (looked) => playFilter(userId, filters, looked, cycles), playTodayAt(filters, now));
 
 /** The play filters, from what their lookups (listLookups) looked up: on the records (r) and on their games (g). */
 export function playFilter(
   userId: string,
   filters: PlayFilters,
-  now: Date,
   looked: Partial<ListLookups>,
   cycles: "latest" | "all" = "latest",
 ): ListFilter {
@@ -124,8 +129,8 @@ export function playFilter(
   if (filters.statuses?.length) conditions.push(inJsonArray(r.status, filters.statuses));
   if (filters.consoleIds?.length) conditions.push(inJsonArray(r.consoleId, filters.consoleIds));
   conditions.push(...attributeConditions(r.attributeIds, looked));
-  if (filters.clearTargetOverdue === "overdue") conditions.push(overdue(now));
-  if (filters.clearTargetOverdue === "not_overdue") conditions.push(sql`NOT ${overdue(now)}`);
+  if (filters.clearTargetOverdue === "overdue") conditions.push(overdue(lookedToday(looked)));
+  if (filters.clearTargetOverdue === "not_overdue") conditions.push(sql`NOT ${overdue(lookedToday(looked))}`);
   conditions.push(
     ...rangeConditions(filters, {
       playStartDate: r.playStartDate,

@@ -38,6 +38,7 @@ const columns = [
   "playEndDate",
   "clearTargetDate",
   "totalPlayTime",
+  "untrackedPlayTime",
   "rating",
   "consoleId",
   "consoleName",
@@ -62,6 +63,8 @@ const rowSchema = z.object({
   userLinks: listOf(userLink, 20),
   attributes: listOf(text(40), 20),
   consoleId: playFieldArgs.consoleId.nullish(),
+  // A backup made before untracked time existed has none; totalPlayTime is derived, so it is not read back.
+  untrackedPlayTime: playFieldArgs.untrackedPlayTime.nullish().transform((minutes) => minutes ?? 0),
   isLatest: z
     .boolean()
     .nullish()
@@ -131,6 +134,7 @@ async function restorePlayRecords(ctx: RestoreContext, rows: StagedRow<z.output<
       userLinks: row.userLinks,
       attributeIds,
       consoleId,
+      untrackedPlayTime: row.untrackedPlayTime,
     };
     if (row.isLatest) latest.add(gameId);
     restored.add(row.playId);

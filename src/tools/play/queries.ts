@@ -5,8 +5,9 @@ import { ApiError, notFound } from "../../platform/errors";
 import { newId, newRevision } from "../../platform/ids";
 import type { PageWindow } from "../../platform/paging";
 import { runConditional, type WriteCondition } from "../../platform/registeredLimits";
-import { utcDay } from "../../platform/time";
 import { setDiffers, touchedIfChanged } from "../../platform/writes";
+import { attributesKept, resolveAttributeIds } from "../attributes/queries";
+import { consoleKept, findConsole } from "../consoles/queries";
 import { type Fingerprint, fingerprintsOf, keyOf } from "../shared/fingerprints";
 import type { LogRow, PlayRow, PlayStatus } from "./items";
 
@@ -28,6 +29,7 @@ export interface PlayValues {
   userLinks: { name: string; url: string }[];
   attributeIds: string[];
   consoleId: string | null;
+  untrackedPlayTime: number;
 }
 
 export const playValuesOf = (row: PlayRow): PlayValues => ({
@@ -40,18 +42,19 @@ export const playValuesOf = (row: PlayRow): PlayValues => ({
   userLinks: JSON.parse(row.user_links),
   attributeIds: JSON.parse(row.attribute_ids),
   consoleId: row.console_id,
+  untrackedPlayTime: row.untracked_play_time,
 });
 
 /**
- * Status and dates stay coherent: a cycle moving to PLAYING starts today if it has no start date;
- * one moving to COMPLETED or DROPPED ends today if it has no end date.
+ * Status and dates stay coherent: a cycle moving to PLAYING starts today (the user's day, see
+ * timeZones.ts) if it has no start date; one moving to COMPLETED or DROPPED ends today if it has no
+ * end date.
  */
-export function withStatusDates(values: PlayValues, previous: PlayStatus | null, now: Date): PlayValues {
+export async function withStatusDates(values: PlayValues, previous: PlayStatus | null, today: () => Promise<string>): Promise<PlayValues> {
   if (values.status === previous) return values;
-  const today = utcDay(now);
-  if (values.status === "PLAYING" && values.playStartDate === null) return { ...values, playStartDate: today };
+  if (values.status === "PLAYING" && values.playStartDate === null) return { ...values, playStartDate: await today() };
   if ((values.status === "COMPLETED" || values.status === "DROPPED") && values.playEndDate === null)
-    return { ...values, playEndDate: today };
+    return { ...values, playEndDate: await today() };
   return values;
 }
 
@@ -164,6 +167,31 @@ export async function logsOf(db: Db, playId: string): Promise<Fingerprint> {
 
 export const consoleNotFound = (consoleId: string) =>
   new ApiError("not_found", `consoleId: ${consoleId} is not one of your consoles.`, { field: "consoleId" });
+
+/** The references a call sets on a play record, as addPlayRecord and updatePlayRecord take them. */
+export interface PlayReferences {
+  consoleId?: string | null;
+  attributes?: string[];
+}
+
+/**
+ * Checks what a call names on a play record, the one rule of addPlayRecord and updatePlayRecord:
+ * the console must be one of the user's (404 naming consoleId), attributes are resolved to ids
+ * (400 naming attributes[i]). Answers the ids and the conditions the writing batch checks again,
+ * so a console or attribute removed meanwhile is never stored.
+ */
+export async function checkedReferences(db: Db, userId: string, { consoleId, attributes }: PlayReferences) {
+  const [console, attributeIds] = await Promise.all([
+    consoleId ? findConsole(db, userId, consoleId) : undefined,
+    attributes === undefined ? undefined : resolveAttributeIds(db, userId, attributes, "attributes"),
+  ]);
+  if (consoleId && !console) throw consoleNotFound(consoleId);
+  const conditions: WriteCondition[] = [
+    ...(consoleId ? [consoleKept(userId, consoleId, () => consoleNotFound(consoleId))] : []),
+    ...attributesKept(userId, attributeIds ?? [], "attributes"),
+  ];
+  return { attributeIds, conditions };
+}
 
 /** The caller's log, with its game's title for previews. */
 export async function findPlayLog(db: Db, userId: string, playLogId: string): Promise<(LogRow & { title: string }) | undefined> {

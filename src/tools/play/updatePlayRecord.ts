@@ -1,20 +1,19 @@
 import { z } from "zod";
 import { notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
+import { lazyToday } from "../../platform/timeZones";
 import { givenFields } from "../../platform/updates";
 import { defineTool } from "../../registry/defineTool";
-import { attributesKept, resolveAttributeIds } from "../attributes/queries";
-import { consoleKept, findConsole } from "../consoles/queries";
 import { playFieldArgs, playRecordSchema } from "./items";
 import { findPlay, renderPlay } from "./listQueries";
-import { consoleNotFound, playRevisionConflict, playValuesOf, updatePlay, withStatusDates } from "./queries";
+import { checkedReferences, playRevisionConflict, playValuesOf, updatePlay, withStatusDates } from "./queries";
 
 export const updatePlayRecord = defineTool({
   name: "updatePlayRecord",
   family: "play",
   title: "プレイ記録更新",
   description:
-    "Changes a play record: status, dates, clear target, rating, memo, links, attributes, console. An omitted field is kept, null clears it. Moving to PLAYING starts it today if it has no start date; moving to COMPLETED or DROPPED ends it today if it has no end date.",
+    "Changes a play record: status, dates, clear target, rating, memo, links, attributes, console, untracked play time. An omitted field is kept, null clears it. Moving to PLAYING starts it today if it has no start date; moving to COMPLETED or DROPPED ends it today if it has no end date (today in the account's time zone, see getAccount).",
   restNote: "In REST, POST /rest/v1/updatePlayRecord with playId and the fields to change.",
   scopes: ["play:write"],
   plans: ALL_PLANS,
@@ -36,19 +35,13 @@ export const updatePlayRecord = defineTool({
     const current = await findPlay(db, auth.userId, playId);
     if (!current) throw notFound(`Your play record ${playId}`);
     if (revision !== undefined && revision !== current.revision) throw playRevisionConflict();
-    const { consoleId } = changes;
-    if (consoleId && !(await findConsole(db, auth.userId, consoleId))) throw consoleNotFound(consoleId);
-    const attributeIds = attributes === undefined ? undefined : await resolveAttributeIds(db, auth.userId, attributes, "attributes");
-    const values = withStatusDates(
+    const { attributeIds, conditions } = await checkedReferences(db, auth.userId, { consoleId: changes.consoleId, attributes });
+    const values = await withStatusDates(
       { ...playValuesOf(current), ...givenFields(changes), ...(attributeIds ? { attributeIds } : {}) },
       current.status,
-      now,
+      lazyToday(db, auth.userId, now),
     );
-    // What the call names is checked again in the batch that writes: a console or attribute removed meanwhile is never stored.
-    await updatePlay(db, { userId: auth.userId, playId, expected: current.revision }, values, now.toISOString(), [
-      ...(consoleId ? [consoleKept(auth.userId, consoleId, () => consoleNotFound(consoleId))] : []),
-      ...attributesKept(auth.userId, attributeIds ?? [], "attributes"),
-    ]);
+    await updatePlay(db, { userId: auth.userId, playId, expected: current.revision }, values, now.toISOString(), conditions);
     return { item: await renderPlay(db, auth.userId, playId) };
   },
 });

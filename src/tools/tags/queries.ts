@@ -184,3 +184,33 @@ export const tagsNamed = (db: Db, userId: string, names: readonly string[]) =>
     .select({ id: tags.id, name: tags.name })
     .from(tags)
     .where(and(eq(tags.userId, userId), inJsonArray(tags.name, names)));
+
+/** The user's own tags among these ids: another user's tag id is simply none of them. */
+const ownTagsAmong = (userId: string, tagIds: readonly number[]) => and(eq(tags.userId, userId), inJsonArray(tags.id, tagIds));
+
+/** True (in SQL) when the game (a list's gameId column) carries any of the user's tags among these ids. */
+export const taggedWithAny = (userId: string, tagIds: readonly number[], gameId: SQLiteColumn): SQL =>
+  sql`${gameId} IN ${statements
+    .select({ gameId: tagGames.gameId })
+    .from(tagGames)
+    .innerJoin(tags, eq(tags.id, tagGames.tagId))
+    .where(ownTagsAmong(userId, tagIds))}`;
+
+export interface GameTag {
+  tagId: number;
+  name: string;
+}
+
+/** The user's tags of each of these games, by name. */
+export async function tagsOfGames(db: Db, userId: string, gameIds: readonly number[]): Promise<Map<number, GameTag[]>> {
+  const byGame = new Map<number, GameTag[]>();
+  if (gameIds.length === 0) return byGame;
+  const rows = await db
+    .select({ gameId: tagGames.gameId, tagId: tags.id, name: tags.name })
+    .from(tagGames)
+    .innerJoin(tags, eq(tags.id, tagGames.tagId))
+    .where(and(eq(tags.userId, userId), inJsonArray(tagGames.gameId, gameIds)))
+    .orderBy(tags.name, tags.id);
+  for (const { gameId, ...tag } of rows) byGame.set(gameId, [...(byGame.get(gameId) ?? []), tag]);
+  return byGame;
+}

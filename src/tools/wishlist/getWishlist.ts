@@ -12,7 +12,7 @@ import {
   type WishRow,
   wishlistEntrySchema,
 } from "./items";
-import { WISHLIST, WISHLIST_RANGES, WISHLIST_SORTS, wishlistFilter, wishlistFilterArgs } from "./queries";
+import { WISHLIST, WISHLIST_RANGES, WISHLIST_SORTS, wishlistFilter, wishlistFilterArgs, wishTodayAt } from "./queries";
 
 const input = z
   .strictObject({
@@ -56,7 +56,8 @@ function wishlistReads(userId: string, args: WishlistArgs, now: Date, pageLimit:
   return listPageReads({
     list: WISHLIST,
     userId,
-    filter: (looked) => wishlistFilter(userId, args, now, looked),
+    filter: (looked) => wishlistFilter(userId, args, looked),
+    todayAt: wishTodayAt(args, now),
     sort: WISHLIST_SORTS.of(args.sortBy, args.sortOrder),
     groups: fieldGroupsOf(args),
     args,

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { wishlistEntries } from "../../db/schema";
 import type { RowOf } from "../../platform/db";
 import { rating } from "../../platform/filters";
-import { isoDate, text } from "../../platform/schemas";
+import { recordedDate, text } from "../../platform/schemas";
 import { type GameRecord, gameSchema, toGame } from "../games/gameObject";
 
 export const WISHLIST_FIELD_GROUPS = ["game", "wish", "memo", "timestamps"] as const;
@@ -12,7 +12,7 @@ export const DEFAULT_WISHLIST_FIELDS: readonly WishlistFieldGroup[] = ["game", "
 /** Fields a user sets on a wishlist entry. */
 export const wishFieldArgs = {
   priority: rating.nullable().describe("1 (someday) to 5 (most wanted)."),
-  wishDate: isoDate.nullable().describe("Planned purchase date."),
+  wishDate: recordedDate("Planned purchase date").nullable(),
   wishPrice: z.number().min(0).nullable().describe("Price you expect to pay, JPY."),
   wishPlace: text(100).nullable().describe("Where you mean to buy it."),
   memo: text(2000).nullable(),

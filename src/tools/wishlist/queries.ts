@@ -10,10 +10,17 @@ import { sortTable } from "../../platform/keyset";
 import { placeKey } from "../../platform/normalize";
 import { addWithinLimit, type LimitContext, listSizeCounter, type WriteCondition } from "../../platform/registeredLimits";
 import { isoDate, text } from "../../platform/schemas";
-import { utcDay } from "../../platform/time";
 import { setDiffers, touchedIfChanged } from "../../platform/writes";
 import type { GameFilters } from "../games/queries";
-import { type ListFilter, type ListLookups, listFilter, readJoinedConditions, userList, userListRow } from "../games/userLists";
+import {
+  type ListFilter,
+  type ListLookups,
+  listFilter,
+  lookedToday,
+  readJoinedConditions,
+  userList,
+  userListRow,
+} from "../games/userLists";
 import { gamesVisibleSql, ownedSql } from "../library/queries";
 import { WISH_KEYS, type WishRow } from "./items";
 
@@ -39,7 +46,7 @@ export const wishlistFilterArgs = {
   wishDateOverdue: z
     .enum(["overdue", "not_overdue"])
     .optional()
-    .describe("overdue: a planned date before today (UTC); not_overdue: no planned date, or today or later."),
+    .describe("overdue: a planned date before today (in the account's time zone); not_overdue: no planned date, or today or later."),
   wishPriceFrom: z.number().int().min(0).optional(),
   wishPriceTo: z.number().int().min(0).optional(),
   priorityFrom: rating.optional(),
@@ -65,21 +72,23 @@ export interface WishFilters extends GameFilters {
   priorityTo?: number;
 }
 
-/** overdue: a planned date before today (UTC); not_overdue: no date, or today or later. */
-function overdueCondition(which: "overdue" | "not_overdue", now: Date): SQL {
-  const today = utcDay(now);
+/** overdue: a planned date before today (the user's day); not_overdue: no date, or today or later. */
+function overdueCondition(which: "overdue" | "not_overdue", today: string): SQL {
   return which === "overdue" ? lt(w.wishDate, today) : sql`(${or(isNull(w.wishDate), gte(w.wishDate, today))})`;
 }
 
 /** The wishlist's filters over the entries (w) joined with their games (g), their lookups read first. */
 export const wishlistConditions = (db: Db, userId: string, filters: WishFilters, now: Date): Promise<SQL[]> =>
-  readJoinedConditions(db, userId, filters, (looked) => wishlistFilter(userId, filters, now, looked));
+  readJoinedConditions(db, userId, filters, (looked) => wishlistFilter(userId, filters, looked), wishTodayAt(filters, now));
+
+/** The call's instant when the wishlist filters need the user's today (wishDateOverdue), for listLookups. */
+export const wishTodayAt = (filters: WishFilters, now: Date) => (filters.wishDateOverdue === undefined ? undefined : now);
 
 /** The wishlist's filters, from what their lookups (listLookups) looked up: on the entries (w) and on their games (g). */
-export function wishlistFilter(userId: string, filters: WishFilters, now: Date, looked: Partial<ListLookups>): ListFilter {
+export function wishlistFilter(userId: string, filters: WishFilters, looked: Partial<ListLookups>): ListFilter {
   const conditions = [eq(w.userId, userId)];
   if (filters.wishPlace !== undefined) conditions.push(placeContains(w.wishPlaceKey, filters.wishPlace));
-  if (filters.wishDateOverdue !== undefined) conditions.push(overdueCondition(filters.wishDateOverdue, now));
+  if (filters.wishDateOverdue !== undefined) conditions.push(overdueCondition(filters.wishDateOverdue, lookedToday(looked)));
   conditions.push(...rangeConditions(filters, { wishDate: w.wishDate, wishPrice: w.wishPrice, priority: w.priority }));
   return listFilter(conditions, filters, looked);
 }

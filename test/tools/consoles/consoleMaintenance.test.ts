@@ -3,7 +3,7 @@
 // consoles; the logs need no game master data.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { utcDay } from "../../../src/platform/time";
+import { accountDay } from "../../support/days";
 import { type Account, callWith, newAccount, player, type Reply } from "../../support/harness";
 import { headStartOf, race } from "../../support/race";
 
@@ -32,11 +32,11 @@ async function loggedId(account: Account, args: Record<string, unknown>): Promis
   return reply.body.item.maintenanceLogId as string;
 }
 
-/** Runs a call and gives the UTC days before and after it, so a call across midnight still passes. */
+/** Runs a call and gives the account's days before and after it, so a call across midnight still passes. */
 async function aroundToday<T>(call: () => Promise<T>): Promise<{ result: T; days: string[] }> {
-  const before = utcDay(new Date());
+  const before = accountDay();
   const result = await call();
-  const after = utcDay(new Date());
+  const after = accountDay();
   return { result, days: [before, after] };
 }
 

@@ -87,6 +87,7 @@ describe("exportMyData: plans and scopes", () => {
     expect(tool.planDifferences.FREE.removedProperties).toEqual([
       "includeHistory",
       "consoleIds",
+      "tagIds",
       "name",
       "unrated",
       "purposeTypes",

@@ -10,6 +10,7 @@ import type { Plan } from "../../../src/platform/plans";
 import { utcDay } from "../../../src/platform/time";
 import type { ExportRow } from "../../../src/tools/exports/exportSource";
 import { openMyDataSource } from "../../../src/tools/exports/myData/index";
+import { accountDay } from "../../support/days";
 import { type Account, ORIGIN, type Player, player } from "../../support/harness";
 import { fictionalGame, importFixture, toNdjson } from "../../support/master";
 import { ok, okDone } from "../../support/replies";
@@ -103,7 +104,7 @@ export async function importMyDataMaster({ bulk = false } = {}) {
 
 export type Args = Record<string, unknown>;
 
-export const daysFromToday = (days: number) => utcDay(new Date(Date.now() + days * 86_400_000));
+export const daysFromToday = (days: number) => accountDay(days);
 export const yearsAgo = (years: number) => {
   const now = new Date();
   return utcDay(new Date(Date.UTC(now.getUTCFullYear() - years, now.getUTCMonth(), now.getUTCDate())));

@@ -86,7 +86,8 @@ async function seeded(): Promise<Account> {
   const replay = await a.call("addPlayRecord", { gameId: gameIds[0], replay: true });
   expect(replay.status).toBe(200);
   expect((await a.call("addPlayLog", { playId: replay.body.playId, playTime: 30, playDate: "2024-02-03" })).status).toBe(200);
-  const other = await a.call("addPlayRecord", { gameId: gameIds[1], status: "PAUSED" });
+  // Time told as a total (no sessions): exported and restored with the record.
+  const other = await a.call("addPlayRecord", { gameId: gameIds[1], status: "PAUSED", untrackedPlayTime: 300 });
   expect(other.status).toBe(200);
   return a;
 }
@@ -119,6 +120,10 @@ describe("importMyData: restore of exportMyData files", () => {
     expect(comparable(rowsOf(again.library), ["latestPlayId"])).toEqual(comparable(rowsOf(files.library), ["latestPlayId"]));
     expect(rowsOf(again.wishlist)).toEqual(rowsOf(files.wishlist));
     expect(comparable(rowsOf(again.playRecords), ["playId"])).toEqual(comparable(rowsOf(files.playRecords), ["playId"]));
+    expect(rowsOf(again.playRecords).find((row) => row.gameId === gameIds[1])).toMatchObject({
+      untrackedPlayTime: 300,
+      totalPlayTime: 300,
+    });
     expect(comparable(rowsOf(again.playLogs), ["playId", "playLogId"])).toEqual(
       comparable(rowsOf(files.playLogs), ["playId", "playLogId"]),
     );

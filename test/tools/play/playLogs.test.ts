@@ -2,7 +2,7 @@
 // add up to, over a tiny fictional master (ids 790500-790599, marker word オリオン in every title).
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { utcDay } from "../../../src/platform/time";
+import { accountDay } from "../../support/days";
 import { callWith, type Player, player, type Reply } from "../../support/harness";
 import { fictionalGame, importFixture, toNdjson } from "../../support/master";
 import { headStartOf, race } from "../../support/race";
@@ -24,7 +24,7 @@ beforeAll(async () => {
 
 type Args = Record<string, unknown>;
 
-const today = () => utcDay(new Date());
+const today = () => accountDay();
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
 /** Owns the game and starts its play record; answers the playId. */

@@ -4,7 +4,7 @@
 // several keys of the same user so no key meets its burst limit.
 import { expect } from "vitest";
 import type { Plan, Scope } from "../../../src/platform/plans";
-import { utcDay } from "../../../src/platform/time";
+import { accountDay } from "../../support/days";
 import { type Player, type Reply, player as rotatingPlayer } from "../../support/harness";
 import { fictionalGame, importFixture, toNdjson } from "../../support/master";
 import { ok, okDone } from "../../support/replies";
@@ -65,8 +65,9 @@ export type Args = Record<string, unknown>;
 /** The suites rotate over three keys by default: two extra. */
 export const player = (options: { plan?: Plan; scopes?: Scope[] } = {}, extraKeys = 2) => rotatingPlayer(options, extraKeys);
 
-export const today = () => utcDay(new Date());
-export const daysFromToday = (days: number) => utcDay(new Date(Date.now() + days * 86_400_000));
+/** Today and other days as the account counts them (its time zone, Asia/Tokyo by default). */
+export const today = () => accountDay();
+export const daysFromToday = (days: number) => accountDay(days);
 export const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
 export async function own(p: Player, gameId: number) {

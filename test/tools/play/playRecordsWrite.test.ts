@@ -126,7 +126,8 @@ describe("addPlayRecord", () => {
     [{}, "gameId"],
     [{ gameId: A, memo: "" }, "memo"],
     [{ gameId: A, replay: "yes" }, "replay"],
-    [{ gameId: A, rating: 3 }, "rating"],
+    [{ gameId: A, rating: 0 }, "rating"],
+    [{ gameId: A, userLinks: [] }, "userLinks"],
     [{ gameId: A, replay: true, confirmToken: "not-a-token" }, "confirmToken"],
   ])("refuses %j with 400 naming %s", async (args, field) => {
     const p = await player({}, 0);

@@ -1,6 +1,6 @@
 // Wishlist tools over a tiny fictional master (ids 760000+, marker word ソレイユ in every title).
 import { beforeAll, describe, expect, it } from "vitest";
-import { utcDay } from "../../../src/platform/time";
+import { accountDay } from "../../support/days";
 import { type Account, callWith, newAccount } from "../../support/harness";
 import { fictionalGame, importFixture, toNdjson } from "../../support/master";
 
@@ -32,7 +32,7 @@ const wish = (account: Account, args: Record<string, unknown>) => account.call("
 const list = (account: Account, args: Record<string, unknown> = {}, method: "GET" | "POST" = "POST") =>
   account.call("getWishlist", args, method);
 const ids = (reply: { body: { items: { gameId: number }[] } }) => reply.body.items.map((i) => i.gameId);
-const daysFromToday = (days: number) => utcDay(new Date(Date.now() + days * 86_400_000));
+const daysFromToday = (days: number) => accountDay(days);
 
 async function seeded() {
   const account = await newAccount();

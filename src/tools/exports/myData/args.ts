@@ -1,12 +1,12 @@
 import { z } from "zod";
-import { SHARED_RANGES, sharedFilterArgs } from "../../../platform/filters";
+import { SHARED_RANGES } from "../../../platform/filters";
 import { ALL_PLANS, LIGHT_AND_ABOVE, type Plan, PREMIUM_ONLY } from "../../../platform/plans";
 import { isoDate, orderedRanges, text } from "../../../platform/schemas";
 import { utcDay } from "../../../platform/time";
 import type { LowerPlan, PlanDifference } from "../../../registry/defineTool";
 import { COLLECTION_TYPES, PURPOSES } from "../../collections/items";
 import { CONSOLE_RANGES, CONSOLE_SORTS, consoleFilterArgs } from "../../consoles/queries";
-import { LIBRARY_SORTS } from "../../library/queries";
+import { LIBRARY_SORTS, libraryFilterArgs } from "../../library/queries";
 import { PLAY_RANGES, PLAY_SORTS, playFilterArgs } from "../../play/listQueries";
 import { WISHLIST_RANGES, WISHLIST_SORTS, wishlistFilterArgs } from "../../wishlist/queries";
 
@@ -51,7 +51,7 @@ export const myDataArgs = {
     ),
   format: z.enum(MY_DATA_FORMATS).default(DEFAULT_MY_DATA_FORMAT).describe("json (default) or csv (UTF-8 with BOM)."),
   includeHistory: z.boolean().optional().describe("playRecords only: true exports every play cycle, one row per record (PREMIUM)."),
-  ...sharedFilterArgs,
+  ...libraryFilterArgs,
   ...wishlistFilterArgs,
   ...playFilterArgs,
   name: text(30).optional().describe("consoles: part of the name or maker; collections: part of the name. Width and case are ignored."),
@@ -99,7 +99,7 @@ const datasetOn = (plan: LowerPlan) => {
 /** What FREE and LIGHT lose, published in the catalog and enforced by the generic plan check. */
 export const MY_DATA_PLAN_DIFFERENCES: Partial<Record<LowerPlan, PlanDifference>> = {
   FREE: {
-    removedProperties: ["includeHistory", "consoleIds", "name", "unrated", "purposeTypes", "collectionTypes"],
+    removedProperties: ["includeHistory", "consoleIds", "tagIds", "name", "unrated", "purposeTypes", "collectionTypes"],
     changedProperties: {
       dataset: datasetOn("FREE"),
       buyDateFrom: recentBuyDate,
