@@ -1,4 +1,5 @@
-// The pages' one script (src/faces/pages/): the passkey ceremonies and the new key's copy button.
+// The pages' one script (src/faces/pages/): the passkey ceremonies, the new key's copy button and
+// permission fields whose ticked scopes follow the chosen preset.
 // Written for this service, no library: the browser's own WebAuthn JSON helpers where it has them
 // (PublicKeyCredential.parseCreationOptionsFromJSON / parseRequestOptionsFromJSON, credential.toJSON),
 // a few lines of base64url where it does not. Everything else on the pages works without it.
@@ -115,6 +116,22 @@
     });
   }
 
+  /** Choosing a preset ticks exactly its scopes; ticking a scope by hand chooses individual settings. */
+  function wirePermissions(form) {
+    const presets = form.querySelectorAll('input[name="preset"]');
+    const boxes = form.querySelectorAll('input[name="scopes"]');
+    for (const preset of presets) {
+      preset.addEventListener("change", () => {
+        if (preset.dataset.scopes === undefined) return;
+        const scopes = preset.dataset.scopes.split(" ");
+        for (const box of boxes) box.checked = scopes.includes(box.value);
+      });
+    }
+    const individual = form.querySelector('input[name="preset"][value="individual"]');
+    for (const box of boxes) box.addEventListener("change", () => individual && (individual.checked = true));
+  }
+
   for (const button of document.querySelectorAll("button[data-ceremony]")) wireCeremony(button);
+  for (const form of document.querySelectorAll("form")) if (form.querySelector('input[name="preset"]')) wirePermissions(form);
   wireCopy();
 })();

@@ -88,7 +88,7 @@ ${permissionFields(page, form.draft)}
 <p><button id="consent-allow" type="submit" name="decision" value="approve">${t.consentAllow}</button>
 <button id="consent-deny" class="secondary" type="submit" name="decision" value="deny">${t.consentDeny}</button></p>
 </form>`;
-  return frame(page, { title: t.consentTitle, main });
+  return frame(page, { title: t.consentTitle, main, script: true });
 }
 
 /**
