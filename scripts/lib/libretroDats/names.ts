@@ -22,8 +22,13 @@ const REGION_TAG =
   /^(Japan|USA|Europe|Asia|Korea|World|Taiwan|China|Hong Kong|Brazil|Australia|Canada|France|Germany|Spain|Italy|Netherlands|Sweden|UK|Russia|Scandinavia|Latin America)(, .+)?$/;
 const UNRELEASED =
   /\b(Taikenban|Demo|Beta|Proto|Prototype|Sample|Trial|Preview|Kiosk|Unl|Pirate|Promo|Debug|Hack|Aftermarket|Homebrew|Bootleg|Test Program|Virtual Console)\b/i;
-/** A demo disc named so in its title rather than a tag (`Sonic Adventure 2 - The Trial`, `... - Promotion Disc`). */
-const DEMO_TITLE = / - (The Trial|Trial (Edition|Disc|Version)|Promotion Disc|Preview Disc|Taikenban.*|Demo( Disc)?)$/i;
+/**
+ * Demo and promotional discs named so in their title rather than a tag (`Square's Preview`,
+ * `Sonic Adventure 2 - The Trial`, `Konami PlayStation 2 Taikenban`). Case matters: the romaji
+ * `demo` of `Doko Demo Issho` is a word of a game's title.
+ */
+const DEMO_TITLE =
+  /\b(Taikenban|Preview|Sample|Tentou|Movie-ban|Demo[- ](Disc|Video|CD|ban)|Title Demo|Trial (Disc|Edition|Version)|Promotion Dis[ck]|Making (of|Disc))\b|Demo \+|( - The Trial| - Demo|The Demo|Premium Disc)$/;
 /** Tags that tell dumps of one release apart, not releases: languages, revisions, versions, alternates, disc numbers. */
 const SAME_RELEASE = /^([A-Z][a-z](,[A-Z][a-z])*|Rev [\w.]+|v\d[\w.]*|Alt( \d+)?|Disc (\d+|[A-Z])|Track \d+|Side [AB])$/;
 const DISC_NUMBER = /^Disc (\d+|[A-Z])$/;
