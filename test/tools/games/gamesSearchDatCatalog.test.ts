@@ -30,6 +30,14 @@ describe("searchGames on the DAT catalog", () => {
     }
   });
 
+  it("credits libretro-database for these games in coverage.note", async () => {
+    const account = await newAccount();
+    const reply = await search(account, { modelNumber: "SLPS-00700" });
+    expect(reply.body.coverage.note).toContain(
+      "PlayStation, Dreamcast, Neo Geo CD, 3DO, PC-9801, WonderSwan and MSX games, from libretro-database (CC BY-SA 4.0",
+    );
+  });
+
   it("finds a re-release by its own serial, as an edition", async () => {
     const account = await newAccount();
     const reply = await search(account, { modelNumber: "SLPS91019" });
