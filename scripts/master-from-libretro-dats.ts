@@ -1,7 +1,7 @@
 // Converts the Japanese releases of the platforms GameDataBase lacks (PlayStation, Dreamcast, ...:
 // scripts/lib/libretroDats/platforms.ts) from a libretro-database checkout into master rows:
 //   npm run master:from-libretro-dats -- <libretro-database dir> [--master seed/master]
-// Reads <master>/companies.ndjson, nicknames.tsv, loanwords.tsv and libretro-ids.tsv; writes
+// Reads <master>/companies.ndjson, genres.ndjson, nicknames.tsv, loanwords.tsv and libretro-ids.tsv; writes
 // libretro-platforms.ndjson, libretro-games.ndjson and libretro-ids.tsv there, and prints the
 // games per platform. Deterministic: the same checkout and tables give the same files.
 import { existsSync, readFileSync } from "node:fs";
@@ -14,7 +14,7 @@ import { parseNicknameTable } from "./lib/gamedatabase/nicknames";
 import { convertDats } from "./lib/libretroDats/convert";
 import { LIBRETRO_GAMES_FILE, LIBRETRO_IDS_FILE, LIBRETRO_PLATFORMS_FILE, readPlatformDats } from "./lib/libretroDats/files";
 import { romajiReading } from "./lib/libretroDats/readings";
-import { type CompanyRow, toNdjsonChunks } from "./lib/masterRows";
+import { type CompanyRow, type GenreRow, toNdjsonChunks } from "./lib/masterRows";
 import { usageFailure } from "./lib/usage";
 
 const USAGE = "usage: npm run master:from-libretro-dats -- <libretro-database dir> [--master <dir, default seed/master>]";
@@ -28,7 +28,7 @@ const libretroDir = positionals[0];
 if (libretroDir === undefined) fail("missing the libretro-database directory");
 const masterDir = values.master;
 const read = (file: string) => readFileSync(join(masterDir, file), "utf8");
-for (const file of ["companies.ndjson", "nicknames.tsv", "loanwords.tsv"]) {
+for (const file of ["companies.ndjson", "genres.ndjson", "nicknames.tsv", "loanwords.tsv"]) {
   if (!existsSync(join(masterDir, file))) fail(`no ${file} in ${masterDir}`);
 }
 
@@ -38,13 +38,15 @@ if (sources.length === 0)
 const idsPath = join(masterDir, LIBRETRO_IDS_FILE);
 const ledger = parseIdLedger(existsSync(idsPath) ? readFileSync(idsPath, "utf8") : "");
 const loanwords = loanwordsFrom(parseLoanwords(read("loanwords.tsv")));
-const companies = read("companies.ndjson")
-  .split("\n")
-  .filter((line) => line.trim() !== "")
-  .map((line) => JSON.parse(line) as CompanyRow);
+const rowsOf = <T>(file: string) =>
+  read(file)
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as T);
 const { platforms, games } = convertDats(sources, {
   ledger,
-  companies,
+  companies: rowsOf<CompanyRow>("companies.ndjson"),
+  genres: rowsOf<GenreRow>("genres.ndjson"),
   nicknames: parseNicknameTable(read("nicknames.tsv")),
   readingOf: (title) => romajiReading(title, loanwords),
 });

@@ -7,10 +7,11 @@ import { emptyIdLedger, formatIdLedger, parseIdLedger } from "../../scripts/lib/
 import { loanwordsFrom, parseLoanwords } from "../../scripts/lib/gamedatabase/loanwords";
 import { parseNicknameTable } from "../../scripts/lib/gamedatabase/nicknames";
 import { boxSerial, type ConvertOptions, convertDats, FIRST_IDS } from "../../scripts/lib/libretroDats/convert";
+import { genreIndex } from "../../scripts/lib/libretroDats/genres";
 import { cleanTitle, parseDumpName } from "../../scripts/lib/libretroDats/names";
 import { DAT_PLATFORMS } from "../../scripts/lib/libretroDats/platforms";
 import { romajiReading } from "../../scripts/lib/libretroDats/readings";
-import type { GameRow, PlatformRow } from "../../scripts/lib/masterRows";
+import type { GameRow, GenreRow, PlatformRow } from "../../scripts/lib/masterRows";
 import { gameRow, platformRow } from "../../src/tools/games/masterRows";
 
 const master = join(import.meta.dirname, "../../seed/master");
@@ -52,6 +53,20 @@ describe("parseDumpName", () => {
   });
 });
 
+describe("genreIndex", () => {
+  const genreOf = genreIndex(rowsOf<GenreRow>(read("genres.ndjson")));
+
+  it("maps No-Intro's genres to the main genre and the most specific key of the taxonomy", () => {
+    expect(genreOf("Role-playing (RPG)")).toEqual({ genreId: 43, genreName: "ロールプレイング", genreKey: "rpg" });
+    expect(genreOf("Platform")).toEqual({ genreId: 1, genreName: "アクション", genreKey: "action.platformer" });
+    expect(genreOf("Strategy")).toMatchObject({ genreKey: "sim.strategy" });
+  });
+
+  it("leaves genres that say no one genre unmapped", () => {
+    for (const genre of ["Shooter", "Card", "Various", "Adult", null]) expect(genreOf(genre), String(genre)).toBeUndefined();
+  });
+});
+
 describe("boxSerial", () => {
   it("writes serials the way the spine prints them", () => {
     expect(boxSerial("SLPS_010.57")).toBe("SLPS-01057");
@@ -90,9 +105,10 @@ const FIXTURE_DAT = [
   game("Tokimeki Memorial - Forever with You (Japan)", "SLPS-00100"),
 ].join("\n");
 const convert = (options: Partial<ConvertOptions> = {}) =>
-  convertDats([{ platform: PS, dat: FIXTURE_DAT, publisher: "", serial: "" }], {
+  convertDats([{ platform: PS, dat: FIXTURE_DAT, publisher: "", genre: "", serial: "" }], {
     ledger: emptyIdLedger(),
     companies: [],
+    genres: [],
     nicknames,
     readingOf: (title) => romajiReading(title, loanwords),
     ...options,
@@ -122,10 +138,11 @@ describe("convertDats", () => {
     const first = convert({ ledger }).games;
     const again = parseIdLedger(formatIdLedger(ledger));
     const grown = convertDats(
-      [{ platform: PS, dat: `${game("Ape Escape (Japan)", "SCPS-10091")}\n${FIXTURE_DAT}`, publisher: "", serial: "" }],
+      [{ platform: PS, dat: `${game("Ape Escape (Japan)", "SCPS-10091")}\n${FIXTURE_DAT}`, publisher: "", genre: "", serial: "" }],
       {
         ledger: again,
         companies: [],
+        genres: [],
         nicknames,
         readingOf: () => null,
       },

@@ -4,7 +4,8 @@
 import { assignIds, compareCodePoints, type IdLedger, idOf } from "../gamedatabase/idLedger";
 import { type NicknameRow, nicknamesOf } from "../gamedatabase/nicknames";
 import { childBlocks, parseClrmamepro, romCrcs, splitSerials, stringField } from "../libretro";
-import type { CompanyRow, EditionRow, GameRow, PlatformRow } from "../masterRows";
+import type { CompanyRow, EditionRow, GameRow, GenreRow, PlatformRow } from "../masterRows";
+import { genreIndex } from "./genres";
 import { parseDumpName } from "./names";
 import { type DatPlatform, platformRow } from "./platforms";
 
@@ -16,14 +17,16 @@ const MAX_EDITIONS = 50;
 export interface PlatformDats {
   platform: DatPlatform;
   dat: string;
-  /** metadat/publisher and metadat/serial text for the platform, "" where libretro has none. */
+  /** metadat/publisher, metadat/genre and metadat/serial text for the platform, "" where libretro has none. */
   publisher: string;
+  genre: string;
   serial: string;
 }
 
 export interface ConvertOptions {
   ledger: IdLedger;
   companies: CompanyRow[];
+  genres: GenreRow[];
   nicknames: readonly NicknameRow[];
   /** The hiragana reading of a romanised title, or null where it cannot be read (readings.ts). */
   readingOf: (title: string) => string | null;
@@ -32,6 +35,7 @@ export interface ConvertOptions {
 interface Release {
   serials: string[];
   publisher: string | null;
+  genre: string | null;
 }
 
 interface Title {
@@ -59,8 +63,8 @@ export function convertDats(sources: PlatformDats[], options: ConvertOptions): {
     titles.flatMap((title) => editionLabels(title).map((label) => editionKey(title, label))),
     FIRST_IDS.edition,
   );
-  const companyIdOf = companyIndex(options.companies);
-  const games = titles.map((title) => gameRow(title, options, companyIdOf));
+  const lookUps = { companyOf: companyIndex(options.companies), genreOf: genreIndex(options.genres) };
+  const games = titles.map((title) => gameRow(title, options, lookUps));
   return { platforms, games };
 }
 
@@ -69,8 +73,9 @@ const editionKey = (title: Title, label: string) => `${gameKey(title)}#${label}`
 const editionLabels = (title: Title) => [...title.releases.keys()].filter((label) => label !== "").sort(compareCodePoints);
 
 /** The platform's Japanese released titles in code-point order, each with its releases. */
-function titlesOf({ platform, dat, publisher, serial }: PlatformDats): Title[] {
+function titlesOf({ platform, dat, publisher, genre, serial }: PlatformDats): Title[] {
   const publishers = metadatIndex(publisher, "publisher");
+  const genres = metadatIndex(genre, "genre");
   const serials = metadatIndex(serial, "serial");
   const byTitle = new Map<string, Title>();
   for (const game of childBlocks(parseClrmamepro(dat), "game")) {
@@ -81,7 +86,7 @@ function titlesOf({ platform, dat, publisher, serial }: PlatformDats): Title[] {
     const crcs = romCrcs(game);
     const title = byTitle.get(dump.datTitle) ?? { platform, datTitle: dump.datTitle, title: dump.title, releases: new Map() };
     byTitle.set(dump.datTitle, title);
-    const release = title.releases.get(dump.edition) ?? { serials: [], publisher: null };
+    const release = title.releases.get(dump.edition) ?? { serials: [], publisher: null, genre: null };
     title.releases.set(dump.edition, release);
     const found = [
       stringField(game, "serial"),
@@ -90,6 +95,7 @@ function titlesOf({ platform, dat, publisher, serial }: PlatformDats): Title[] {
     ];
     release.serials.push(...found.flatMap(splitSerials).map(boxSerial));
     release.publisher ??= lookUp(publishers, name, crcs) ?? null;
+    release.genre ??= lookUp(genres, name, crcs) ?? null;
   }
   return [...byTitle.values()].sort((a, b) => compareCodePoints(a.datTitle, b.datTitle));
 }
@@ -135,11 +141,20 @@ function codes(serials: string[]): string[] {
   return printed.sort(compareCodePoints).slice(0, MAX_CODES);
 }
 
-function gameRow(title: Title, { ledger, nicknames, readingOf }: ConvertOptions, companyIdOf: ReturnType<typeof companyIndex>): GameRow {
+interface LookUps {
+  companyOf: ReturnType<typeof companyIndex>;
+  genreOf: ReturnType<typeof genreIndex>;
+}
+
+/** A fact of the plain release, else of the first edition that has it. */
+function releaseFact(title: Title, fact: "publisher" | "genre"): string | null {
+  return title.releases.get("")?.[fact] ?? [...title.releases.values()].find((release) => release[fact])?.[fact] ?? null;
+}
+
+function gameRow(title: Title, { ledger, nicknames, readingOf }: ConvertOptions, { companyOf, genreOf }: LookUps): GameRow {
   const labels = editionLabels(title);
-  const publisher = companyIdOf(
-    title.releases.get("")?.publisher ?? [...title.releases.values()].find((r) => r.publisher)?.publisher ?? null,
-  );
+  const publisher = companyOf(releaseFact(title, "publisher"));
+  const genre = genreOf(releaseFact(title, "genre"));
   const titleReading = readingOf(title.title);
   const titleEn = [title.title];
   const editions: EditionRow[] = labels.slice(0, MAX_EDITIONS).map((label) => ({
@@ -160,10 +175,10 @@ function gameRow(title: Title, { ledger, nicknames, readingOf }: ConvertOptions,
     platformName: title.platform.name,
     publisherId: publisher?.companyId ?? null,
     publisherName: publisher?.name ?? null,
-    genreId: null,
-    genreName: null,
+    genreId: genre?.genreId ?? null,
+    genreName: genre?.genreName ?? null,
     genreSubId: null,
-    genreKey: null,
+    genreKey: genre?.genreKey ?? null,
     releaseDate: null,
     janCode: null,
     modelNumber: codes(title.releases.get("")?.serials ?? []),

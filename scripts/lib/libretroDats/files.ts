@@ -22,7 +22,13 @@ export function readPlatformDats(libretroDir: string): { sources: PlatformDats[]
       continue;
     }
     const metadat = (field: string) => (platform.metadatFile ? readIfThere(join(libretroDir, "metadat", field, platform.metadatFile)) : "");
-    sources.push({ platform, dat: readFileSync(datPath, "utf8"), publisher: metadat("publisher"), serial: metadat("serial") });
+    sources.push({
+      platform,
+      dat: readFileSync(datPath, "utf8"),
+      publisher: metadat("publisher"),
+      genre: metadat("genre"),
+      serial: metadat("serial"),
+    });
   }
   return { sources, missing };
 }
