@@ -105,15 +105,29 @@ export async function importNdjsonLines(dataset, { lines, lineNumbers, name }, {
 /**
  * Imports a whole master folder (seed/master, or a converter's --out) in dataset order, its games
  * with the model numbers of the serials.ndjson beside them merged in: that file keeps its own
- * licence, so it stays apart until the import. Answers one importNdjsonLines result per dataset.
+ * licence, so it stays apart until the import; likewise libretro-platforms.ndjson and
+ * libretro-games.ndjson, imported after platforms.ndjson and games.ndjson where the folder has
+ * them. Answers one importNdjsonLines result per dataset, its counts summed over its files.
  */
 export async function importCatalog(dir, options = {}) {
   const { gamesWithSerials } = await tsImport("./gamedatabase/serialsFiles.ts", import.meta.url);
+  const { libretroRowsText } = await tsImport("./libretroDats/files.ts", import.meta.url);
   const results = [];
   for (const dataset of MASTER_DATASETS) {
     const lines =
       dataset === "games" ? ndjsonLinesOf(gamesWithSerials(dir), "games.ndjson") : readNdjsonLines(join(dir, `${dataset}.ndjson`));
-    results.push(await importNdjsonLines(dataset, lines, options));
+    const result = await importNdjsonLines(dataset, lines, options);
+    // The platforms and games converted from libretro's DATs (CC BY-SA) sit in files of their own.
+    const extra = dataset === "platforms" || dataset === "games" ? libretroRowsText(dir, dataset) : "";
+    if (extra !== "") addCounts(result, await importNdjsonLines(dataset, ndjsonLinesOf(extra, `libretro-${dataset}.ndjson`), options));
+    results.push(result);
   }
   return results;
+}
+
+function addCounts(total, more) {
+  total.received += more.received;
+  total.upserted += more.upserted;
+  total.unchanged += more.unchanged;
+  total.generation = more.generation;
 }

@@ -45,12 +45,12 @@ function isIdKind(kind: string | undefined): kind is IdKind {
 /**
  * Gives each key the ledger lacks the next id of its kind, in the order given (a fixed table's,
  * or code-point order: either way a run is deterministic), from one past the highest id the kind
- * ever had, so no id is reused. Returns how many keys were new.
+ * ever had (and from `firstId` at least, where a source's ids start), so no id is reused. Returns how many keys were new.
  */
-export function assignIds(ledger: IdLedger, kind: IdKind, orderedKeys: Iterable<string>): number {
+export function assignIds(ledger: IdLedger, kind: IdKind, orderedKeys: Iterable<string>, firstId = 1): number {
   const ids = ledger[kind];
   const fresh = [...new Set(orderedKeys)].filter((key) => !ids.has(key));
-  let next = Math.max(0, ...ids.values()) + 1;
+  let next = Math.max(firstId - 1, ...ids.values()) + 1;
   for (const key of fresh) {
     if (next >= CUSTOM_ID_BASE) throw new Error(`no ${kind} id left below ${CUSTOM_ID_BASE}`);
     ids.set(key, next);

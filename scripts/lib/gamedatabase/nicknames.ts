@@ -4,6 +4,7 @@
 // forms contain the series name each nickname alone and followed by the number that comes right
 // after the name (ドラゴンクエストIII -> ドラクエ3), a game row gives one game's nicknames.
 import { normalizeSearchText } from "../../../src/platform/normalize";
+import { DAT_PLATFORM_KEYS } from "../libretroDats/platforms";
 import { parseIdLedger } from "./idLedger";
 import { PLATFORMS } from "./platforms";
 
@@ -38,7 +39,8 @@ export interface GameTitles {
 }
 
 const COLUMNS = ["kind", "match", "nicknames", "platforms", "exclude", "note"] as const;
-const PLATFORM_KEYS = new Set(PLATFORMS.map((platform) => platform.key));
+/** GameDataBase's platform keys and those of the libretro DATs (ps, dc, ...). */
+const PLATFORM_KEYS = new Set([...PLATFORMS.map((platform) => platform.key), ...DAT_PLATFORM_KEYS]);
 
 const list = (cell: string, separator: string) =>
   cell
