@@ -104,6 +104,7 @@ describe("exportMyData: the answer", () => {
         "playEndDate",
         "clearTargetDate",
         "totalPlayTime",
+        "untrackedPlayTime",
         "rating",
         "consoleId",
         "consoleName",
