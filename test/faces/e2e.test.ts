@@ -86,7 +86,7 @@ describe("the default catalog that npm run dev seeds (PigSaint GameDataBase, lib
     const browsed = await call("browseGames", { genreId: String(platformer.genreId), platformIds: "3", limit: "100", fields: "" });
     expect(browsed.totalCount).toBeGreaterThan(50);
     expect(browsed.items.map((game: { title: string }) => game.title)).toContain(
-      "Super Mario World スーパーマリオワールド Super Mario Bros. 4",
+      "スーパーマリオワールド Super Mario Bros. 4",
     );
     expect(browsed.coverage.note).toContain("GameDataBase by PigSaint (CC BY 4.0");
   });
