@@ -3,14 +3,17 @@ import { pageEnvelopeFields } from "../platform/paging";
 import type { Plan, Scope } from "../platform/plans";
 import { type JsonSchema, toJsonSchema } from "./catalog";
 import { annotationsOf, type ToolDefinition } from "./defineTool";
+import { isDescribedOnce } from "./mcpInstructions";
 
 /**
  * What MCP tools/list shows a key: the tools it can call, each in a form written for a model's
  * context. The REST catalog keeps the full JSON Schemas, notes and plan differences; here:
  * - the input schema is the catalog's for the caller's plan (its planDifferences applied), without
- *   what only restates a rule the description or the instructions give (the date regex beside
- *   `format: date`, `minLength: 1`, `additionalProperties: false`) and with a nullable type spelled
- *   `anyOf` [type, null], as clients that map schemas onto a single `type` need;
+ *   what only restates a rule the description or the instructions give (a date's regex and
+ *   `format: date`: the instructions say dates are YYYY-MM-DD; `minLength: 1`, `additionalProperties: false`) and with a nullable type spelled
+ *   `anyOf` [type, null], as clients that map schemas onto a single `type` need; the rules of
+ *   arguments many tools share (paging, confirmToken, the common filters, recorded dates, text
+ *   caps) are the instructions' (mcpInstructions.ts), said once instead of in every schema;
  * - the output schema gives the result's own properties and their types, one level deep: the items
  *   of a list and the objects inside a result are the same shapes in every tool (the Game object,
  *   a library entry ...), which the results show and the catalog defines once; a page's envelope
@@ -35,6 +38,9 @@ function withoutTypeArray(schema: JsonSchema): JsonSchema {
   };
 }
 
+/** Longer caps (memos, names, descriptions) a model hardly reaches; the instructions name them, the server enforces them. */
+const MAX_LISTED_LENGTH = 50;
+
 /** One input schema node in its listed form (recursively). */
 function leanInput(node: Json): Json {
   if (Array.isArray(node)) return node.map(leanInput);
@@ -43,9 +49,12 @@ function leanInput(node: Json): Json {
   for (const [key, value] of Object.entries(node)) {
     if (key === "$schema") continue;
     if (key === "pattern" && node.format !== undefined) continue;
+    if (key === "format" && value === "date") continue;
     if (key === "minLength" && value === 1) continue;
     if (key === "minimum" && (value === 0 || value === 1) && node.maximum === undefined) continue;
     if (key === "additionalProperties" && value === false) continue;
+    if (key === "description" && typeof value === "string" && isDescribedOnce(value)) continue;
+    if (key === "maxLength" && typeof value === "number" && value > MAX_LISTED_LENGTH) continue;
     lean[key] =
       key === "properties" && isObject(value)
         ? Object.fromEntries(Object.entries(value).map(([name, schema]) => [name, leanInput(schema)]))
@@ -117,7 +126,7 @@ function descriptionOf(tool: ToolDefinition): string {
 
 /**
  * The tool's annotations less what MCP's defaults already say (readOnlyHint false, destructiveHint
- * true, idempotentHint false; the last two mean nothing for a read) and the title given beside them.
+ * true, idempotentHint false; the last two mean nothing for a read).
  */
 export function mcpAnnotations(tool: ToolDefinition) {
   const { readOnlyHint, destructiveHint, idempotentHint, openWorldHint } = annotationsOf(tool);
@@ -129,12 +138,14 @@ export function mcpAnnotations(tool: ToolDefinition) {
   };
 }
 
-/** One tool as tools/list shows it to a key of `plan`. */
+/**
+ * One tool as tools/list shows it to a key of `plan`. Without the catalog's Japanese title: a
+ * display label for people that the model would read in every list, whose name says the same.
+ */
 export function mcpToolEntry(tool: ToolDefinition, plan: Plan) {
   const annotations = mcpAnnotations(tool);
   return {
     name: tool.name,
-    title: tool.title,
     description: descriptionOf(tool),
     inputSchema: inputFor(tool, plan),
     outputSchema: outputFor(tool),

@@ -87,7 +87,7 @@ export const CUSTOM_PLATFORM: CustomRecordKind = {
   },
   remove: {
     description:
-      "Removes one of your custom platforms, in two steps: the first call only previews what goes; call again with the same arguments plus its confirmToken to remove it. A platform your custom games or collections still use cannot be removed (400 naming platformId); consoles simply stop listing it.",
+      "Removes one of your custom platforms (two-step: a preview, then the call with its confirmToken). A platform your custom games or collections still use cannot be removed (400 naming platformId); consoles simply stop listing it.",
     note: "Move or remove the custom games and PLATFORM collections on it first.",
     async preview(db, userId, platformId, name) {
       const usage = await platformUsage(db, userId, platformId);
@@ -116,7 +116,7 @@ export const CUSTOM_PUBLISHER: CustomRecordKind = {
   },
   remove: {
     description:
-      "Removes one of your custom publishers, in two steps: the first call only previews what goes (and how many of your custom games lose it as publisher); call again with the same arguments plus its confirmToken to remove it.",
+      "Removes one of your custom publishers (two-step: a preview, which counts the custom games that lose it as publisher, then the call with its confirmToken).",
     note: "Custom games that name it keep existing with publisherId null.",
     async preview(db, userId, companyId) {
       const games = await publisherGames(db, userId, companyId);

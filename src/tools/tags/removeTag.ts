@@ -16,7 +16,7 @@ export const removeTag = defineTool({
   family: "tags",
   title: "タグ削除",
   description:
-    "Removes a tag, in two steps: the first call only previews what goes; call again with the same arguments plus its confirmToken. The games stay in your library; the TAG collections built on the tag are removed with it (the preview names them).",
+    "Removes a tag (two-step: a preview, then the call with its confirmToken). The games stay in your library; the TAG collections built on the tag are removed with it (the preview names them).",
   restNote: 'In REST, POST /rest/v1/removeTag with {"tagId": ...}, then again with confirmToken.',
   scopes: ["library:delete"],
   plans: LIGHT_AND_ABOVE,
