@@ -1,5 +1,5 @@
 import { confirmTokenArg } from "../platform/confirm";
-import { sharedFilterArgs } from "../platform/filters";
+import { attributeSetArg, sharedFilterArgs } from "../platform/filters";
 import { pageArg } from "../platform/paging";
 import { RECORDED_DATE_RULE } from "../platform/schemas";
 
@@ -8,7 +8,7 @@ import { RECORDED_DATE_RULE } from "../platform/schemas";
  * instead of in every listed schema: the listing leaves these descriptions out of each argument.
  */
 const SHARED_ARGUMENT_RULES = [
-  "page counts from 1. Filters: platformIds matches any of its ids; attributes (ids or exact labels) must all be present;",
+  "page counts from 1. Filters: platformIds matches any of its ids; attributes take ids or exact labels, all of which must be present (in a write, attributes replaces the whole set, [] clears);",
   "a main genreId matches the main or support genre, another genre through its taxonomy; title matches part of a title, its hiragana reading or an edition's title;",
   "buyPlace and wishPlace match a part, case-insensitive; From/To bounds are inclusive, and a release date bound leaves out games without a release date.",
   'buyDate and wishDate take full dates only: when only the month or year is known, leave the date out and note it in memo (e.g. "2023年5月頃").',
@@ -25,6 +25,7 @@ const describedOnce = new Set(
     sharedFilterArgs.title,
     sharedFilterArgs.releaseDateTo,
     sharedFilterArgs.attributes,
+    attributeSetArg,
     sharedFilterArgs.buyPlace,
   ].map((schema) => schema.description),
 );

@@ -82,7 +82,7 @@ export const CUSTOM_PLATFORM: CustomRecordKind = {
   result: customPlatformResult,
   add: {
     description:
-      "Registers a platform the master data lacks (a regional model, a homebrew console) as your own custom platform. Only you can see it; your custom games, consoles and collections can use it, and listPlatforms shows it with custom: true.",
+      "Registers a platform the master data lacks (a regional model, a homebrew console), seen only by you, for your custom games, consoles and collections.",
     restNote: "the new platformId is in item.platformId.",
   },
   remove: {
@@ -111,7 +111,7 @@ export const CUSTOM_PUBLISHER: CustomRecordKind = {
   result: customPublisherResult,
   add: {
     description:
-      "Registers a publisher the master data lacks (a doujin circle, a small label) as your own custom publisher. Only you can see it; your custom games can use it as publisherId, and listPublishers shows it with custom: true.",
+      "Registers a publisher the master data lacks (a doujin circle, a small label), seen only by you, for your custom games' publisherId.",
     restNote: "the new id is in item.companyId.",
   },
   remove: {
@@ -143,7 +143,7 @@ function toolBasics<V extends keyof typeof VERBS>(kind: CustomRecordKind, verb: 
 }
 
 export function customRecordAddTool(kind: CustomRecordKind) {
-  const { noun, counter } = kind.store;
+  const { counter } = kind.store;
   const basics = toolBasics(kind, "add");
   return defineTool({
     ...basics,
@@ -157,8 +157,7 @@ export function customRecordAddTool(kind: CustomRecordKind) {
     conflicts: ["already_exists"],
     notes: [
       CUSTOM_ID_NOTE,
-      `A name you already gave another custom ${noun} is 409 already_exists.`,
-      `At most ${REGISTERED_LIMITS[counter.resource].PREMIUM} custom ${noun}s per account.`,
+      `A name you already use is 409 already_exists; at most ${REGISTERED_LIMITS[counter.resource].PREMIUM} per account.`,
     ],
     async handler({ db, auth, upgradeUrl }, args: Record<string, unknown>) {
       // Every field is stored; one not given is null.

@@ -17,7 +17,7 @@ export const addToLibrary = defineTool({
   family: "library",
   title: "ライブラリ追加",
   description:
-    "Adds a game you own to your library, optionally with rating, purchase date, price and place, memo, links and attributes. A game already in the library is a conflict: change it with updateLibraryEntry.",
+    "Adds a game you own to your library, with its purchase data, rating, memo, links and attributes. A game already there is 409: use updateLibraryEntry.",
   restNote: 'In REST, POST /rest/v1/addToLibrary with {"gameId": ...}.',
   scopes: ["library:write"],
   plans: ALL_PLANS,
