@@ -12,7 +12,7 @@ const SHARED_ARGUMENT_RULES = [
   "a main genreId matches the main or support genre, another genre through its taxonomy; title matches part of a title, its hiragana reading or an edition's title;",
   "buyPlace and wishPlace match a part, case-insensitive; From/To bounds are inclusive, and a release date bound leaves out games without a release date.",
   'buyDate and wishDate take full dates only: when only the month or year is known, leave the date out and note it in memo (e.g. "2023年5月頃").',
-  "Texts are capped (memo 2,000 characters, names 100); an over-long one is refused naming the field.",
+  "Texts and ids are capped (memo 2,000 characters, names 50 to 100, ids 40); an over-long one is refused naming the field.",
 ];
 
 /** The argument descriptions SHARED_ARGUMENT_RULES gives, which the listed schemas leave out. */

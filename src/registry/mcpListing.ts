@@ -38,8 +38,14 @@ function withoutTypeArray(schema: JsonSchema): JsonSchema {
   };
 }
 
-/** Longer caps (memos, names, descriptions) a model hardly reaches; the instructions name them, the server enforces them. */
-const MAX_LISTED_LENGTH = 50;
+/**
+ * Caps a model hardly reaches (memos, names, ids; minutes in the hundreds of thousands) are the
+ * server's to enforce, with an error naming the field; the instructions name the text caps.
+ */
+const MAX_LISTED_LENGTH = 30;
+const MAX_LISTED_MAXIMUM = 10_000;
+
+const listedMaximum = (node: JsonSchema) => typeof node.maximum === "number" && node.maximum <= MAX_LISTED_MAXIMUM;
 
 /** One input schema node in its listed form (recursively). */
 function leanInput(node: Json): Json {
@@ -51,7 +57,8 @@ function leanInput(node: Json): Json {
     if (key === "pattern" && node.format !== undefined) continue;
     if (key === "format" && value === "date") continue;
     if (key === "minLength" && value === 1) continue;
-    if (key === "minimum" && (value === 0 || value === 1) && node.maximum === undefined) continue;
+    if (key === "minimum" && (value === 0 || value === 1) && !listedMaximum(node)) continue;
+    if (key === "maximum" && !listedMaximum(node)) continue;
     if (key === "additionalProperties" && value === false) continue;
     if (key === "description" && typeof value === "string" && isDescribedOnce(value)) continue;
     if (key === "maxLength" && typeof value === "number" && value > MAX_LISTED_LENGTH) continue;
