@@ -18,8 +18,8 @@ import { isDescribedOnce } from "./mcpInstructions";
  *   of a list and the objects inside a result are the same shapes in every tool (the Game object,
  *   a library entry ...), which the results show and the catalog defines once; a page's envelope
  *   is the one the instructions describe;
- * - the description carries the notes a model needs (the two-step rule is the confirmToken
- *   argument's own description and the instructions').
+ * - the description carries the notes a model needs (the two-step rule is the instructions',
+ *   and each removal's description says it is two-step).
  */
 
 type Json = unknown;
@@ -107,7 +107,7 @@ const ENVELOPE = Object.keys(pageEnvelopeFields);
 /** The result's own properties, each by its type; a union result (a two-step preview or its outcome) lists both. */
 function outputFor(tool: ToolDefinition): JsonSchema {
   const schema = toJsonSchema(tool.output, "output");
-  // A two-step tool's preview is the one the instructions and the confirmToken argument describe.
+  // A two-step tool's preview is the one the instructions describe.
   const variants = (Array.isArray(schema.anyOf) ? (schema.anyOf as JsonSchema[]) : [schema]).filter(
     (variant) => !isObject(variant.properties) || !("confirmRequired" in variant.properties),
   );
