@@ -85,7 +85,21 @@ function inputFor(tool: ToolDefinition, plan: Plan): JsonSchema {
     if (required.length > 0) schema.required = required;
     else delete schema.required;
   }
-  return leanInput(schema) as JsonSchema;
+  const lean = leanInput(schema) as JsonSchema;
+  if (tool.nullIsOmission && isObject(lean.properties)) lean.properties = mapValues(lean.properties, withoutNull);
+  return lean;
+}
+
+const mapValues = (record: JsonSchema, map: (value: JsonSchema) => JsonSchema) =>
+  Object.fromEntries(Object.entries(record).map(([key, value]) => [key, map(value as JsonSchema)]));
+
+/** `anyOf: [X, null]` as X (with the property's own description and default). */
+function withoutNull(schema: JsonSchema): JsonSchema {
+  if (!Array.isArray(schema.anyOf)) return schema;
+  const kept = (schema.anyOf as JsonSchema[]).filter((branch) => branch.type !== "null");
+  if (kept.length !== 1) return schema;
+  const { anyOf: _, ...own } = schema;
+  return { ...kept[0], ...own };
 }
 
 /** A property's type alone: objects and arrays without their inner shapes, nullable as anyOf. */

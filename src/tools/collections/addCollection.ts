@@ -18,6 +18,7 @@ export const addCollection = defineTool({
   plans: PREMIUM_ONLY,
   kind: "write",
   destructive: false,
+  nullIsOmission: true,
   input: z
     .strictObject({
       ...collectionFieldArgs,

@@ -152,6 +152,7 @@ export function customRecordAddTool(kind: CustomRecordKind) {
     idempotent: true,
     description: kind.add.description,
     restNote: `In REST, POST /rest/v1/${basics.name}; ${kind.add.restNote}`,
+    nullIsOmission: true,
     input: z.strictObject(kind.fields).partial().required({ name: true }),
     output: kind.result,
     conflicts: ["already_exists"],

@@ -24,6 +24,7 @@ export const addToLibrary = defineTool({
   kind: "write",
   // Destructive: the game leaves the wishlist. A repeat is 409 already_exists and changes nothing.
   idempotent: true,
+  nullIsOmission: true,
   input: z
     .strictObject({ gameId: positiveId, ...entryFieldArgs })
     .partial()

@@ -49,6 +49,7 @@ export const addPlayRecord = defineTool({
   scopes: ["play:write"],
   plans: ALL_PLANS,
   kind: "write",
+  nullIsOmission: true,
   input: z.strictObject({
     gameId: positiveId,
     status: z.enum(PLAY_STATUSES).optional().describe("Default PLANNED; with replay omit it or send PLAYING."),
