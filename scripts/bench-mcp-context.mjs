@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench:mcp-context`: what the MCP face costs a model's context, in o200k BPE tokens
-// (gpt-tokenizer): tools/list for four keys (PREMIUM full and view-only, FREE standard and
+// (gpt-tokenizer): tools/list plus the initialize instructions for four keys (PREMIUM full and view-only, FREE standard and
 // view-only) on both protocol eras (2025 handshake, 2026-07-28), and the text of a typical
 // searchGames and getLibrary result. Also counts JSON Schema `type` arrays and the MCP Inspector's
 // schema-portability findings in each list. Starts its own `npm run dev` unless given --url (then
@@ -89,12 +89,16 @@ try {
       const { tools } = await client.listTools();
       const listed = answers.at(-1).result.tools;
       const findings = listed.flatMap(portabilityFindings).length;
-      const count = tokens(listed);
+      // What a host puts before the model: the listed tools and the server's instructions (the
+      // rules of shared arguments live there, said once).
+      const instructions = client.getInstructions() ?? "";
+      const count = tokens(listed) + tokens(instructions);
       rows.push({
         key: label,
         era,
         tools: tools.length,
-        chars: JSON.stringify(listed).length,
+        chars: JSON.stringify(listed).length + instructions.length,
+        instructionTokens: tokens(instructions),
         tokens: count,
         typeArrays: typeArrays(listed),
         findings,
@@ -125,7 +129,7 @@ try {
     results.push({ call: `${name} ${JSON.stringify(args)}`, chars: text.length, tokens: tokens(text) });
   }
   await client.close();
-  console.log("tools/list (o200k tokens of the listed tools, JSON):");
+  console.log("tools/list plus initialize instructions (o200k tokens of the listed tools as JSON and of the instructions text):");
   console.table(rows);
   console.log("result text (o200k tokens):");
   console.table(results);

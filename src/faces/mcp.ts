@@ -29,6 +29,7 @@ import { mcpTools } from "../registry/catalog";
 import { CATALOG_REVISION } from "../registry/catalogRevision";
 import type { ToolDefinition } from "../registry/defineTool";
 import { invokeTool } from "../registry/invokeTool";
+import { MCP_INSTRUCTIONS } from "../registry/mcpInstructions";
 import { type McpToolEntry, mcpToolEntry, mcpToolsets, toolsCallableBy } from "../registry/mcpListing";
 import {
   confirmationAsked,
@@ -40,23 +41,6 @@ import {
 } from "./mcpConfirmation";
 
 export const MCP_PATH = "/mcp";
-
-const INSTRUCTIONS = [
-  "Tools for one collector's retro game library: the library, wishlist, physical copies, play records and logs,",
-  "consoles and their maintenance logs, tags, collections and attributes, on top of a catalog of Japanese retro games.",
-  "Look ids up before you use them: searchGames finds a gameId by title, kana reading, nickname, JAN barcode or model number",
-  "(browseGames by platform and genre); listPlatforms, listGenres and listPublishers give the other ids; getGamesBatch reads many games at once.",
-  "getAccount tells the plan (FREE, LIGHT or PREMIUM), today's calls against the daily quota and when it resets, and the counts against the plan's limits.",
-  "Every tool call counts against the daily quota, and calls come at most so fast (a burst limit per 10 seconds):",
-  "a result with code rate_limited says when to retry (retryAfterSec); plan_required names what the plan does not allow.",
-  "Removals and FREE/LIGHT replays are two-step: the first call changes nothing and answers a summary and a confirmToken;",
-  "show the summary to the user and call again with the token only after they agree.",
-  "Where the client shows forms (revision 2026-07-28 with elicitation), the person is asked the summary directly and no token is given.",
-  "A result with isError carries the REST error body (code, message, field, retryAfterSec, requestId): fix the named field rather than retrying as is.",
-  "Unknown arguments are refused. Dates are YYYY-MM-DD. List tools answer a page: items plus page, returnedCount, totalCount, hasMore,",
-  "effectiveLimit, limitReduced and limitReason; ask for the next page while hasMore, keeping the other arguments.",
-  "The tools listed are those this key can call (its plan and scopes).",
-].join(" ");
 
 const asText = (value: unknown) => [{ type: "text" as const, text: JSON.stringify(value) }];
 
@@ -134,7 +118,7 @@ function serverFor(call: McpCall, era: ProtocolEra, byName: ReadonlyMap<string, 
   const { c, authorization, caller, bookmark } = call;
   const server = new Server(
     { name: "retro-game-collection-api", title: "Retro Game Collection API", version: CATALOG_REVISION },
-    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS, cacheHints: { "tools/list": TOOLS_LIST_CACHE } },
+    { capabilities: { tools: { listChanged: false } }, instructions: MCP_INSTRUCTIONS, cacheHints: { "tools/list": TOOLS_LIST_CACHE } },
   );
   // A tools/list never comes alone as a tool call does: the face admitted its POST and knows the key.
   server.setRequestHandler("tools/list", () => ({ tools: caller.verified ? listed(caller.verified, call.toolsets) : [] }));

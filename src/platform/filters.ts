@@ -4,6 +4,9 @@ import { isoDate, orderedRanges, positiveId, searchText, text } from "./schemas"
 /** A rating: 1 (lowest) to 5 (highest). */
 export const rating = z.number().int().min(1).max(5);
 
+/** A record's attribute labels as a write takes them (library entries, copies, play records). */
+export const attributeSetArg = z.array(text(40)).max(20).describe("Attribute ids or exact labels; replaces the whole set, [] clears.");
+
 /**
  * The spec's shared filter parameters (library, play records, exports, collections), as one
  * zod shape each tool spreads into its input, so every tool validates them alike.

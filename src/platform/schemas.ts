@@ -9,10 +9,14 @@ export const isoDate = z.iso.date({ error: "must be a calendar date YYYY-MM-DD" 
  * date ranges, exports and imports read one kind of value. What is known of a vaguer date (a
  * month, a year) goes in the record's memo; the date stays null.
  */
+/** What a recorded date's description says after naming the date (the MCP instructions say it once). */
+export const RECORDED_DATE_RULE =
+  'a full date YYYY-MM-DD. Only the month or year known? Leave it null and note it in memo (e.g. "2023年5月頃").';
+
 export const recordedDate = (what: string) =>
   z.iso
     .date({ error: "must be a full date YYYY-MM-DD; when only the month or year is known, leave it null and write it in memo" })
-    .describe(`${what}: a full date YYYY-MM-DD. Only the month or year known? Leave it null and note it in memo (e.g. "2023年5月頃").`);
+    .describe(`${what}: ${RECORDED_DATE_RULE}`);
 
 /** EAN-13 / EAN-8 (JAN) with a valid check digit. */
 export const janCode = z

@@ -80,6 +80,11 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
    * write is published as destructive, the safe side for a client that asks before such a call.
    */
   destructive?: false;
+  /**
+   * A create whose null arguments mean the same as leaving them out (there is nothing to clear):
+   * MCP lists its nullable arguments without the null, one way to say it instead of two.
+   */
+  nullIsOmission?: true;
   input: I;
   output: O;
   planDifferences?: Partial<Record<LowerPlan, PlanDifference>>;

@@ -3,20 +3,23 @@ import { pageEnvelopeFields } from "../platform/paging";
 import type { Plan, Scope } from "../platform/plans";
 import { type JsonSchema, toJsonSchema } from "./catalog";
 import { annotationsOf, type ToolDefinition } from "./defineTool";
+import { isDescribedOnce } from "./mcpInstructions";
 
 /**
  * What MCP tools/list shows a key: the tools it can call, each in a form written for a model's
  * context. The REST catalog keeps the full JSON Schemas, notes and plan differences; here:
  * - the input schema is the catalog's for the caller's plan (its planDifferences applied), without
- *   what only restates a rule the description or the instructions give (the date regex beside
- *   `format: date`, `minLength: 1`, `additionalProperties: false`) and with a nullable type spelled
- *   `anyOf` [type, null], as clients that map schemas onto a single `type` need;
+ *   what only restates a rule the description or the instructions give (a date's regex and
+ *   `format: date`: the instructions say dates are YYYY-MM-DD; `minLength: 1`, `additionalProperties: false`) and with a nullable type spelled
+ *   `anyOf` [type, null], as clients that map schemas onto a single `type` need; the rules of
+ *   arguments many tools share (paging, confirmToken, the common filters, recorded dates, text
+ *   caps) are the instructions' (mcpInstructions.ts), said once instead of in every schema;
  * - the output schema gives the result's own properties and their types, one level deep: the items
  *   of a list and the objects inside a result are the same shapes in every tool (the Game object,
  *   a library entry ...), which the results show and the catalog defines once; a page's envelope
  *   is the one the instructions describe;
- * - the description carries the notes a model needs (the two-step rule is the confirmToken
- *   argument's own description and the instructions').
+ * - the description carries the notes a model needs (the two-step rule is the instructions',
+ *   and each removal's description says it is two-step).
  */
 
 type Json = unknown;
@@ -35,6 +38,15 @@ function withoutTypeArray(schema: JsonSchema): JsonSchema {
   };
 }
 
+/**
+ * Caps a model hardly reaches (memos, names, ids; minutes in the hundreds of thousands) are the
+ * server's to enforce, with an error naming the field; the instructions name the text caps.
+ */
+const MAX_LISTED_LENGTH = 30;
+const MAX_LISTED_MAXIMUM = 10_000;
+
+const listedMaximum = (node: JsonSchema) => typeof node.maximum === "number" && node.maximum <= MAX_LISTED_MAXIMUM;
+
 /** One input schema node in its listed form (recursively). */
 function leanInput(node: Json): Json {
   if (Array.isArray(node)) return node.map(leanInput);
@@ -43,9 +55,13 @@ function leanInput(node: Json): Json {
   for (const [key, value] of Object.entries(node)) {
     if (key === "$schema") continue;
     if (key === "pattern" && node.format !== undefined) continue;
+    if (key === "format" && value === "date") continue;
     if (key === "minLength" && value === 1) continue;
-    if (key === "minimum" && (value === 0 || value === 1) && node.maximum === undefined) continue;
+    if (key === "minimum" && (value === 0 || value === 1) && !listedMaximum(node)) continue;
+    if (key === "maximum" && !listedMaximum(node)) continue;
     if (key === "additionalProperties" && value === false) continue;
+    if (key === "description" && typeof value === "string" && isDescribedOnce(value)) continue;
+    if (key === "maxLength" && typeof value === "number" && value > MAX_LISTED_LENGTH) continue;
     lean[key] =
       key === "properties" && isObject(value)
         ? Object.fromEntries(Object.entries(value).map(([name, schema]) => [name, leanInput(schema)]))
@@ -69,7 +85,21 @@ function inputFor(tool: ToolDefinition, plan: Plan): JsonSchema {
     if (required.length > 0) schema.required = required;
     else delete schema.required;
   }
-  return leanInput(schema) as JsonSchema;
+  const lean = leanInput(schema) as JsonSchema;
+  if (tool.nullIsOmission && isObject(lean.properties)) lean.properties = mapValues(lean.properties, withoutNull);
+  return lean;
+}
+
+const mapValues = (record: JsonSchema, map: (value: JsonSchema) => JsonSchema) =>
+  Object.fromEntries(Object.entries(record).map(([key, value]) => [key, map(value as JsonSchema)]));
+
+/** `anyOf: [X, null]` as X (with the property's own description and default). */
+function withoutNull(schema: JsonSchema): JsonSchema {
+  if (!Array.isArray(schema.anyOf)) return schema;
+  const kept = (schema.anyOf as JsonSchema[]).filter((branch) => branch.type !== "null");
+  if (kept.length !== 1) return schema;
+  const { anyOf: _, ...own } = schema;
+  return { ...kept[0], ...own };
 }
 
 /** A property's type alone: objects and arrays without their inner shapes, nullable as anyOf. */
@@ -91,7 +121,7 @@ const ENVELOPE = Object.keys(pageEnvelopeFields);
 /** The result's own properties, each by its type; a union result (a two-step preview or its outcome) lists both. */
 function outputFor(tool: ToolDefinition): JsonSchema {
   const schema = toJsonSchema(tool.output, "output");
-  // A two-step tool's preview is the one the instructions and the confirmToken argument describe.
+  // A two-step tool's preview is the one the instructions describe.
   const variants = (Array.isArray(schema.anyOf) ? (schema.anyOf as JsonSchema[]) : [schema]).filter(
     (variant) => !isObject(variant.properties) || !("confirmRequired" in variant.properties),
   );
@@ -117,7 +147,7 @@ function descriptionOf(tool: ToolDefinition): string {
 
 /**
  * The tool's annotations less what MCP's defaults already say (readOnlyHint false, destructiveHint
- * true, idempotentHint false; the last two mean nothing for a read) and the title given beside them.
+ * true, idempotentHint false; the last two mean nothing for a read).
  */
 export function mcpAnnotations(tool: ToolDefinition) {
   const { readOnlyHint, destructiveHint, idempotentHint, openWorldHint } = annotationsOf(tool);
@@ -129,12 +159,14 @@ export function mcpAnnotations(tool: ToolDefinition) {
   };
 }
 
-/** One tool as tools/list shows it to a key of `plan`. */
+/**
+ * One tool as tools/list shows it to a key of `plan`. Without the catalog's Japanese title: a
+ * display label for people that the model would read in every list, whose name says the same.
+ */
 export function mcpToolEntry(tool: ToolDefinition, plan: Plan) {
   const annotations = mcpAnnotations(tool);
   return {
     name: tool.name,
-    title: tool.title,
     description: descriptionOf(tool),
     inputSchema: inputFor(tool, plan),
     outputSchema: outputFor(tool),

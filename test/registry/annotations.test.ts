@@ -145,9 +145,9 @@ describe("the published annotations", () => {
       if (tool.restOnly) expect(onMcp, `${tool.name} is REST only`).toBeUndefined();
       else {
         // MCP leaves out what its defaults say (readOnlyHint false, destructiveHint true, idempotentHint
-        // false; destructive and idempotent mean nothing for a read) and the title given beside them.
-        const { title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint } = expected;
-        expect(onMcp?.title, `MCP ${tool.name}`).toBe(title);
+        // false; destructive and idempotent mean nothing for a read) and the catalog's title.
+        const { readOnlyHint, destructiveHint, idempotentHint, openWorldHint } = expected;
+        expect(onMcp?.title, `MCP ${tool.name}`).toBeUndefined();
         const read = onMcp?.annotations ?? {};
         expect(read.readOnlyHint ?? false, `MCP ${tool.name}`).toBe(readOnlyHint);
         expect(read.openWorldHint, `MCP ${tool.name}`).toBe(openWorldHint);

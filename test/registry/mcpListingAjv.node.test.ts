@@ -23,6 +23,19 @@ describe("the listed schemas under the SDK v1 client's AJV", () => {
     });
   }
 
+  it("list a create's arguments without null where null means leaving them out, and keep null where it clears", () => {
+    const nullable = (name: string) => {
+      const tool = mcpTools(tools).find((candidate) => candidate.name === name)!;
+      const { properties } = mcpToolEntry(tool, "PREMIUM").inputSchema as { properties: Record<string, { anyOf?: unknown[] }> };
+      return Object.keys(properties).filter((key) => properties[key]!.anyOf !== undefined);
+    };
+    expect(nullable("addToLibrary")).toEqual([]);
+    expect(nullable("addConsoleMaintenanceLog")).toEqual([]);
+    // A copy's null overwrites the inherited library data, unlike an omitted field: it stays.
+    expect(nullable("addPhysicalCopy")).toContain("buyDate");
+    expect(nullable("updateLibraryEntry")).toEqual(expect.arrayContaining(["buyDate", "memo", "rating"]));
+  });
+
   it("accept, in each lean output schema, a result the catalog's full output schema describes", () => {
     for (const tool of mcpTools(tools)) {
       const full = toJsonSchema(tool.output, "output");

@@ -9,8 +9,7 @@ export const addAttribute = defineTool({
   name: "addAttribute",
   family: "attributes",
   title: "属性追加",
-  description:
-    "Adds one of your own attribute labels (e.g. 帯あり, サイン入り) to put on library entries, copies and play records beside the system labels.",
+  description: "Adds an attribute label of your own (e.g. 帯あり, サイン入り) for library entries, copies and play records.",
   restNote: 'In REST, POST /rest/v1/addAttribute with {"label": "..."}.',
   scopes: ["library:write"],
   plans: ALL_PLANS,

@@ -12,12 +12,13 @@ export const addCollection = defineTool({
   family: "collections",
   title: "コレクション追加",
   description:
-    "Creates a goal to complete: INDIVIDUAL (the games you list), TAG (every game carrying one of your tags) or PLATFORM (every game of a platform, optionally narrowed by genre and release dates). purpose LIBRARY counts a game achieved once it is in your library; PLAY once its latest play record is COMPLETED.",
+    "Creates a goal to complete: INDIVIDUAL (listed games), TAG (games with one of your tags) or PLATFORM (a platform's games, optionally by genre and release dates). A game is achieved once in your library (purpose LIBRARY) or its latest play record is COMPLETED (PLAY).",
   restNote: "In REST, POST /rest/v1/addCollection.",
   scopes: ["library:write"],
   plans: PREMIUM_ONLY,
   kind: "write",
   destructive: false,
+  nullIsOmission: true,
   input: z
     .strictObject({
       ...collectionFieldArgs,
@@ -32,10 +33,7 @@ export const addCollection = defineTool({
     .partial({ description: true, gameIds: true, excludeGameIds: true })
     .superRefine(orderedRanges([["releaseDateFrom", "releaseDateTo"]])),
   output: z.object({ item: collectionSchema }),
-  notes: [
-    "gameIds and excludeGameIds hold up to 1,000 games each (400 past that).",
-    "Achievement is computed on each getCollectionGames call.",
-  ],
+  notes: ["gameIds and excludeGameIds hold up to 1,000 games each (400 past that)."],
   async handler({ db, auth, now, upgradeUrl }, args) {
     const collection = {
       name: args.name,

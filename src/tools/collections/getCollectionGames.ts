@@ -25,7 +25,7 @@ export const getCollectionGames = defineTool({
   family: "collections",
   title: "コレクション達成状況",
   description:
-    "Lists the games of one collection with whether each is achieved (LIBRARY: in your library; PLAY: its latest play record is COMPLETED) and when, plus a summary of the whole collection. Each game's achievement is worked out on each call; the summary is kept up to date by every write that changes it.",
+    "Lists the games of one collection, each achieved or not (and when), with a summary of the whole collection whatever the filters.",
   restNote: "In REST, GET /rest/v1/getCollectionGames?collectionId=...",
   scopes: ["library:read"],
   plans: PREMIUM_ONLY,
@@ -49,7 +49,7 @@ export const getCollectionGames = defineTool({
     ...pageEnvelopeFields,
     summary: collectionSummarySchema,
   }),
-  notes: ["summary covers the whole collection, whatever the filters.", "game is always included; the page is capped at 100."],
+  notes: ["game is always included; the page is capped at 100."],
   firstReads: (args, { userId }) => (userId === undefined ? undefined : [collectionQuery(userId, args.collectionId)]),
   async handler({ db, read, auth, pageLimit }, args) {
     const [[collection]] = await read<[CollectionRow[]]>([collectionQuery(auth.userId, args.collectionId)]);

@@ -13,7 +13,7 @@ export const getCollections = defineTool({
   family: "collections",
   title: "コレクション一覧",
   description:
-    "Lists your collections, oldest first, with their definitions, their achievement (summary, as getCollectionGames') and the revision updateCollection needs. Each game's achievement: getCollectionGames.",
+    "Lists your collections, oldest first, with their definitions, achievement summary and the revision updateCollection needs; each game's achievement is getCollectionGames'.",
   restNote: "In REST, call GET /rest/v1/getCollections.",
   scopes: ["library:read"],
   plans: PREMIUM_ONLY,

@@ -11,7 +11,7 @@ export const updateCollection = defineTool({
   family: "collections",
   title: "コレクション更新",
   description:
-    "Changes a collection's name or description, or replaces its games (INDIVIDUAL gameIds) or exclusions (TAG/PLATFORM excludeGameIds). Replacing games needs the revision from getCollections; a revision that does not match is 409 revision_conflict.",
+    "Changes a collection's name or description, or replaces its games (INDIVIDUAL gameIds) or exclusions (TAG/PLATFORM excludeGameIds); replacing them needs the revision from getCollections.",
   restNote: "In REST, POST /rest/v1/updateCollection with collectionId, the fields to change and revision.",
   scopes: ["library:write"],
   plans: PREMIUM_ONLY,

@@ -14,6 +14,7 @@ export const addConsole = defineTool({
   plans: LIGHT_AND_ABOVE,
   kind: "write",
   destructive: false,
+  nullIsOmission: true,
   input: z.strictObject(consoleFieldArgs).partial().required({ name: true }),
   output: z.object({ item: consoleSchema }),
   notes: ["platformPriorities names official platforms or your custom ones.", "How many consoles you may keep depends on the plan."],

@@ -17,6 +17,7 @@ export const addConsoleMaintenanceLog = defineTool({
   plans: LIGHT_AND_ABOVE,
   kind: "write",
   destructive: false,
+  nullIsOmission: true,
   input: z
     .strictObject({ consoleId: z.string().min(1).max(40), ...maintenanceFieldArgs })
     .partial()

@@ -10,8 +10,7 @@ export const removeConsoleMaintenanceLog = defineTool({
   name: "removeConsoleMaintenanceLog",
   family: "consoles",
   title: "メンテナンス記録削除",
-  description:
-    "Removes one maintenance log of a console, in two steps: the first call only previews; call again with the same arguments plus its confirmToken.",
+  description: "Removes one maintenance log of a console (two-step: a preview, then the call with its confirmToken).",
   restNote: "In REST, POST /rest/v1/removeConsoleMaintenanceLog with consoleId and maintenanceLogId, then again with confirmToken.",
   scopes: ["play:delete"],
   plans: LIGHT_AND_ABOVE,

@@ -15,6 +15,7 @@ export const addCustomGame = defineTool({
   plans: PREMIUM_ONLY,
   kind: "write",
   destructive: false,
+  nullIsOmission: true,
   input: z.strictObject(customGameFields).partial().required({ title: true, platformId: true }),
   output: customGameResult,
   notes: ["Custom gameIds are 1,000,000,000 and above.", "dbSlug is always null for custom games."],

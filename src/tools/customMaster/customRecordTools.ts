@@ -82,12 +82,12 @@ export const CUSTOM_PLATFORM: CustomRecordKind = {
   result: customPlatformResult,
   add: {
     description:
-      "Registers a platform the master data lacks (a regional model, a homebrew console) as your own custom platform. Only you can see it; your custom games, consoles and collections can use it, and listPlatforms shows it with custom: true.",
+      "Registers a platform the master data lacks (a regional model, a homebrew console), seen only by you, for your custom games, consoles and collections.",
     restNote: "the new platformId is in item.platformId.",
   },
   remove: {
     description:
-      "Removes one of your custom platforms, in two steps: the first call only previews what goes; call again with the same arguments plus its confirmToken to remove it. A platform your custom games or collections still use cannot be removed (400 naming platformId); consoles simply stop listing it.",
+      "Removes one of your custom platforms (two-step: a preview, then the call with its confirmToken). A platform your custom games or collections still use cannot be removed (400 naming platformId); consoles simply stop listing it.",
     note: "Move or remove the custom games and PLATFORM collections on it first.",
     async preview(db, userId, platformId, name) {
       const usage = await platformUsage(db, userId, platformId);
@@ -111,12 +111,12 @@ export const CUSTOM_PUBLISHER: CustomRecordKind = {
   result: customPublisherResult,
   add: {
     description:
-      "Registers a publisher the master data lacks (a doujin circle, a small label) as your own custom publisher. Only you can see it; your custom games can use it as publisherId, and listPublishers shows it with custom: true.",
+      "Registers a publisher the master data lacks (a doujin circle, a small label), seen only by you, for your custom games' publisherId.",
     restNote: "the new id is in item.companyId.",
   },
   remove: {
     description:
-      "Removes one of your custom publishers, in two steps: the first call only previews what goes (and how many of your custom games lose it as publisher); call again with the same arguments plus its confirmToken to remove it.",
+      "Removes one of your custom publishers (two-step: a preview, which counts the custom games that lose it as publisher, then the call with its confirmToken).",
     note: "Custom games that name it keep existing with publisherId null.",
     async preview(db, userId, companyId) {
       const games = await publisherGames(db, userId, companyId);
@@ -143,7 +143,7 @@ function toolBasics<V extends keyof typeof VERBS>(kind: CustomRecordKind, verb: 
 }
 
 export function customRecordAddTool(kind: CustomRecordKind) {
-  const { noun, counter } = kind.store;
+  const { counter } = kind.store;
   const basics = toolBasics(kind, "add");
   return defineTool({
     ...basics,
@@ -152,13 +152,13 @@ export function customRecordAddTool(kind: CustomRecordKind) {
     idempotent: true,
     description: kind.add.description,
     restNote: `In REST, POST /rest/v1/${basics.name}; ${kind.add.restNote}`,
+    nullIsOmission: true,
     input: z.strictObject(kind.fields).partial().required({ name: true }),
     output: kind.result,
     conflicts: ["already_exists"],
     notes: [
       CUSTOM_ID_NOTE,
-      `A name you already gave another custom ${noun} is 409 already_exists.`,
-      `At most ${REGISTERED_LIMITS[counter.resource].PREMIUM} custom ${noun}s per account.`,
+      `A name you already use is 409 already_exists; at most ${REGISTERED_LIMITS[counter.resource].PREMIUM} per account.`,
     ],
     async handler({ db, auth, upgradeUrl }, args: Record<string, unknown>) {
       // Every field is stored; one not given is null.

@@ -69,7 +69,7 @@ export const browseGames = defineTool({
   family: "games",
   title: "ゲーム一覧",
   description:
-    "Browses official and your custom games by conditions (platforms, publisher, genre, release date range), sorted and paged. To find a particular title, use searchGames.",
+    "Lists official and your custom games by platform, publisher, genre and release dates, sorted and paged. To find a title, use searchGames.",
   restNote: "In REST, arrays in GET are comma-separated (platformIds=1,2).",
   scopes: ["games:read"],
   plans: PREMIUM_ONLY,

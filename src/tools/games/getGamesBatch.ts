@@ -15,7 +15,7 @@ export const getGamesBatch = defineTool({
   name: "getGamesBatch",
   family: "games",
   title: "ゲーム一括取得",
-  description: `Fetches several games by gameId in one call, in the order asked. Ids that do not exist or are not visible to you are listed in notFoundGameIds; ids past the per-call limit (${BATCH_LIMIT.mcp} over MCP) are not fetched and are listed in omittedGameIds.`,
+  description: `Fetches several games by gameId, in the order asked: unknown ids go to notFoundGameIds, ids past the per-call limit (${BATCH_LIMIT.mcp} over MCP) to omittedGameIds.`,
   restNote: `In REST, up to ${BATCH_LIMIT.rest} gameIds are fetched per call.`,
   scopes: ["games:read"],
   plans: ALL_PLANS,

@@ -87,7 +87,7 @@ export const searchGames = defineTool({
   family: "games",
   title: "ゲーム検索",
   description:
-    "Finds games by what is printed on the box: a title in kana or kanji, its hiragana reading, an English title, a common nickname, a JAN barcode or a model number. Width, kana type, case, long-vowel marks and roman numerals are ignored (ドラゴンクエストIII = どらごんくえすと3). Results are ordered by match strength (identifier, exact title, alias, prefix, partial), then release date. Use it to find a gameId; browseGames lists by platform or genre without a term.",
+    "Finds a gameId by what is printed on the box: title (kana or kanji), hiragana reading, English title, nickname, JAN barcode or model number; width, kana, case, long vowels and roman numerals are ignored (ドラゴンクエストIII = どらごんくえすと3). Best matches first, then by release date. browseGames lists by platform or genre without a term.",
   restNote: "In REST, externalId is accepted only in a POST JSON body.",
   scopes: ["games:read"],
   plans: ALL_PLANS,
@@ -112,9 +112,8 @@ export const searchGames = defineTool({
   }),
   notes: [
     "One identifying term is required: query, janCode, modelNumber or externalId (400 invalid_input otherwise).",
-    "Several identifying terms must all match. No paging: narrow with platformIds or the release date range.",
-    "Query terms of any length match anywhere in a title, English title, reading or nickname.",
-    "matchedBy is the weakest field over the query's terms; an identifier match reports the identifier.",
+    "Several terms must all match. No paging: narrow with platformIds or the release dates.",
+    "matchedBy is the weakest field any term matched.",
     "A query term naming a platform (SFC, メガドラ, ゲームボーイ, ...) narrows to that platform when other terms remain; with platformIds both apply.",
     "When nothing matches as typed, terms of five or more characters may match within one edit (exact false, ranked last, with a hint).",
     "Default fields: editions, specs, supportGenre. dbSlug and dbCoverId are always present.",

@@ -17,13 +17,14 @@ export const addToLibrary = defineTool({
   family: "library",
   title: "ライブラリ追加",
   description:
-    "Adds a game you own to your library, optionally with rating, purchase date, price and place, memo, links and attributes. A game already in the library is a conflict: change it with updateLibraryEntry.",
+    "Adds a game you own to your library, with its purchase data, rating, memo, links and attributes. A game already there is 409: use updateLibraryEntry.",
   restNote: 'In REST, POST /rest/v1/addToLibrary with {"gameId": ...}.',
   scopes: ["library:write"],
   plans: ALL_PLANS,
   kind: "write",
   // Destructive: the game leaves the wishlist. A repeat is 409 already_exists and changes nothing.
   idempotent: true,
+  nullIsOmission: true,
   input: z
     .strictObject({ gameId: positiveId, ...entryFieldArgs })
     .partial()

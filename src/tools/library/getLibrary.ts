@@ -42,7 +42,7 @@ export const getLibrary = defineTool({
   family: "library",
   title: "ライブラリ取得",
   description:
-    "Lists the games you own, with purchase data, attributes and the game itself by default; filter by platform, genre, title, release date, attributes, tags, purchase place, rating, purchase date and price, sort and page; the tags field group shows each game's tags. latestPlay.hasPlayRecord false only means no play record was created, not that the game is unplayed.",
+    "Lists the games you own (with purchase data, attributes and the game by default), filtered, sorted and paged; the tags field group shows each game's tags. latestPlay.hasPlayRecord false only means no play record exists.",
   ...GAME_LIST_TOOL,
   input,
   output: pagedEnvelope(libraryEntrySchema),
@@ -57,7 +57,7 @@ export const getLibrary = defineTool({
   notes: [
     "The game field group caps the page at 100, userLinks at 50.",
     "latestPlay needs the play:read scope too.",
-    "Empty values sort last in either order; ties are ordered by gameId, so pages never overlap.",
+    "Empty values sort last.",
     "Keep filters, sort, fields and limit fixed while paging.",
   ],
   firstReads: (args, { userId, pageLimit }) =>

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { libraryEntries } from "../../db/schema";
 import type { RowOf } from "../../platform/db";
-import { rating } from "../../platform/filters";
+import { attributeSetArg, rating } from "../../platform/filters";
 import { recordedDate, text } from "../../platform/schemas";
 import { type Attribute, attributeSchema } from "../attributes/items";
 import { type GameRecord, gameSchema, toGame } from "../games/gameObject";
@@ -26,7 +26,7 @@ export const entryFieldArgs = {
   buyPlace: text(100).nullable(),
   memo: text(2000).nullable(),
   userLinks: z.array(userLink).max(20),
-  attributes: z.array(text(40)).max(20).describe("Attribute ids or exact labels; replaces the whole set, [] clears."),
+  attributes: attributeSetArg,
 };
 
 /** Output fields a user's own records share (library entries, play records), each in its field group. */

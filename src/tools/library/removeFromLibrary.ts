@@ -14,7 +14,7 @@ export const removeFromLibrary = defineTool({
   family: "library",
   title: "ライブラリ削除",
   description:
-    "Removes a game from your library, in two steps: the first call only previews what goes; call again with the same arguments plus its confirmToken to remove it. The game itself stays in the master data.",
+    "Removes a game from your library (two-step: a preview, then the call with its confirmToken). The game itself stays in the master data.",
   restNote: 'In REST, POST /rest/v1/removeFromLibrary with {"gameId": ...}, then again with confirmToken.',
   scopes: ["library:delete"],
   plans: ALL_PLANS,

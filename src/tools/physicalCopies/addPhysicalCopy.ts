@@ -15,7 +15,7 @@ export const addPhysicalCopy = defineTool({
   family: "physicalCopies",
   title: "所持品追加",
   description:
-    "Records a physical copy of a game in your library. mode materialize records the copy you already own (only while none is recorded; it inherits the library entry's data, and values you send that differ overwrite the library entry's too, as the copy is representative: tell the user). mode additional adds another copy; when none is recorded yet, the inherited original and the new copy are created together. makeActive: true makes the copy the representative and overwrites the library entry's purchase data, rating, memo and attributes: tell the user.",
+    "Records a physical copy of a game in your library. materialize records the copy already owned (while none is recorded; it inherits the entry's data, and values sent overwrite the entry's too). additional adds another copy (with the inherited original when none is recorded). makeActive makes the copy representative, overwriting the entry's purchase data, rating, memo and attributes. Tell the user when the entry is overwritten.",
   restNote: "In REST, POST /rest/v1/addPhysicalCopy; the revision comes from getPhysicalCopies or the previous copy write.",
   scopes: ["library:write"],
   plans: PREMIUM_ONLY,
@@ -36,8 +36,8 @@ export const addPhysicalCopy = defineTool({
   conflicts: ["already_exists", "revision_conflict"],
   notes: [
     "The game must be in the library (addToLibrary first).",
-    "materialize when copies already exist is 409 already_exists; a stale revision is 409 revision_conflict and nothing is written.",
-    "Re-read after an uncertain result; do not retry blindly. Do not send the revision to removePhysicalCopy.",
+    "materialize with copies recorded is 409 already_exists; a stale revision 409 revision_conflict.",
+    "Re-read after an uncertain result rather than retrying.",
   ],
   async handler({ db, auth, now }, { gameId, mode, revision, makeActive = false, attributes, editionRef: _base, ...given }) {
     const entry = await findEntry(db, auth.userId, gameId);

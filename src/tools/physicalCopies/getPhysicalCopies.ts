@@ -16,7 +16,7 @@ export const getPhysicalCopies = defineTool({
   family: "physicalCopies",
   title: "所持品一覧",
   description:
-    "Lists the physical copies you keep of one game in your library, oldest first, with the representative (active) one marked, and the whole-game revision that addPhysicalCopy and updatePhysicalCopy need.",
+    "Lists your physical copies of one game, oldest first, the representative (active) one marked, with the revision addPhysicalCopy and updatePhysicalCopy need.",
   restNote: "In REST, GET /rest/v1/getPhysicalCopies?gameId=...",
   scopes: ["library:read"],
   plans: PREMIUM_ONLY,

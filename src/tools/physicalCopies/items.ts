@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { physicalCopies } from "../../db/schema";
-import { rating } from "../../platform/filters";
+import { attributeSetArg, rating } from "../../platform/filters";
 import { newId } from "../../platform/ids";
 import { recordedDate, text } from "../../platform/schemas";
 import { type Attribute, attributeSchema } from "../attributes/items";
@@ -13,7 +13,7 @@ export const copyFieldArgs = {
   buyPlace: text(100).nullable(),
   rating: rating.nullable(),
   memo: text(2000).nullable(),
-  attributes: z.array(text(40)).max(20).describe("Attribute ids or exact labels; replaces the whole set, [] clears."),
+  attributes: attributeSetArg,
   editionRef: z.strictObject({ kind: z.literal("base") }).describe("Which edition the copy is; only the base game for now."),
   makeActive: z.boolean().describe("true makes this copy the representative: its data overwrites the library entry's."),
 };

@@ -14,7 +14,7 @@ export const addPlayLog = defineTool({
   family: "play",
   title: "プレイログ追加",
   description:
-    'Records one play session of a play record: when, how many minutes (up to 1440), and a memo. The record\'s totalPlayTime is the sum of its logs plus its untrackedPlayTime: for a total told afterwards ("42 hours in all") set untrackedPlayTime on the record instead of inventing sessions.',
+    'Records one play session of a play record (up to 1440 minutes). For a total told afterwards ("42 hours in all"), set the record\'s untrackedPlayTime instead of inventing sessions.',
   restNote: 'In REST, POST /rest/v1/addPlayLog with {"playId": ..., "playTime": minutes}.',
   scopes: ["play:write"],
   plans: ALL_PLANS,

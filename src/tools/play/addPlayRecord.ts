@@ -44,11 +44,12 @@ export const addPlayRecord = defineTool({
   family: "play",
   title: "プレイ記録追加",
   description:
-    "Starts the play record of a game you own (status PLANNED by default), with its dates, clear target, rating, attributes and untracked play time if known: a finished playthrough is one call (status COMPLETED, playEndDate, rating, untrackedPlayTime for a total told without sessions). replay: true starts a new PLAYING cycle: on PREMIUM the earlier cycles are kept as history (not idempotent: after a success, find the new playId with getGamePlayHistory before retrying); on FREE and LIGHT the current record and its logs are replaced, which needs play:delete and a two-step confirmation.",
+    "Starts the play record of a game you own (PLANNED by default); a finished playthrough is one call (COMPLETED with playEndDate, rating, untrackedPlayTime for a total told without sessions). replay: true starts a new PLAYING cycle: PREMIUM keeps the earlier ones (not idempotent: check getGamePlayHistory before retrying); FREE and LIGHT replace the record and its logs (play:delete, two-step).",
   restNote: "In REST, POST /rest/v1/addPlayRecord; a FREE/LIGHT replay answers a preview with confirmToken first.",
   scopes: ["play:write"],
   plans: ALL_PLANS,
   kind: "write",
+  nullIsOmission: true,
   input: z.strictObject({
     gameId: positiveId,
     status: z.enum(PLAY_STATUSES).optional().describe("Default PLANNED; with replay omit it or send PLAYING."),
@@ -71,8 +72,8 @@ export const addPlayRecord = defineTool({
   conflicts: ["already_exists"],
   notes: [
     "Owned games only (addToLibrary first). A second record without replay is 409 already_exists.",
-    "PLAYING without a start date starts today; COMPLETED or DROPPED without an end date end today (today in the account's time zone, getAccount's timeZone).",
-    "The dates, clearTargetDate, rating, attributes and untrackedPlayTime follow updatePlayRecord's rules; null is the same as leaving one out.",
+    "PLAYING without a start date starts today, COMPLETED or DROPPED without an end date end today (the account's time zone).",
+    "Its fields follow updatePlayRecord's rules; null is the same as leaving one out.",
   ],
   async handler(ctx, args) {
     const { db, auth, now } = ctx;

@@ -25,7 +25,7 @@ export const getPlayRecords = defineTool({
   family: "play",
   title: "プレイ記録取得",
   description:
-    "Lists the latest play record of each game: filter by status, platform, genre, title, release date, attributes, console, play dates, clear target (or overdue targets), total play time and rating; sort and page. Earlier cycles come from getGamePlayHistory (PREMIUM); logs from getPlayLogs.",
+    "Lists the latest play record of each game, filtered, sorted and paged. Earlier cycles: getGamePlayHistory (PREMIUM); sessions: getPlayLogs.",
   restNote: "In REST, GET arrays are comma-separated and fields= with no value gives the core fields.",
   scopes: ["play:read"],
   plans: ALL_PLANS,

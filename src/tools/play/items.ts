@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { playLogs, playRecords } from "../../db/schema";
 import type { RowOf } from "../../platform/db";
-import { rating } from "../../platform/filters";
+import { attributeSetArg, rating } from "../../platform/filters";
 import { isoDate, text } from "../../platform/schemas";
 import type { Attribute } from "../attributes/items";
 import { type GameRecord, toGame } from "../games/gameObject";
@@ -29,7 +29,7 @@ export const playFieldArgs = {
   rating: rating.nullable(),
   memo: text(2000).nullable(),
   userLinks: z.array(userLink).max(20).describe("Strategy URLs and the like."),
-  attributes: z.array(text(40)).max(20).describe("Attribute ids or exact labels; replaces the whole set, [] clears."),
+  attributes: attributeSetArg,
   consoleId: z.string().min(1).max(40).nullable().describe("One of your consoles (LIGHT and above)."),
   untrackedPlayTime: z
     .number()

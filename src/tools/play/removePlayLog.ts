@@ -11,7 +11,7 @@ export const removePlayLog = defineTool({
   family: "play",
   title: "プレイログ削除",
   description:
-    "Removes one play session, in two steps: the first call only previews; call again with the same arguments plus its confirmToken. The record's totalPlayTime drops by its minutes.",
+    "Removes one play session (two-step: a preview, then the call with its confirmToken). The record's totalPlayTime drops by its minutes.",
   restNote: 'In REST, POST /rest/v1/removePlayLog with {"playLogId": ...}, then again with confirmToken.',
   scopes: ["play:delete"],
   plans: ALL_PLANS,

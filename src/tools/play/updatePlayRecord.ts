@@ -13,7 +13,7 @@ export const updatePlayRecord = defineTool({
   family: "play",
   title: "プレイ記録更新",
   description:
-    "Changes a play record: status, dates, clear target, rating, memo, links, attributes, console, untracked play time. An omitted field is kept, null clears it. Moving to PLAYING starts it today if it has no start date; moving to COMPLETED or DROPPED ends it today if it has no end date (today in the account's time zone, see getAccount).",
+    "Changes a play record: an omitted field is kept, null clears it. Moving to PLAYING without a start date starts it today, to COMPLETED or DROPPED without an end date ends it today (the account's time zone).",
   restNote: "In REST, POST /rest/v1/updatePlayRecord with playId and the fields to change.",
   scopes: ["play:write"],
   plans: ALL_PLANS,

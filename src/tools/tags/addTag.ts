@@ -18,6 +18,7 @@ export const addTag = defineTool({
   destructive: false,
   // A repeat is 409 already_exists (names are unique).
   idempotent: true,
+  nullIsOmission: true,
   input: z.strictObject(tagFieldArgs).partial().required({ name: true }),
   output: z.object({ item: tagSchema }),
   conflicts: ["already_exists"],

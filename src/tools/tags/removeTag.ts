@@ -15,15 +15,14 @@ export const removeTag = defineTool({
   name: "removeTag",
   family: "tags",
   title: "タグ削除",
-  description:
-    "Removes a tag, in two steps: the first call only previews what goes; call again with the same arguments plus its confirmToken. The games stay in your library; the TAG collections built on the tag are removed with it (the preview names them).",
+  description: "Removes a tag (two-step: a preview, then the call with its confirmToken). The games stay in your library.",
   restNote: 'In REST, POST /rest/v1/removeTag with {"tagId": ...}, then again with confirmToken.',
   scopes: ["library:delete"],
   plans: LIGHT_AND_ABOVE,
   kind: "delete",
   input: z.strictObject({ tagId: positiveId, confirmToken: confirmTokenArg }),
   output: removalResult({ tagId: z.number().int() }),
-  notes: [TWO_STEP_NOTE, "A TAG collection is defined by its tag: removing the tag removes those collections too."],
+  notes: [TWO_STEP_NOTE, "The TAG collections built on the tag go with it (the preview names them)."],
   async handler(ctx, args) {
     const { db, auth } = ctx;
     const tag = await findTag(db, auth.userId, args.tagId);

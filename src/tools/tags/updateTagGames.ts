@@ -22,7 +22,7 @@ export const updateTagGames = defineTool({
   family: "tags",
   title: "タグのゲーム更新",
   description:
-    "Adds games you own to a tag, removes them, or replaces the tag's whole set (replace needs the full set and the tag's revision). A tag holds at most 1,000 games; the games themselves are never touched.",
+    "Adds games you own to a tag, removes them, or replaces the whole set (with the tag's revision). A tag holds at most 1,000 games.",
   restNote: "In REST, POST /rest/v1/updateTagGames with {tagId, mode, gameIds[, revision]}.",
   scopes: ["library:write"],
   plans: LIGHT_AND_ABOVE,

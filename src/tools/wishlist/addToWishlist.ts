@@ -23,6 +23,7 @@ export const addToWishlist = defineTool({
   destructive: false,
   // A repeat is 409 already_exists.
   idempotent: true,
+  nullIsOmission: true,
   input: z
     .strictObject({ gameId: positiveId, ...wishFieldArgs })
     .partial()

@@ -28,8 +28,7 @@ export const getWishlist = defineTool({
   name: "getWishlist",
   family: "wishlist",
   title: "ほしいもの取得",
-  description:
-    "Lists the games on your wishlist with priority and purchase plans; filter by platform, genre, title, release date, planned place, date (or overdue plans), price and priority, sort and page.",
+  description: "Lists the games on your wishlist with priority and purchase plans, filtered, sorted and paged.",
   ...GAME_LIST_TOOL,
   input,
   output: pagedEnvelope(wishlistEntrySchema),
