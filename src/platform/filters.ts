@@ -14,7 +14,9 @@ export const attributeSetArg = z.array(text(40)).max(20).describe("Attribute ids
 export const sharedFilterArgs = {
   platformIds: z.array(positiveId).max(10).optional().describe("Up to 10; any of them."),
   genreId: positiveId.optional().describe("A main genre matches main or support genre; any other through its taxonomy."),
-  title: searchText(30).optional().describe("Part of the title, hiragana reading or an edition's title."),
+  title: searchText(30)
+    .optional()
+    .describe("Part of the title, hiragana reading, nickname or an edition's title (English titles: find the gameId with searchGames)."),
   releaseDateFrom: isoDate.optional(),
   releaseDateTo: isoDate.optional().describe("Inclusive; games without a release date are excluded by either bound."),
   attributes: z.array(text(40)).max(5).optional().describe("Up to 5 attribute ids or exact labels; all must be present."),

@@ -2,6 +2,7 @@ import { confirmTokenArg } from "../platform/confirm";
 import { attributeSetArg, sharedFilterArgs } from "../platform/filters";
 import { pageArg } from "../platform/paging";
 import { RECORDED_DATE_RULE } from "../platform/schemas";
+import { SYSTEM_ATTRIBUTES } from "../tools/attributes/systemAttributes";
 
 /**
  * The rules of arguments many tools share, said once here (the MCP server's `instructions`)
@@ -9,7 +10,7 @@ import { RECORDED_DATE_RULE } from "../platform/schemas";
  */
 const SHARED_ARGUMENT_RULES = [
   "page counts from 1. Filters: platformIds matches any of its ids; attributes take ids or exact labels, all of which must be present (in a write, attributes replaces the whole set, [] clears);",
-  "a main genreId matches the main or support genre, another genre through its taxonomy; title matches part of a title, its hiragana reading or an edition's title;",
+  "a main genreId matches the main or support genre, another genre through its taxonomy; title matches part of a title, its hiragana reading, a nickname or an edition's title (for English titles find the gameId with searchGames);",
   "buyPlace and wishPlace match a part, case-insensitive; From/To bounds are inclusive, and a release date bound leaves out games without a release date.",
   'buyDate and wishDate take full dates only: when only the month or year is known, leave the date out and note it in memo (e.g. "2023年5月頃").',
   "Texts and ids are capped (memo 2,000 characters, names 50 to 100, ids 40); an over-long one is refused naming the field.",
@@ -49,5 +50,6 @@ export const MCP_INSTRUCTIONS = [
   "Unknown arguments are refused. Dates are YYYY-MM-DD. List tools answer a page: items plus page, returnedCount, totalCount, hasMore,",
   "effectiveLimit, limitReduced and limitReason; ask for the next page while hasMore, keeping the other arguments.",
   ...SHARED_ARGUMENT_RULES,
+  `Attributes every user has: ${SYSTEM_ATTRIBUTES.map(({ id, label }) => `${id} (${label})`).join(", ")}; listAttributes adds the user's own.`,
   "The tools listed are those this key can call (its plan and scopes).",
 ].join(" ");

@@ -37,7 +37,13 @@ const hasRecord = (gameId: number) =>
 /** What a new record may be given at once (a finished playthrough in one call), by updatePlayRecord's rules. */
 const { playStartDate, playEndDate, clearTargetDate, rating, attributes, untrackedPlayTime } = playFieldArgs;
 
-const added = z.object({ item: playRecordSchema.extend({ playLogId: z.null() }), replayed: z.boolean(), playId: z.string() });
+const added = z.object({
+  item: playRecordSchema.extend({
+    playLogId: z.null().describe("Always null: a new record has no play log yet (addPlayLog records a session)."),
+  }),
+  replayed: z.boolean(),
+  playId: z.string(),
+});
 
 export const addPlayRecord = defineTool({
   name: "addPlayRecord",
