@@ -118,7 +118,7 @@ interface Dump {
 }
 
 /** A metadat file's values, findable by dump name (`name`, or `comment` in libretro's files) or ROM CRC. */
-interface MetadatIndex {
+export interface MetadatIndex {
   byName: Map<string, string>;
   byCrc: Map<string, string>;
 }
@@ -132,7 +132,8 @@ function metadatFor(input: LibretroInput, fileName: string): PlatformMetadat {
   return Object.fromEntries(entries) as PlatformMetadat;
 }
 
-function indexMetadat(text: string, field: MetadatField): MetadatIndex {
+/** A metadat file's values of one field, by game name and by ROM CRC (also the DAT converter's). */
+export function indexMetadat(text: string, field: string): MetadatIndex {
   const index: MetadatIndex = { byName: new Map(), byCrc: new Map() };
   for (const game of childBlocks(parseClrmamepro(text), "game")) {
     const value = stringField(game, field);
@@ -144,7 +145,8 @@ function indexMetadat(text: string, field: MetadatField): MetadatIndex {
   return index;
 }
 
-function lookUp(index: MetadatIndex, name: string, crcs: string[]): string | undefined {
+/** A game's value in a metadat index: by its name, else by the first of its ROMs' CRCs found. */
+export function lookUp(index: MetadatIndex, name: string, crcs: string[]): string | undefined {
   const byName = index.byName.get(name);
   if (byName !== undefined) return byName;
   for (const crc of crcs) {

@@ -3,7 +3,7 @@
 // model numbers, ids from the id ledger. Pure: the CLI (scripts/master-from-libretro-dats.ts) reads the files.
 import { assignIds, compareCodePoints, type IdLedger, idOf } from "../gamedatabase/idLedger";
 import { type NicknameRow, nicknamesOf } from "../gamedatabase/nicknames";
-import { childBlocks, parseClrmamepro, romCrcs, splitSerials, stringField } from "../libretro";
+import { childBlocks, indexMetadat, lookUp, parseClrmamepro, romCrcs, splitSerials, stringField } from "../libretro";
 import type { CompanyRow, EditionRow, GameRow, GenreRow, PlatformRow } from "../masterRows";
 import { genreIndex } from "./genres";
 import { parseDumpName } from "./names";
@@ -74,9 +74,9 @@ const editionLabels = (title: Title) => [...title.releases.keys()].filter((label
 
 /** The platform's Japanese released titles in code-point order, each with its releases. */
 function titlesOf({ platform, dat, publisher, genre, serial }: PlatformDats): Title[] {
-  const publishers = metadatIndex(publisher, "publisher");
-  const genres = metadatIndex(genre, "genre");
-  const serials = metadatIndex(serial, "serial");
+  const publishers = indexMetadat(publisher, "publisher");
+  const genres = indexMetadat(genre, "genre");
+  const serials = indexMetadat(serial, "serial");
   const byTitle = new Map<string, Title>();
   for (const game of childBlocks(parseClrmamepro(dat), "game")) {
     const name = stringField(game, "name");
@@ -104,24 +104,6 @@ function titlesOf({ platform, dat, publisher, genre, serial }: PlatformDats): Ti
 export function boxSerial(serial: string): string {
   const disc = /^([A-Z]{4})[ _-]?(\d{3})\.?(\d{2})$/.exec(serial);
   return disc ? `${disc[1]}-${disc[2]}${disc[3]}` : serial;
-}
-
-type MetadatIndex = { byName: Map<string, string>; byCrc: Map<string, string> };
-
-function metadatIndex(text: string, field: string): MetadatIndex {
-  const index: MetadatIndex = { byName: new Map(), byCrc: new Map() };
-  for (const game of childBlocks(parseClrmamepro(text), "game")) {
-    const value = stringField(game, field);
-    if (value === undefined) continue;
-    const name = stringField(game, "name") ?? stringField(game, "comment");
-    if (name !== undefined) index.byName.set(name, value);
-    for (const crc of romCrcs(game)) index.byCrc.set(crc, value);
-  }
-  return index;
-}
-
-function lookUp(index: MetadatIndex, name: string, crcs: string[]): string | undefined {
-  return index.byName.get(name) ?? crcs.map((crc) => index.byCrc.get(crc)).find((value) => value !== undefined);
 }
 
 /** Publishers as libretro spells them (`Bandai`) -> the catalog's company, by its English or own name; unknown ones stay null. */
