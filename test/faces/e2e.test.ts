@@ -85,9 +85,7 @@ describe("the default catalog that npm run dev seeds (PigSaint GameDataBase, lib
     expect(platformer.name).toBe("プラットフォーム");
     const browsed = await call("browseGames", { genreId: String(platformer.genreId), platformIds: "3", limit: "100", fields: "" });
     expect(browsed.totalCount).toBeGreaterThan(50);
-    expect(browsed.items.map((game: { title: string }) => game.title)).toContain(
-      "スーパーマリオワールド Super Mario Bros. 4",
-    );
+    expect(browsed.items.map((game: { title: string }) => game.title)).toContain("スーパーマリオワールド Super Mario Bros. 4");
     expect(browsed.coverage.note).toContain("GameDataBase by PigSaint (CC BY 4.0");
   });
 });
