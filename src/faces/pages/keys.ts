@@ -158,7 +158,7 @@ const presetChoice = (page: Page, draft: Pick<KeyDraft, "preset">, preset: KeyPr
   const scopes = KEY_PRESETS[preset as keyof typeof KEY_PRESETS];
   // The page's script ticks a preset's scopes when it is chosen, so the boxes never disagree with it.
   const scopesAttribute = scopes === undefined ? "" : ` data-scopes="${scopes.join(" ")}"`;
-  return html`<label class="choice"><input type="radio" name="preset" value="${preset}"${scopesAttribute}${draft.preset === preset ? " checked" : ""}> <strong>${label}</strong> <span class="help">${help}</span></label>`;
+  return html`<label class="choice"><input type="radio"${scopesAttribute} name="preset" value="${preset}"${draft.preset === preset ? " checked" : ""}> <strong>${label}</strong> <span class="help">${help}</span></label>`;
 };
 
 const scopeChoice = (page: Page, draft: Pick<KeyDraft, "scopes">, scope: Scope) =>
