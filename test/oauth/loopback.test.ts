@@ -15,6 +15,25 @@ async function askedWith(registered: string, asked: string) {
   return { browser, as, client, request, page: await browser.get(request.path) };
 }
 
+/** A consented authorization at `asked` of a client registered with `registered`, and its code's exchange. */
+async function authorized(registered: string, asked: string) {
+  const { browser, as, client, request, page } = await askedWith(registered, asked);
+  expect(page.status, `${registered} -> ${asked}: ${page.text}`).toBe(200);
+  expect(page.text).toContain(`id="redirect-host"><strong>${new URL(asked).host}</strong>`);
+  expect(page.headers.get("Content-Security-Policy")).toContain(`form-action 'self' ${new URL(asked).origin};`);
+  const answer = await answerConsent(browser, page, { decision: "approve", preset: "viewOnly" });
+  expect(answer.status, answer.text).toBe(302);
+  const callback = new URL(answer.headers.get("Location")!);
+  expect(`${callback.origin}${callback.pathname}`).toBe(asked);
+  const params = oauth.validateAuthResponse(as, client, callback, request.state);
+  const exchange = (redirectUri: string) =>
+    oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, request.verifier, {
+      ...viaWorker,
+      additionalParameters: { resource: MCP_OAUTH_URL },
+    });
+  return { as, client, exchange };
+}
+
 describe("loopback redirect URIs (RFC 8252 7.3)", () => {
   it("take any port with the registered scheme, host and path, and the code is redeemed with that same URI", async () => {
     for (const [registered, asked] of [
@@ -23,25 +42,14 @@ describe("loopback redirect URIs (RFC 8252 7.3)", () => {
       ["http://[::1]:8080/oauth/callback", "http://[::1]:53682/oauth/callback"],
       ["http://localhost:3334/oauth/callback", "http://localhost:40001/oauth/callback"],
     ] as const) {
-      const { browser, as, client, request, page } = await askedWith(registered, asked);
-      expect(page.status, `${registered} -> ${asked}: ${page.text}`).toBe(200);
-      expect(page.text).toContain(`id="redirect-host"><strong>${new URL(asked).host}</strong>`);
-      expect(page.headers.get("Content-Security-Policy")).toContain(`form-action 'self' ${new URL(asked).origin};`);
-      const answer = await answerConsent(browser, page, { decision: "approve", preset: "viewOnly" });
-      expect(answer.status, answer.text).toBe(302);
-      const callback = new URL(answer.headers.get("Location")!);
-      expect(`${callback.origin}${callback.pathname}`).toBe(asked);
-      const params = oauth.validateAuthResponse(as, client, callback, request.state);
-      const exchange = (redirectUri: string) =>
-        oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, request.verifier, {
-          ...viaWorker,
-          additionalParameters: { resource: MCP_OAUTH_URL },
-        });
-      // The token request names the redirect URI of the authorization request, port and all.
-      const otherPort = await exchange(registered);
+      // The token request names the redirect URI of the authorization request, port and all; a
+      // code presented with another one is spent (single use), so the right URI takes a new code.
+      const refused = await authorized(registered, asked);
+      const otherPort = await refused.exchange(registered);
       expect(otherPort.status).toBe(400);
       expect(((await otherPort.json()) as { error: string }).error).toBe("invalid_grant");
-      const tokens = await oauth.processAuthorizationCodeResponse(as, client, await exchange(asked));
+      const granted = await authorized(registered, asked);
+      const tokens = await oauth.processAuthorizationCodeResponse(granted.as, granted.client, await granted.exchange(asked));
       expect(tokens.access_token).toEqual(expect.any(String));
     }
   });

@@ -32,7 +32,7 @@ describe("searchGames on the DAT catalog", () => {
 
   it("credits libretro-database for these games in coverage.note", async () => {
     const account = await newAccount();
-    const reply = await search(account, { modelNumber: "SLPS-00700" });
+    const reply = await search(account, { modelNumber: "SLPS-00700", includeCoverage: true });
     expect(reply.body.coverage.note).toContain(
       "PlayStation, Dreamcast, Neo Geo CD, 3DO, PC-9801, WonderSwan and MSX games, from libretro-database (CC BY-SA 4.0",
     );
