@@ -1,6 +1,7 @@
 import type { ClientInfo } from "@cloudflare/workers-oauth-provider";
 import type { Bindings } from "../env";
 import { invalidInput } from "../platform/errors";
+import { readStreamWithin } from "../platform/requestBody";
 
 /**
  * Client ID Metadata Documents (draft-ietf-oauth-client-id-metadata-document, the MCP 2026-07-28
@@ -80,21 +81,9 @@ function checkMetadataUrl(clientId: string): URL {
 
 /** The body, read no further than the limit. */
 async function readLimited(response: Response): Promise<string> {
-  if (Number(response.headers.get("Content-Length") ?? 0) > CLIENT_METADATA_MAX_BYTES)
-    throw refused(`its metadata document is larger than ${CLIENT_METADATA_MAX_BYTES} bytes`);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of (response.body ?? []) as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength;
-    if (size > CLIENT_METADATA_MAX_BYTES) throw refused(`its metadata document is larger than ${CLIENT_METADATA_MAX_BYTES} bytes`);
-    chunks.push(chunk);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
+  const tooLarge = () => refused(`its metadata document is larger than ${CLIENT_METADATA_MAX_BYTES} bytes`);
+  if (Number(response.headers.get("Content-Length") ?? 0) > CLIENT_METADATA_MAX_BYTES) throw tooLarge();
+  const bytes = await readStreamWithin(response.body, CLIENT_METADATA_MAX_BYTES, tooLarge);
   try {
     return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {

@@ -20,11 +20,16 @@ async function readBodyBytes(request: Request, maxBytes: number): Promise<Uint8A
     if (bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
     return bytes;
   }
+  return readStreamWithin(request.body, maxBytes, () => tooLarge(maxBytes));
+}
+
+/** A stream's bytes, read chunk by chunk and refused (`refusal`) as soon as they pass `maxBytes`. */
+export async function readStreamWithin(stream: ReadableStream | null, maxBytes: number, refusal: () => Error): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
+  for await (const chunk of (stream ?? []) as unknown as AsyncIterable<Uint8Array>) {
     size += chunk.byteLength;
-    if (size > maxBytes) throw tooLarge(maxBytes);
+    if (size > maxBytes) throw refusal();
     chunks.push(chunk);
   }
   const bytes = new Uint8Array(size);
