@@ -18,38 +18,47 @@ const withoutMapsWithoutSources: Plugin = {
 
 /** Tests that must run in Node (they spawn processes, e.g. the operator CLI): `*.node.test.ts`. */
 const NODE_TESTS = "test/**/*.node.test.ts";
+/** Workers tests that call the real `npm run dev` over HTTP: only their project starts it. */
+const SERVED_TESTS = "test/served/**/*.test.ts";
 
-export default defineConfig(async () => ({
+const migrations = await readD1Migrations("./migrations");
+
+/** A project of tests that run inside workerd against the local bindings, migrations applied. */
+function workersProject(name: string, test: { include?: string[]; exclude?: string[]; globalSetup?: string[] }) {
+  return {
+    plugins: [
+      withoutMapsWithoutSources,
+      cloudflareTest({
+        wrangler: { configPath: "./wrangler.toml" },
+        miniflare: {
+          bindings: {
+            ADMIN_TOKEN: "test-admin-token",
+            EXPORT_SIGNING_SECRET: "test-export-signing-secret",
+            SESSION_SECRET: "test-session-secret",
+            TEST_MIGRATIONS: migrations,
+          },
+        },
+      }),
+    ],
+    test: {
+      name,
+      include: ["test/**/*.test.ts"],
+      setupFiles: ["./test/setup/applyMigrations.ts"],
+      testTimeout: 20_000,
+      hookTimeout: 60_000,
+      ...test,
+    },
+  };
+}
+
+export default defineConfig(() => ({
   test: {
     reporters: ["default", "./test/setup/closingLine.ts"],
     // Every tool call logs a line; show a test's logs only when it fails.
     silent: "passed-only" as const,
     projects: [
-      {
-        plugins: [
-          withoutMapsWithoutSources,
-          cloudflareTest({
-            wrangler: { configPath: "./wrangler.toml" },
-            miniflare: {
-              bindings: {
-                ADMIN_TOKEN: "test-admin-token",
-                EXPORT_SIGNING_SECRET: "test-export-signing-secret",
-                SESSION_SECRET: "test-session-secret",
-                TEST_MIGRATIONS: await readD1Migrations("./migrations"),
-              },
-            },
-          }),
-        ],
-        test: {
-          name: "workers",
-          include: ["test/**/*.test.ts"],
-          exclude: [NODE_TESTS],
-          setupFiles: ["./test/setup/applyMigrations.ts"],
-          globalSetup: ["./test/setup/devServer.ts"],
-          testTimeout: 20_000,
-          hookTimeout: 60_000,
-        },
-      },
+      workersProject("workers", { exclude: [NODE_TESTS, SERVED_TESTS] }),
+      workersProject("served", { include: [SERVED_TESTS], globalSetup: ["./test/setup/devServer.ts"] }),
       {
         test: {
           name: "node",

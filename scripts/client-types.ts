@@ -1,5 +1,5 @@
 // `npm run client:types`: writes client/openapi.d.ts, the TypeScript types of the OpenAPI document,
-// with openapi-typescript. The file is committed; test/faces/openapiClient.test.ts fails when the served
+// with openapi-typescript. The file is committed; test/served/openapiClient.test.ts fails when the served
 // document no longer matches the one the types were made from.
 import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";

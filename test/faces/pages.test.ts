@@ -2,16 +2,16 @@
 // answer carries, nothing loaded from another origin, errors as pages (never the API's JSON), and
 // the static script and stylesheet served from public/settings/ with the pages' policy.
 import { env } from "cloudflare:workers";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createInvite } from "../../src/accounts/invites";
 import { PAGE_CSP, type Page } from "../../src/faces/pages/layout";
 import { messagesOf } from "../../src/faces/pages/messages";
 import { usageChart } from "../../src/faces/pages/usageChart";
 import { newUser } from "../support/accountsHarness";
+import { attributes } from "../support/html";
 import { db, PagesBrowser, signedInPerson } from "../support/pagesBrowser";
 
 const assets = (env as unknown as { ASSETS: Fetcher }).ASSETS;
-const attributes = (html: string, name: string) => [...html.matchAll(new RegExp(`\\s${name}="([^"]*)"`, "g"))].map((m) => m[1]!);
 
 /** What every page answer carries: HTML, never cached, never framed, the strict policy, no Referer to other sites. */
 function expectPageHeaders(headers: Headers) {
@@ -239,19 +239,5 @@ describe("public/settings/", () => {
     expect(css.status).toBe(200);
     expect(css.headers.get("Content-Type")).toMatch(/text\/css/);
     expect(await css.text()).not.toMatch(/@import|url\(/);
-  });
-
-  it("is what npm run dev serves, with public/_headers' policy; the pages answer over HTTP too", async () => {
-    const base = inject("devServerUrl");
-    const script = await fetch(`${base}/settings/passkeys.js`);
-    expect(script.status).toBe(200);
-    expect(script.headers.get("Content-Security-Policy")).toBe(PAGE_CSP);
-    await script.arrayBuffer();
-    const settings = await fetch(`${base}/settings`, { redirect: "manual" });
-    expect(settings.status).toBe(303);
-    expect(settings.headers.get("Location")).toBe("/signin");
-    const signIn = await fetch(`${base}/signin`);
-    expect(signIn.headers.get("Content-Security-Policy")).toBe(PAGE_CSP);
-    expect(await signIn.text()).toContain('src="/settings/passkeys.js"');
   });
 });
