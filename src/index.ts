@@ -1,6 +1,6 @@
 import { deleteExpiredClaims } from "./accounts/oauthClaims";
 import { createApp } from "./app";
-import type { Bindings } from "./env";
+import type { Bindings } from "./bindings";
 import { createDb } from "./platform/db";
 import { cleanUpExports } from "./tools/bucketCleanup";
 

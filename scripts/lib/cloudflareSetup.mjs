@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { stripVTControlCharacters } from "node:util";
 import { PRODUCTION_CONFIG, productionConfig, resourcesOf, TRACKED_CONFIG } from "./cloudflareConfig.mjs";
 
-/** The Worker's secrets (src/env.ts): each a random 32 bytes, base64url. */
+/** The Worker's secrets (src/bindings.ts): each a random 32 bytes, base64url. */
 export const SECRET_NAMES = ["ADMIN_TOKEN", "EXPORT_SIGNING_SECRET", "SESSION_SECRET"];
 
 /**

@@ -1,5 +1,5 @@
 import type { ClientInfo } from "@cloudflare/workers-oauth-provider";
-import type { Bindings } from "../env";
+import type { Bindings } from "../bindings";
 import { invalidInput } from "../platform/errors";
 import { readStreamWithin } from "../platform/requestBody";
 

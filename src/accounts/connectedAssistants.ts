@@ -1,5 +1,6 @@
-import type { ConsentDescription, OAuthHelpers } from "@cloudflare/workers-oauth-provider";
+import { AuthorizationError, type ConsentDescription, type OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { and, eq } from "drizzle-orm";
+import type { Bindings } from "../bindings";
 import { apiKeys } from "../db/schema";
 import type { AccountingEnv } from "../platform/admission";
 import type { Db } from "../platform/db";
@@ -8,7 +9,7 @@ import { digestsEqual } from "../platform/hashing";
 import type { LimitContext } from "../platform/registeredLimits";
 import { type EndedReason, type IssuedKeyAnswer, issueKeyFor, type KeyChoice, type KeyConnection, revokeKeyOf } from "./apiKeys";
 import { consumeCeremony, startCeremony } from "./ceremonies";
-import type { GrantMetadata } from "./oauthServer";
+import { canonicalRequest, type GrantMetadata, type GrantProps, oauthHelpersFor } from "./oauthServer";
 import { hashToken } from "./tokens";
 
 /**
@@ -109,4 +110,51 @@ export async function takeConsent(db: Db, token: string, userId: string, handle:
     });
   }
   return held.consent;
+}
+
+/** A consent step the library refuses (expired, used, opened in another browser): start again from the assistant. */
+function asConsentRefusal(error: unknown): unknown {
+  return error instanceof AuthorizationError ? new ApiError("link_expired", `${error.description} (from your assistant).`) : error;
+}
+
+/** The person's answer to a consent form, as taken (takeConsent) from the request that carries it. */
+export interface ConsentAnswer {
+  env: Bindings;
+  db: Db;
+  request: Request;
+  userId: string;
+  consent: ConsentDescription;
+  handle: string;
+}
+
+/**
+ * Grants the person's choice: the key (the plan's key limit holds), then the library's approval
+ * and grant carrying the key. A grant that cannot be completed takes its key back with it.
+ * Answers the redirect to the client, with the library's headers.
+ */
+export async function grantConsent(answer: ConsentAnswer, limit: LimitContext, choice: Omit<KeyChoice, "name">): Promise<Response> {
+  const { env, db, request, userId, consent, handle } = answer;
+  const oauth = oauthHelpersFor(env, request.url);
+  const issued = await issueAssistantKey(env, db, limit, choice, consent);
+  try {
+    const approved = await oauth.approveConsent(canonicalRequest(env, request), handle, { scope: issued.scopes });
+    const metadata: GrantMetadata = { keyId: issued.keyId };
+    const props: GrantProps = { apiKey: issued.apiKey };
+    const { redirectTo } = await oauth.completeAuthorization({ request: approved.request, userId, metadata, scope: issued.scopes, props });
+    approved.headers.set("Location", redirectTo);
+    return new Response(null, { status: 302, headers: approved.headers });
+  } catch (error) {
+    await revokeKey(env, db, oauth, userId, issued.keyId);
+    throw asConsentRefusal(error);
+  }
+}
+
+/** Denies the connection: back to the client with access_denied, by the library's redirect. */
+export async function denyConsent({ env, request, handle }: Omit<ConsentAnswer, "db" | "userId" | "consent">): Promise<Response> {
+  const denied = await oauthHelpersFor(env, request.url)
+    .denyConsent(canonicalRequest(env, request), handle)
+    .catch((error) => {
+      throw asConsentRefusal(error);
+    });
+  return new Response(null, { status: 302, headers: denied.headers });
 }

@@ -1,7 +1,7 @@
 import type { OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { eq, lt } from "drizzle-orm";
+import type { Bindings } from "../bindings";
 import { oauthClaims } from "../db/schema";
-import type { Bindings } from "../env";
 import { createDb, type Db } from "../platform/db";
 import { ApiError } from "../platform/errors";
 import { DAY_MS } from "../platform/time";

@@ -1,5 +1,5 @@
 import { OAuthAuthorizationServer, type OAuthHelpers } from "@cloudflare/workers-oauth-provider";
-import type { Bindings } from "../env";
+import type { Bindings } from "../bindings";
 import { ApiError } from "../platform/errors";
 import { SCOPES } from "../platform/plans";
 import { publicOrigin } from "../platform/publicOrigin";

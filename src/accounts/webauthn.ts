@@ -11,8 +11,9 @@ import {
 import { isoBase64URL, isoUint8Array } from "@simplewebauthn/server/helpers";
 import { and, eq, exists, isNull, type SQL } from "drizzle-orm";
 import type { Context } from "hono";
+import type { Bindings } from "../bindings";
 import { invites, passkeys, users } from "../db/schema";
-import type { AppEnv, Bindings } from "../env";
+import type { AppEnv } from "../env";
 import { createDb, type Db, isUniqueViolation, statements } from "../platform/db";
 import { ApiError } from "../platform/errors";
 import { newId } from "../platform/ids";

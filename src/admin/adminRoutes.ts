@@ -4,7 +4,8 @@ import { issueKeyFor, keyChoiceInput, keyOf, listKeys } from "../accounts/apiKey
 import { revokeKey } from "../accounts/connectedAssistants";
 import { createInvite, invitePath } from "../accounts/invites";
 import { grantHelpersFor } from "../accounts/oauthServer";
-import type { AppEnv, Bindings } from "../env";
+import type { Bindings } from "../bindings";
+import type { AppEnv } from "../env";
 import { createDb, type Db } from "../platform/db";
 import { notFound } from "../platform/errors";
 import { type Paging, pageArgs, pageLimitOf, pageOf, pageOffset } from "../platform/paging";

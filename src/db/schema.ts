@@ -405,7 +405,7 @@ export const charPositions = sqliteTable("char_positions", {
   n: integer("n").primaryKey(),
 });
 
-/** A user's own attribute labels; system labels live in code (tools/attributes/systemAttributes.ts). */
+/** A user's own attribute labels; system labels live in code (platform/systemAttributes.ts). */
 export const attributes = sqliteTable(
   "attributes",
   {

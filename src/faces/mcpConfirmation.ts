@@ -9,7 +9,7 @@ import {
   ProtocolError,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import type { Bindings } from "../env";
+import type { Bindings } from "../bindings";
 import { argumentsHashOf, CONFIRM_TOKEN_TTL_SEC, spendWithoutActing } from "../platform/confirm";
 import { createDb } from "../platform/db";
 import { ApiError } from "../platform/errors";

@@ -14,7 +14,8 @@ import {
   TOKEN_PATH,
 } from "../accounts/oauthServer";
 import { guardRegistration } from "../accounts/throttle";
-import type { AppEnv, Bindings } from "../env";
+import type { Bindings } from "../bindings";
+import type { AppEnv } from "../env";
 import { createDb } from "../platform/db";
 import { ApiError, asApiError, methodNotAllowed } from "../platform/errors";
 import { publicOrigin } from "../platform/publicOrigin";

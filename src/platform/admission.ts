@@ -26,11 +26,12 @@ import type { AccountSeed, AdmitAnswer, AdmitRequest, KeySeed, UserAccounting } 
 /** The bindings accounting needs: D1 (the directory of users and keys) and the users' accounting objects. */
 export interface AccountingEnv {
   DB: D1Database;
-  ACCOUNTING: DurableObjectNamespace<UserAccounting>;
+  ACCOUNTING: DurableObjectNamespace;
 }
 
-/** The user's accounting object (userAccounting.ts). */
-export const accountingOf = (env: AccountingEnv, userId: string) => env.ACCOUNTING.getByName(userId);
+/** The user's accounting object (userAccounting.ts); wrangler.toml binds ACCOUNTING to that class, which bindings.ts cannot import. */
+export const accountingOf = (env: AccountingEnv, userId: string) =>
+  (env.ACCOUNTING as DurableObjectNamespace<UserAccounting>).getByName(userId);
 
 export interface Admission {
   auth: AuthContext;

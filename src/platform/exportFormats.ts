@@ -1,5 +1,5 @@
 import { stringify } from "csv-stringify/browser/esm/sync";
-import type { ExportFormat, ExportRow } from "../tools/exports/exportSource";
+import type { ExportFormat, ExportRow } from "./exportSource";
 
 /**
  * The export file formats. A writer turns an export into text one page at a time (head, pages,

@@ -45,23 +45,6 @@ export interface PageCap {
   reason: string;
 }
 
-const GAME_GROUP_CAP: PageCap = { cap: 100, reason: "the game field group caps the page at 100" };
-const USER_LINKS_GROUP_CAP: PageCap = { cap: 50, reason: "the userLinks field group caps the page at 50" };
-
-/** Field groups that make each item larger cap a user list's page lower (getLibrary, getWishlist, getPlayRecords). */
-export function listFieldCaps(groups: ReadonlySet<string>): PageCap[] {
-  const caps: PageCap[] = [];
-  if (groups.has("game")) caps.push(GAME_GROUP_CAP);
-  if (groups.has("userLinks")) caps.push(USER_LINKS_GROUP_CAP);
-  return caps;
-}
-
-/** The page size of a user's lists of games (getLibrary, getWishlist, getPlayRecords). */
-export const USER_LIST_PAGING: Paging = { cap: 200, defaultLimit: 50 };
-
-/** The REST sentence of the user-list tools (getLibrary, getWishlist). */
-export const LIST_REST_NOTE = "In REST, GET arrays are comma-separated and fields= with no value gives core fields only.";
-
 export interface LimitResolution {
   effectiveLimit: number;
   limitReduced: boolean;

@@ -1,4 +1,4 @@
-import type { Bindings } from "../env";
+import type { Bindings } from "../bindings";
 
 /**
  * The origin of the absolute links the service answers (export downloads, import uploads, the

@@ -1,5 +1,5 @@
 import { isoBase64URL } from "@simplewebauthn/server/helpers";
-import type { Bindings } from "../env";
+import type { Bindings } from "../bindings";
 import { requiredSecret } from "./hashing";
 
 /**

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { Bindings } from "../env";
-import type { ExportRequest } from "../tools/exports/exportSource";
+import type { Bindings } from "../bindings";
 import { ApiError } from "./errors";
+import type { ExportRequest } from "./exportSource";
 import { constantTimeEqual, hmacSha256, requiredSecret } from "./hashing";
 import { randomBase62 } from "./ids";
 

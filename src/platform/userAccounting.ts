@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import type { Bindings } from "../env";
+import type { Bindings } from "../bindings";
 import { digestsEqual } from "./hashing";
 import { PLAN_LIMITS, type Plan, type Scope } from "./plans";
 import { burstWindowOf, type CallTerms } from "./quota";

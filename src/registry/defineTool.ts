@@ -1,6 +1,6 @@
 import type { SQL } from "drizzle-orm";
 import type { z } from "zod";
-import type { Bindings } from "../env";
+import type { Bindings } from "../bindings";
 import type { AuthContext } from "../platform/auth";
 import type { Db } from "../platform/db";
 import type { BatchReader, KnownCaller } from "../platform/firstReads";

@@ -1,4 +1,4 @@
-import type { Bindings } from "../env";
+import type { Bindings } from "../bindings";
 import { type Admission, admitCall } from "../platform/admission";
 import { type AuthContext, presentedKey } from "../platform/auth";
 import { createDb, type Db } from "../platform/db";

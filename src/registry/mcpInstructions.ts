@@ -2,7 +2,7 @@ import { confirmTokenArg } from "../platform/confirm";
 import { attributeSetArg, sharedFilterArgs } from "../platform/filters";
 import { pageArg } from "../platform/paging";
 import { RECORDED_DATE_RULE } from "../platform/schemas";
-import { SYSTEM_ATTRIBUTES } from "../tools/attributes/systemAttributes";
+import { SYSTEM_ATTRIBUTES } from "../platform/systemAttributes";
 
 /**
  * The rules of arguments many tools share, said once here (the MCP server's `instructions`)

@@ -1,4 +1,4 @@
-import type { Bindings } from "../env";
+import type { Bindings } from "../bindings";
 import { createDb } from "../platform/db";
 import { abortAbandonedUploads, removeExpiredLinkFiles } from "../platform/exportStorage";
 import { removeStaleOfficialParts } from "./exports/masterData/officialGames";

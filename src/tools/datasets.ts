@@ -1,7 +1,6 @@
 import { collectionsDataset } from "./collections/dataset";
 import { consolesDataset } from "./consoles/dataset";
 import { customGamesDataset } from "./customGames/dataset";
-import type { MyDatasetName } from "./exports/myData/args";
 import { libraryDataset } from "./library/dataset";
 import { playLogsDataset } from "./play/playLogsDataset";
 import { playRecordsDataset } from "./play/playRecordsDataset";
@@ -15,7 +14,7 @@ import { wishlistDataset } from "./wishlist/dataset";
  * them), then the library and what hangs off it, tags (their games must be in the library) and
  * collections (they refer to tags). exportMyData and importMyData iterate this registry.
  */
-export const USER_DATASETS: Record<MyDatasetName, UserDataset> = {
+const DATASETS = {
   customGames: customGamesDataset,
   consoles: consolesDataset,
   library: libraryDataset,
@@ -24,7 +23,11 @@ export const USER_DATASETS: Record<MyDatasetName, UserDataset> = {
   playLogs: playLogsDataset,
   tags: tagsDataset,
   collections: collectionsDataset,
-};
+} satisfies Record<string, UserDataset>;
+
+/** The name of a dataset of a user's records. */
+export type MyDatasetName = keyof typeof DATASETS;
+export const USER_DATASETS: Record<MyDatasetName, UserDataset> = DATASETS;
 
 /** The dataset of this name, if there is one. */
 export const userDataset = (name: string): UserDataset | undefined =>

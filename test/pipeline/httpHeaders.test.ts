@@ -3,7 +3,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
-import type { Bindings } from "../../src/env";
+import type { Bindings } from "../../src/bindings";
 import { BURST_WINDOW_SEC, PLAN_LIMITS } from "../../src/platform/plans";
 import { authHeader, newAccount, send, sendTo, testApp } from "../support/harness";
 import { testTools } from "../support/testTools";

@@ -17,7 +17,8 @@ import {
 } from "../../src/accounts/sessions";
 import { guardAttempts } from "../../src/accounts/throttle";
 import { completeRegistration, completeSignIn, registrationOptions, signInOptions } from "../../src/accounts/webauthn";
-import type { AppEnv, Bindings } from "../../src/env";
+import type { Bindings } from "../../src/bindings";
+import type { AppEnv } from "../../src/env";
 import { errorResponse } from "../../src/faces/httpHeaders";
 import { createDb } from "../../src/platform/db";
 import { ApiError, asApiError } from "../../src/platform/errors";

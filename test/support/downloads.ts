@@ -4,7 +4,7 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import type { createApp } from "../../src/app";
-import type { Bindings } from "../../src/env";
+import type { Bindings } from "../../src/bindings";
 import { MULTIPART_RECORDS_PREFIX } from "../../src/platform/exportStorage";
 import { DOWNLOAD_PATH_PREFIX } from "../../src/platform/signedLinks";
 import { ORIGIN } from "./harness";

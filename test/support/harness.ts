@@ -3,7 +3,7 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { createApp } from "../../src/app";
-import type { Bindings } from "../../src/env";
+import type { Bindings } from "../../src/bindings";
 import type { Plan, Scope } from "../../src/platform/plans";
 import { SCOPES } from "../../src/platform/plans";
 import type { ToolDefinition } from "../../src/registry/defineTool";

@@ -7,7 +7,7 @@ import { env } from "cloudflare:workers";
 import { createInvite } from "../../src/accounts/invites";
 import { SESSION_COOKIE } from "../../src/accounts/sessions";
 import { createApp } from "../../src/app";
-import type { Bindings } from "../../src/env";
+import type { Bindings } from "../../src/bindings";
 import { createDb } from "../../src/platform/db";
 import type { Plan } from "../../src/platform/plans";
 import { freshAddress, newUser } from "./accountsHarness";

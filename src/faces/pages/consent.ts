@@ -2,8 +2,8 @@ import { AuthorizationError, CimdFetchError, type ConsentDescription } from "@cl
 import type { Context, Hono } from "hono";
 import { html } from "hono/html";
 import { redirectTargetOf } from "../../accounts/apiKeys";
-import { issueAssistantKey, revokeKey, startConsent, takeConsent } from "../../accounts/connectedAssistants";
-import { AUTHORIZE_PATH, canonicalRequest, type GrantMetadata, type GrantProps, oauthHelpersFor } from "../../accounts/oauthServer";
+import { denyConsent, grantConsent, startConsent, takeConsent } from "../../accounts/connectedAssistants";
+import { AUTHORIZE_PATH, canonicalRequest, oauthHelpersFor } from "../../accounts/oauthServer";
 import { currentSession, type Session } from "../../accounts/sessions";
 import type { AppEnv } from "../../env";
 import { createDb } from "../../platform/db";
@@ -121,43 +121,11 @@ function refusedRequest(error: unknown): Response {
   throw error;
 }
 
-/** A consent step the library refuses (expired, used, opened in another browser): start again from the assistant. */
-function asConsentRefusal(error: unknown): unknown {
-  return error instanceof AuthorizationError ? new ApiError("link_expired", `${error.description} (from your assistant).`) : error;
-}
-
 /** The address of the sign-in that comes back here. */
 const signInFirst = (c: Context<AppEnv>, page: Page) => {
   const url = new URL(c.req.url);
   return redirectTo(c, page.href(`/signin?next=${encodeURIComponent(`${url.pathname}${url.search}`)}`));
 };
-
-/**
- * Grants the person's choice: the key (the plan's key limit holds), then the library's approval
- * and grant carrying the key. A grant that cannot be completed takes its key back with it.
- */
-async function grant(c: Context<AppEnv>, page: Page, session: Session, form: URLSearchParams, consent: ConsentDescription, handle: string) {
-  const db = createDb(c.env.DB);
-  const oauth = oauthHelpersFor(c.env, c.req.url);
-  const issued = await issueAssistantKey(c.env, db, await limitContextOf(c, session.userId), keyChoiceOf(page, keyDraftOf(form)), consent);
-  try {
-    const approved = await oauth.approveConsent(canonicalRequest(c.env, c.req.raw), handle, { scope: issued.scopes });
-    const metadata: GrantMetadata = { keyId: issued.keyId };
-    const props: GrantProps = { apiKey: issued.apiKey };
-    const { redirectTo } = await oauth.completeAuthorization({
-      request: approved.request,
-      userId: session.userId,
-      metadata,
-      scope: issued.scopes,
-      props,
-    });
-    approved.headers.set("Location", redirectTo);
-    return new Response(null, { status: 302, headers: approved.headers });
-  } catch (error) {
-    await revokeKey(c.env, db, oauth, session.userId, issued.keyId);
-    throw asConsentRefusal(error);
-  }
-}
 
 /**
  * GET /oauth/authorize: an assistant asks to connect. The library checks the request (client,
@@ -186,16 +154,10 @@ export function mountConsent(app: Hono<AppEnv>): void {
       const db = createDb(c.env.DB);
       const handle = form.get("handle") ?? "";
       const consent = await takeConsent(db, form.get("consent") ?? "", session.userId, handle);
-      if (form.get("decision") !== "approve") {
-        const denied = await oauthHelpersFor(c.env, c.req.url)
-          .denyConsent(canonicalRequest(c.env, c.req.raw), handle)
-          .catch((error) => {
-            throw asConsentRefusal(error);
-          });
-        return new Response(null, { status: 302, headers: denied.headers });
-      }
+      const answer = { env: c.env, db, request: c.req.raw, userId: session.userId, consent, handle };
+      if (form.get("decision") !== "approve") return denyConsent(answer);
       try {
-        return await grant(c, page, session, form, consent, handle);
+        return await grantConsent(answer, await limitContextOf(c, session.userId), keyChoiceOf(page, keyDraftOf(form)));
       } catch (error) {
         if (!isFormRefusal(error)) throw error;
         // The choice does not fit, or the plan's key limit: the same consent, asked again with the reason.

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { attributes } from "../../db/schema";
 import type { RowOf } from "../../platform/db";
-import { SYSTEM_ATTRIBUTES } from "./systemAttributes";
+import { SYSTEM_ATTRIBUTES } from "../../platform/systemAttributes";
 
 export const attributeSchema = z.object({ id: z.string(), label: z.string(), custom: z.boolean() }).meta({ id: "Attribute" });
 export type Attribute = z.infer<typeof attributeSchema>;

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { type Paging, pageArgs, pagedEnvelope, pageOf, pageOffset } from "../../platform/paging";
 import { ALL_PLANS } from "../../platform/plans";
+import { SYSTEM_ATTRIBUTES } from "../../platform/systemAttributes";
 import { defineTool } from "../../registry/defineTool";
 import { attributeSchema, toOwnAttribute } from "./items";
 import { userAttributePage } from "./queries";
-import { SYSTEM_ATTRIBUTES } from "./systemAttributes";
 
 const PAGING: Paging = { cap: 200, defaultLimit: 100 };
 

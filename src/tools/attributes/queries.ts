@@ -3,12 +3,12 @@ import { attributes, libraryEntries, physicalCopies, playRecords } from "../../d
 import { inJsonArray, jsonArrayHolds } from "../../platform/columns";
 import { type Db, isUniqueViolation, queryBatch, statements } from "../../platform/db";
 import { ApiError, invalidInput } from "../../platform/errors";
+import { fingerprintsOf, keyOf } from "../../platform/fingerprints";
 import { newId, newRevision } from "../../platform/ids";
 import { addWithinLimit, type LimitContext, planCounter, type WriteCondition } from "../../platform/registeredLimits";
+import { SYSTEM_ATTRIBUTES } from "../../platform/systemAttributes";
 import { nowIso } from "../../platform/time";
-import { fingerprintsOf, keyOf } from "../shared/fingerprints";
 import { type Attribute, attributeLabelsFrom, type OwnAttributeRow, toOwnAttribute } from "./items";
-import { SYSTEM_ATTRIBUTES } from "./systemAttributes";
 
 /** The plan limit on attributes: counted here, where its rows are written. */
 export const ATTRIBUTES_COUNTER = planCounter("attributes", attributes, attributes.userId);

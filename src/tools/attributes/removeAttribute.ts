@@ -2,9 +2,9 @@ import { z } from "zod";
 import { confirmTokenArg, confirmTwoStep, removalResult, TWO_STEP_NOTE } from "../../platform/confirm";
 import { invalidInput, notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
+import { counted, listed } from "../../platform/previewText";
 import { text } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
-import { counted, listed } from "../shared/previewText";
 import { carriersOf, deleteOwnAttribute, findOwnAttribute, systemAttribute } from "./queries";
 
 export const removeAttribute = defineTool({

@@ -4,11 +4,12 @@ import { z } from "zod";
 import { collections } from "../../db/schema";
 import { ApiError } from "../../platform/errors";
 import { newId } from "../../platform/ids";
+import { PREMIUM_ONLY } from "../../platform/plans";
 import { isoDate, positiveId } from "../../platform/schemas";
-import { exportNamed, rowOf } from "../exports/myData/dataset";
 import { usableIds } from "../games/queries";
 import { defineDataset, orEmpty, recordsRemoval, restoredTimes } from "../shared/datasets";
 import type { RestoreContext, StagedRow } from "../shared/decisions";
+import { rowOf } from "../shared/exportDataset";
 import { orNull, type RestoredKind, restoringDecisions, timesOf } from "../shared/restore";
 import { forgetIdsSql, mappedGameIds, REISSUED, referencedIds, visibleGames } from "../shared/restoreReads";
 import {
@@ -24,6 +25,7 @@ import {
   COLLECTION_ORDER,
   COLLECTION_SELECT,
   COLLECTIONS_COUNTER,
+  type CollectionFilters,
   checkCollectionFields,
   collectionConditions,
   insertCollectionSql,
@@ -134,16 +136,24 @@ async function restoreCollections(ctx: RestoreContext, rows: StagedRow<Collectio
   return restoring.decided();
 }
 
+/** The arguments exportMyData takes for collections only (its own names for getCollections' filters). */
+interface CollectionExportArgs {
+  name?: string;
+  collectionTypes?: CollectionFilters["types"];
+  purposeTypes?: CollectionFilters["purposeTypes"];
+}
+
 /**
  * One row per collection (its definition, as getCollections shows it), oldest first; name,
  * purposeTypes and collectionTypes go through getCollections' own condition builder.
  */
 export const collectionsDataset = defineDataset({
   export: {
-    ...exportNamed("collections"),
+    name: "collections",
+    plans: PREMIUM_ONLY,
     accepts: ["name", "purposeTypes", "collectionTypes"],
     columns,
-    async query({ userId }, args) {
+    async query({ userId }, args: CollectionExportArgs) {
       return {
         // raw SQL: read through the keyset machinery (platform/keyset.ts), with getCollections' own conditions and columns.
         from: sql`${collections} ${listed}`,

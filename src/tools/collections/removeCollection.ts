@@ -5,8 +5,8 @@ import { confirmTokenArg, confirmTwoStep, removalResult, TWO_STEP_NOTE } from ".
 import { queryBatch } from "../../platform/db";
 import { notFound } from "../../platform/errors";
 import { PREMIUM_ONLY } from "../../platform/plans";
+import { counted } from "../../platform/previewText";
 import { defineTool } from "../../registry/defineTool";
-import { counted } from "../shared/previewText";
 import { toCollection } from "./items";
 import { findCollection } from "./queries";
 import { collectionsRemovalSql } from "./removal";

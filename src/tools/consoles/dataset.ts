@@ -3,17 +3,26 @@ import { alias } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
 import { consoles, maintenanceLogs, playRecords } from "../../db/schema";
 import { newId } from "../../platform/ids";
+import { LIGHT_AND_ABOVE } from "../../platform/plans";
+import { counted } from "../../platform/previewText";
 import { positiveId } from "../../platform/schemas";
-import { exportNamed, listToolArgs, rowOf, timestampsOf } from "../exports/myData/dataset";
 import { usableIds } from "../games/queries";
 import { pick } from "../shared/cascade";
 import { countOfUser, defineDataset, lastChange, orEmpty, restoredTimes } from "../shared/datasets";
 import type { RestoreContext, StagedRow } from "../shared/decisions";
-import { counted } from "../shared/previewText";
+import { listToolArgs, rowOf, timestampsOf } from "../shared/exportDataset";
 import { orNull, type RestoredKind, restoringDecisions, timesOf } from "../shared/restore";
 import { forgetIdsSql, REISSUED } from "../shared/restoreReads";
 import { type ConsoleRow, consoleFieldArgs } from "./items";
-import { CONSOLE_SORTS, CONSOLES_COUNTER, consoleConditions, consoleFilterArgs, insertConsoleSql, platformsOf } from "./queries";
+import {
+  CONSOLE_SORTS,
+  CONSOLES_COUNTER,
+  type ConsoleFilters,
+  consoleConditions,
+  consoleFilterArgs,
+  insertConsoleSql,
+  platformsOf,
+} from "./queries";
 import { consolesRemovalSql } from "./removal";
 
 /** Consoles as getConsoles' conditions and sorts name them. */
@@ -91,10 +100,11 @@ async function restoreConsoles(ctx: RestoreContext, rows: StagedRow<z.output<typ
 /** One row per owned console: getConsoles' filters and sorts, through getConsoles' own builders. */
 export const consolesDataset = defineDataset({
   export: {
-    ...exportNamed("consoles"),
+    name: "consoles",
+    plans: LIGHT_AND_ABOVE,
     ...listToolArgs(consoleFilterArgs, CONSOLE_SORTS),
     columns,
-    async query({ db, userId }, args, order) {
+    async query({ db, userId }, args: ConsoleFilters, order) {
       return {
         // raw SQL: read through the keyset machinery (platform/keyset.ts), with getConsoles' own conditions and sorts.
         from: sql`${consoles} ${listed}`,

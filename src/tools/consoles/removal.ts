@@ -1,9 +1,9 @@
 import { and, eq, inArray, isNotNull, type SQL } from "drizzle-orm";
 import { consolePlatforms, consoles, games, maintenanceLogs, playRecords } from "../../db/schema";
 import { type Db, statements } from "../../platform/db";
+import { keyOf } from "../../platform/fingerprints";
 import { newRevision } from "../../platform/ids";
 import { type Picked, pick } from "../shared/cascade";
-import { keyOf } from "../shared/fingerprints";
 
 /**
  * What goes with a console: its platform list and maintenance logs; the play records that name it

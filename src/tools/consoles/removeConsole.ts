@@ -2,11 +2,11 @@ import { z } from "zod";
 import { confirmTokenArg, confirmTwoStep, removalResult, TWO_STEP_NOTE } from "../../platform/confirm";
 import { queryBatch } from "../../platform/db";
 import { notFound } from "../../platform/errors";
+import { fingerprintsOf } from "../../platform/fingerprints";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
+import { counted, quotedNames } from "../../platform/previewText";
 import { defineTool } from "../../registry/defineTool";
 import { pick } from "../shared/cascade";
-import { fingerprintsOf } from "../shared/fingerprints";
-import { counted, quotedNames } from "../shared/previewText";
 import { findConsole } from "./queries";
 import { consolesRemovalSql, maintenanceLogKeys, playsOnConsole, playsOnConsoleKeys } from "./removal";
 

@@ -3,15 +3,15 @@ import { z } from "zod";
 import { games, libraryEntries, playRecords, wishlistEntries } from "../../db/schema";
 import { randomCustomId } from "../../platform/customIds";
 import { columnList, guardStatement, type RowOf, statements } from "../../platform/db";
+import { PREMIUM_ONLY } from "../../platform/plans";
+import { counted } from "../../platform/previewText";
 import { positiveId } from "../../platform/schemas";
-import { GAME_FILTER_NAMES } from "../exports/myData/args";
-import { exportNamed, GAME_REFERENCE_COLUMNS, rowOf } from "../exports/myData/dataset";
 import { CUSTOM_GAME_KEYS } from "../games/gameWrites";
-import { GAME_LEFT_JOINS, GAME_VIEW, ownedGameConditions, usableIds } from "../games/queries";
+import { GAME_LEFT_JOINS, GAME_VIEW, type GameFilters, ownedGameConditions, usableIds } from "../games/queries";
 import { pick } from "../shared/cascade";
 import { countOf, countOfUser, defineDataset, orEmpty } from "../shared/datasets";
 import type { RestoreContext, StagedRow } from "../shared/decisions";
-import { counted } from "../shared/previewText";
+import { GAME_FILTER_NAMES, GAME_REFERENCE_COLUMNS, rowOf } from "../shared/exportDataset";
 import { orNull, type RestoredKind, restoringDecisions } from "../shared/restore";
 import { forgetIdsSql, REISSUED } from "../shared/restoreReads";
 import { type CustomGameFields, customGameFields } from "./items";
@@ -155,10 +155,11 @@ async function restoreCustomGames(ctx: RestoreContext, rows: StagedRow<CustomGam
 /** One row per custom game of the account, by gameId; the game filters go through the list tools' game-condition builder. */
 export const customGamesDataset = defineDataset({
   export: {
-    ...exportNamed("customGames"),
+    name: "customGames",
+    plans: PREMIUM_ONLY,
     accepts: GAME_FILTER_NAMES,
     columns,
-    async query({ db, userId }, args) {
+    async query({ db, userId }, args: GameFilters) {
       return {
         // raw SQL: read through the keyset machinery (platform/keyset.ts), with the list tools' game conditions (games/queries.ts).
         from: sql`${games} ${game}`,

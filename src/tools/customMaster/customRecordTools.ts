@@ -3,9 +3,9 @@ import { z } from "zod";
 import { confirmTokenArg, confirmTwoStep, removalResult, TWO_STEP_NOTE } from "../../platform/confirm";
 import type { Db } from "../../platform/db";
 import { PREMIUM_ONLY, REGISTERED_LIMITS, type Scope } from "../../platform/plans";
+import { counted, quotedNames } from "../../platform/previewText";
 import { givenFields, patchInput } from "../../platform/updates";
 import { defineTool, type ToolKind } from "../../registry/defineTool";
-import { counted, quotedNames } from "../shared/previewText";
 import {
   companyIdArg,
   customItemOf,

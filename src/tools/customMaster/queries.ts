@@ -4,6 +4,7 @@ import { collections, companies, consolePlatforms, consoles, games, platforms } 
 import { insertWithCustomId } from "../../platform/customIds";
 import { type Db, isUniqueViolation, queryBatch, statements } from "../../platform/db";
 import { ApiError, notFound } from "../../platform/errors";
+import { counted } from "../../platform/previewText";
 import {
   addWithinLimit,
   type LimitContext,
@@ -14,7 +15,6 @@ import {
 } from "../../platform/registeredLimits";
 import { customRevision } from "../customGames/items";
 import { companySearchText } from "../games/masterRows";
-import { counted } from "../shared/previewText";
 import type { Named, PlatformFields, PublisherFields, Stored } from "./items";
 
 /**

@@ -1,4 +1,4 @@
-import type { ExportRequest } from "./exportSource";
+import type { ExportRequest } from "../../platform/exportSource";
 
 /**
  * Daily quota units one download of an export link costs, per dataset (one place; docs/exports-and-imports.md,

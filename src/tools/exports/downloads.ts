@@ -1,23 +1,22 @@
-import type { Bindings } from "../../env";
+import type { Bindings } from "../../bindings";
 import { chargeUser, type LinkAdmission } from "../../platform/admission";
 import type { Db } from "../../platform/db";
 import { ApiError } from "../../platform/errors";
+import type { ExportKind, ExportReader, ExportRequest, ExportSource } from "../../platform/exportSource";
 import { invalidExportLink, type VerifiedExportLink, verifyExportToken } from "../../platform/signedLinks";
-import type { ToolName } from "../types";
 import { downloadCost } from "./downloadCosts";
-import type { ExportKind, ExportReader, ExportRequest, ExportSource } from "./exportSource";
 import { openMasterDataSource } from "./masterData";
 import { openMyDataSource } from "./myData";
 
 /** What a download costs is decided in downloadCosts.ts (exportMasterData quotes it without importing the download face's machinery). */
 
 /** The tool that issues each kind of link (a download's log line names it). */
-const EXPORT_TOOLS: Record<ExportKind, ToolName> = { myData: "exportMyData", masterData: "exportMasterData" };
+const EXPORT_TOOLS = { myData: "exportMyData", masterData: "exportMasterData" } as const satisfies Record<ExportKind, string>;
 
 /** A download admitted: the verified link, its user as they are now, and the charge. */
 export interface DownloadAdmission extends LinkAdmission {
   link: VerifiedExportLink;
-  tool: ToolName;
+  tool: (typeof EXPORT_TOOLS)[ExportKind];
 }
 
 /**

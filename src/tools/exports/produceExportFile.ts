@@ -1,11 +1,11 @@
-import type { Bindings } from "../../env";
+import type { Bindings } from "../../bindings";
 import type { Db } from "../../platform/db";
 import { formatWriter } from "../../platform/exportFormats";
+import type { ExportReader } from "../../platform/exportSource";
 import { linkClaimKey, linkFileKey, type ProductionClaim, producedOnce, StreamedObjectWriter } from "../../platform/exportStorage";
 import type { VerifiedExportLink } from "../../platform/signedLinks";
 import { utcDay } from "../../platform/time";
 import type { DownloadAdmission, ExportOpeners } from "./downloads";
-import type { ExportReader } from "./exportSource";
 
 /** What producing a link's file needs besides the link. */
 export interface ProductionContext {

@@ -1,4 +1,4 @@
-import type { Bindings } from "../../env";
+import type { Bindings } from "../../bindings";
 import { chargeUser, type LinkAdmission } from "../../platform/admission";
 import type { Db } from "../../platform/db";
 import { ApiError } from "../../platform/errors";

@@ -1,20 +1,29 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { libraryEntries, physicalCopies, playLogs, playRecords } from "../../db/schema";
+import { ALL_PLANS } from "../../platform/plans";
+import { counted } from "../../platform/previewText";
 import { roomLeft } from "../../platform/registeredLimits";
 import { positiveId, text } from "../../platform/schemas";
 import { attributeLabels } from "../attributes/queries";
-import { exportNamed, GAME_COLUMNS, listToolArgs, personalColumns, rowOf, userListQuery } from "../exports/myData/dataset";
 import { pick } from "../shared/cascade";
 import { countOfUser, defineDataset, lastChange, listOf, restoredTimes } from "../shared/datasets";
 import { Decisions, type RestoreContext, type StagedRow } from "../shared/decisions";
 import { latestPlays } from "../shared/dependentRecords";
-import { counted } from "../shared/previewText";
+import { GAME_COLUMNS, listToolArgs, personalColumns, rowOf, userListQuery } from "../shared/exportDataset";
 import { attributeResolver, decidedWithin, limitMessage, orNull, timesOf } from "../shared/restore";
 import { forgetIdsSql, gameRowsContext, unseenGame } from "../shared/restoreReads";
 import { deleteWishSql } from "../wishlist/queries";
 import { type EntryRow, entryFieldArgs, userLink } from "./items";
-import { insertEntrySql, LIBRARY, LIBRARY_COUNTER, LIBRARY_SORTS, libraryConditions, libraryFilterArgs } from "./queries";
+import {
+  insertEntrySql,
+  LIBRARY,
+  LIBRARY_COUNTER,
+  LIBRARY_SORTS,
+  type LibraryFilters,
+  libraryConditions,
+  libraryFilterArgs,
+} from "./queries";
 import { libraryEntriesRemovalSql } from "./removal";
 
 const columns = [
@@ -80,10 +89,11 @@ async function restoreLibrary(ctx: RestoreContext, rows: StagedRow<z.output<type
 /** One row per owned game: getLibrary's filters and sorts, through getLibrary's own builders. */
 export const libraryDataset = defineDataset({
   export: {
-    ...exportNamed("library"),
+    name: "library",
+    plans: ALL_PLANS,
     ...listToolArgs(libraryFilterArgs, LIBRARY_SORTS),
     columns,
-    async query({ db, userId }, args, order) {
+    async query({ db, userId }, args: LibraryFilters, order) {
       const [where, labels] = await Promise.all([libraryConditions(db, userId, args), attributeLabels(db, userId)]);
       return userListQuery<EntryRow>(LIBRARY, where, order!, async (rows) => {
         const plays = await latestPlays(

@@ -6,8 +6,8 @@ import { type PageLimit, pagedEnvelope, pageOf } from "../../platform/paging";
 import { defineTool } from "../../registry/defineTool";
 import { attributeLabelsFrom, type OwnAttributeRow } from "../attributes/items";
 import { ownAttributesQuery } from "../attributes/queries";
-import { GAME_LIST_TOOL, listArgs, listPageOf, listPageReads } from "../games/userLists";
 import { latestPlays } from "../shared/dependentRecords";
+import { GAME_LIST_TOOL, listArgs, listPageOf, listPageReads } from "../shared/userLists";
 import { tagsOfGames } from "../tags/queries";
 import {
   DEFAULT_LIBRARY_FIELDS,

@@ -21,7 +21,7 @@ import {
   readJoinedConditions,
   userList,
   userListRow,
-} from "../games/userLists";
+} from "../shared/userLists";
 import { taggedWithAny } from "../tags/queries";
 import { ENTRY_KEYS, type EntryRow } from "./items";
 

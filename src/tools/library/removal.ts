@@ -1,9 +1,9 @@
 import { and, eq, inArray, type SQL } from "drizzle-orm";
 import { libraryEntries, physicalCopies, playLogs, playRecords } from "../../db/schema";
 import { type Db, statements } from "../../platform/db";
+import { type Fingerprint, fingerprintsOf, keyOf } from "../../platform/fingerprints";
 import { playCyclesRemovalSql } from "../play/removal";
 import { type Picked, pick } from "../shared/cascade";
-import { type Fingerprint, fingerprintsOf, keyOf } from "../shared/fingerprints";
 import { gamesLeaveTagsSql } from "../tags/removal";
 
 /**

@@ -3,12 +3,12 @@ import { z } from "zod";
 import { confirmTokenArg, confirmTwoStep, twoStepResult } from "../../platform/confirm";
 import { ApiError, invalidInput, notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
+import { counted } from "../../platform/previewText";
 import { runConditional, type WriteCondition } from "../../platform/registeredLimits";
 import { positiveId, text } from "../../platform/schemas";
 import { lazyToday } from "../../platform/timeZones";
 import { defineTool } from "../../registry/defineTool";
 import { findEntry, ownedSql } from "../library/queries";
-import { counted } from "../shared/previewText";
 import { PLAY_STATUSES, playFieldArgs, playRecordSchema } from "./items";
 import { latestPlay, renderPlay } from "./listQueries";
 import {

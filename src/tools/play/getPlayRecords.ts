@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { buildAfterLookups, buildWithoutLookups } from "../../platform/lookups";
-import { type PageLimit, pagedEnvelope, pageOf, USER_LIST_PAGING } from "../../platform/paging";
+import { type PageLimit, pagedEnvelope, pageOf } from "../../platform/paging";
 import { ALL_PLANS, type Plan } from "../../platform/plans";
 import { orderedRanges } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
 import { attributeLabelsFrom, type OwnAttributeRow } from "../attributes/items";
 import { ownAttributesQuery } from "../attributes/queries";
-import { listArgs, listPageOf, listPageReads } from "../games/userLists";
+import { listArgs, listPageOf, listPageReads, USER_LIST_PAGING } from "../shared/userLists";
 import { PLAY_FIELD_GROUPS, type PlayFieldGroup, type PlayRow, playRecordSchema, toPlayRecord } from "./items";
 import { PLAY_RANGES, PLAY_RECORDS, PLAY_SORTS, playFilter, playFilterArgs, playTodayAt } from "./listQueries";
 

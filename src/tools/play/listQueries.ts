@@ -12,6 +12,7 @@ import { readBack } from "../../platform/writes";
 import { attributeLabels } from "../attributes/queries";
 import type { GameRecord } from "../games/gameObject";
 import { GAME_JOINS, GAME_SELECT } from "../games/queries";
+import { hasHistory, playCycle } from "../shared/dependentRecords";
 import {
   attributeConditions,
   type ListFilter,
@@ -24,8 +25,7 @@ import {
   readJoinedConditions,
   userList,
   userListFrom,
-} from "../games/userLists";
-import { hasHistory, playCycle } from "../shared/dependentRecords";
+} from "../shared/userLists";
 import { EVERY_PLAY_GROUP, PLAY_KEYS, PLAY_STATUSES, type PlayRow, type PlayStatus, toPlayRecord, UNFINISHED } from "./items";
 
 /*

@@ -4,23 +4,16 @@ import { z } from "zod";
 import { playLogs, playRecords } from "../../db/schema";
 import { columnList, guardStatement, type RowOf, statements } from "../../platform/db";
 import { newId } from "../../platform/ids";
+import { ALL_PLANS } from "../../platform/plans";
 import { isoDate, text } from "../../platform/schemas";
-import {
-  exportNamed,
-  GAME_COLUMNS,
-  GAME_COLUMNS_SELECT,
-  type GameColumnsRow,
-  gameColumns,
-  rowOf,
-  timestampsOf,
-} from "../exports/myData/dataset";
 import { GAME_LEFT_JOINS, joinGame } from "../games/queries";
 import { defineDataset, recordsRemoval, restoredTimes } from "../shared/datasets";
 import { Decisions, type RestoreContext, type StagedRow } from "../shared/decisions";
 import { playCycle } from "../shared/dependentRecords";
+import { GAME_COLUMNS, GAME_COLUMNS_SELECT, type GameColumnsRow, gameColumns, rowOf, timestampsOf } from "../shared/exportDataset";
 import { orNull, timesOf } from "../shared/restore";
 import { forgetIdsSql, mapSql, REISSUED, referencedIds, restoredIds } from "../shared/restoreReads";
-import { playConditions, playFilterArgs } from "./listQueries";
+import { type PlayFilters, playConditions, playFilterArgs } from "./listQueries";
 import { insertPlayLogSql } from "./queries";
 
 const columns = ["playLogId", "playId", "gameId", ...GAME_COLUMNS, "playDate", "playTime", "memo", "createdAt", "updatedAt"] as const;
@@ -93,10 +86,11 @@ async function restorePlayLogs(ctx: RestoreContext, rows: StagedRow<z.output<typ
  */
 export const playLogsDataset = defineDataset({
   export: {
-    ...exportNamed("playLogs"),
+    name: "playLogs",
+    plans: ALL_PLANS,
     accepts: Object.keys(playFilterArgs) as (keyof typeof playFilterArgs)[],
     columns,
-    async query({ db, userId, now }, args) {
+    async query({ db, userId, now }, args: PlayFilters) {
       return {
         // raw SQL: read through the keyset machinery (platform/keyset.ts), with the play list's own conditions (play/listQueries.ts).
         from: sql`${playLogs} ${log} JOIN ${playRecords} ${record} ON ${record.id} = ${log.playId} ${joinGame("JOIN", record.gameId)}`,

@@ -2,13 +2,14 @@ import { alias } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
 import { playLogs, playRecords } from "../../db/schema";
 import type { SortKey } from "../../platform/keyset";
+import { ALL_PLANS } from "../../platform/plans";
+import { counted } from "../../platform/previewText";
 import { positiveId, text } from "../../platform/schemas";
 import { attributeLabels } from "../attributes/queries";
-import { exportNamed, GAME_COLUMNS, listToolArgs, personalColumns, rowOf, userListQuery } from "../exports/myData/dataset";
 import { userLink } from "../library/items";
 import { countOfUser, defineDataset, lastChange, listOf, restoredTimes } from "../shared/datasets";
 import { Decisions, type RestoreContext, type StagedRow } from "../shared/decisions";
-import { counted } from "../shared/previewText";
+import { GAME_COLUMNS, listToolArgs, personalColumns, rowOf, userListQuery } from "../shared/exportDataset";
 import { attributeResolver, orNull, timesOf } from "../shared/restore";
 import {
   allOwnedGuard,
@@ -22,7 +23,7 @@ import {
   withLatestPlay,
 } from "../shared/restoreReads";
 import { EVERY_PLAY_GROUP, type PlayRow, playFieldArgs, toPlayRecord } from "./items";
-import { PLAY_RECORDS, PLAY_SORTS, playConditions, playFilterArgs } from "./listQueries";
+import { PLAY_RECORDS, PLAY_SORTS, type PlayFilters, playConditions, playFilterArgs } from "./listQueries";
 import { endLatestSql, insertPlaySql, newPlayId } from "./queries";
 import { playCyclesRemovalSql } from "./removal";
 
@@ -156,10 +157,11 @@ async function restorePlayRecords(ctx: RestoreContext, rows: StagedRow<z.output<
  */
 export const playRecordsDataset = defineDataset({
   export: {
-    ...exportNamed("playRecords"),
+    name: "playRecords",
+    plans: ALL_PLANS,
     ...listToolArgs(playFilterArgs, PLAY_SORTS, "includeHistory"),
     columns,
-    async query({ db, userId, now }, args, listOrder) {
+    async query({ db, userId, now }, args: PlayFilters & { includeHistory?: boolean }, listOrder) {
       const history = args.includeHistory === true;
       const [where, labels] = await Promise.all([
         playConditions(db, userId, args, now, history ? "all" : "latest"),

@@ -2,13 +2,13 @@ import { and, count, desc, eq, exists, getTableColumns, notExists, type SQL, sql
 import { consoles, games, playLogs, playRecords } from "../../db/schema";
 import { type Db, statements } from "../../platform/db";
 import { ApiError, notFound } from "../../platform/errors";
+import { type Fingerprint, fingerprintsOf, keyOf } from "../../platform/fingerprints";
 import { newId, newRevision } from "../../platform/ids";
 import type { PageWindow } from "../../platform/paging";
 import { runConditional, type WriteCondition } from "../../platform/registeredLimits";
 import { setDiffers, touchedIfChanged } from "../../platform/writes";
 import { attributesKept, resolveAttributeIds } from "../attributes/queries";
 import { consoleKept, findConsole } from "../consoles/queries";
-import { type Fingerprint, fingerprintsOf, keyOf } from "../shared/fingerprints";
 import type { LogRow, PlayRow, PlayStatus } from "./items";
 
 /*

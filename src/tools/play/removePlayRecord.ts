@@ -3,8 +3,8 @@ import { confirmTokenArg, confirmTwoStep, removalResult, TWO_STEP_NOTE } from ".
 import { queryBatch } from "../../platform/db";
 import { notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
+import { counted } from "../../platform/previewText";
 import { defineTool } from "../../registry/defineTool";
-import { counted } from "../shared/previewText";
 import { findPlay } from "./listQueries";
 import { logsOf } from "./queries";
 import { heirOf, playRecordRemovalSql } from "./removal";

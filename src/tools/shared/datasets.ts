@@ -2,9 +2,9 @@ import { and, count, eq, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
 import { statements } from "../../platform/db";
-import type { MyDataset } from "../exports/myData/dataset";
+import { counted } from "../../platform/previewText";
 import type { Decided, RestoreContext, StagedRow } from "./decisions";
-import { counted } from "./previewText";
+import type { MyDataset } from "./exportDataset";
 
 /**
  * One dataset of a user's records, as its family defines it (src/tools/<family>/*dataset.ts): what

@@ -1,10 +1,9 @@
-import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, count, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { collections, consoles, games, importIdMap, libraryEntries, playLogs, playRecords, tags, wishlistEntries } from "../../db/schema";
 import { inJsonArray, visibleToUser } from "../../platform/columns";
 import { type Db, guardStatement, statements } from "../../platform/db";
 import { CUSTOM_ID_BASE } from "../../platform/schemas";
-import { allOwnedSql } from "../tags/queries";
 import type { Decisions, RestoreContext } from "./decisions";
 
 /**
@@ -79,8 +78,14 @@ export const onWishlist = (db: Db, userId: string, gameIds: readonly number[]) =
 export const withLatestPlay = (db: Db, userId: string, gameIds: readonly number[]) =>
   held(db, playRecords.userId, userId, playRecords.gameId, gameIds, eq(playRecords.isLatest, true));
 
-/** Games (distinct) that must still be in the library when the batch runs (a removal racing the import breaks it). */
-export const allOwnedGuard = (userId: string, gameIds: readonly number[]) => guardStatement(allOwnedSql(userId, gameIds));
+/** Games (distinct) that must still be in the user's library when the batch runs (a removal racing the restore or updateTagGames breaks it). */
+export const allOwnedGuard = (userId: string, gameIds: readonly number[]) =>
+  guardStatement(
+    sql`${statements
+      .select({ n: count() })
+      .from(libraryEntries)
+      .where(and(eq(libraryEntries.userId, userId), inJsonArray(libraryEntries.gameId, gameIds)))} = ${gameIds.length}`,
+  );
 
 /** Custom game ids of another account are mapped through earlier customGames restores; official ids are kept. */
 export async function mappedGameIds(ctx: RestoreContext, ids: readonly number[]): Promise<Map<number, number>> {

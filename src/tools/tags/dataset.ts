@@ -2,14 +2,15 @@ import { eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
 import { collections, tagGames, tags } from "../../db/schema";
+import { LIGHT_AND_ABOVE } from "../../platform/plans";
+import { counted } from "../../platform/previewText";
 import { limitGuardAfter, roomLeft } from "../../platform/registeredLimits";
 import { positiveId } from "../../platform/schemas";
 import { tagCollectionsOn } from "../collections/removal";
-import { exportNamed, rowOf } from "../exports/myData/dataset";
 import { pick } from "../shared/cascade";
 import { countOf, countOfUser, defineDataset, lastChange, orEmpty, restoredTimes } from "../shared/datasets";
 import { Decisions, type RestoreContext, type StagedRow } from "../shared/decisions";
-import { counted } from "../shared/previewText";
+import { rowOf } from "../shared/exportDataset";
 import { limitMessage, orNull, Room, timesOf } from "../shared/restore";
 import { allOwnedGuard, forgetIdsSql, inLibrary, mapSql, rowsContext } from "../shared/restoreReads";
 import { type TagRow, tagFieldArgs, toTag } from "./items";
@@ -89,7 +90,8 @@ async function restoreTags(ctx: RestoreContext, rows: StagedRow<z.output<typeof 
 /** One row per tag with its games' ids, oldest tag first (getTags' order); no filters. */
 export const tagsDataset = defineDataset({
   export: {
-    ...exportNamed("tags"),
+    name: "tags",
+    plans: LIGHT_AND_ABOVE,
     accepts: [],
     columns,
     async query({ userId }) {

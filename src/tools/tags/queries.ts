@@ -123,10 +123,6 @@ export async function checkOwned(db: Db, userId: string, gameIds: readonly numbe
   if (index >= 0) throw notFound(`gameIds[${index}]: game ${gameIds[index]} in your library`);
 }
 
-/** True (in SQL) while every one of these distinct games is in the user's library. */
-export const allOwnedSql = (userId: string, gameIds: readonly number[]) =>
-  sql`${statements.select({ n: count() }).from(libraryEntries).where(inLibrary(userId, gameIds))} = ${gameIds.length}`;
-
 /**
  * True (in SQL) while the user's tag exists, with this revision when one is given (the guards of
  * updateTagGames and of a TAG collection's write). Written as EXISTS, never NULL: a comparison with

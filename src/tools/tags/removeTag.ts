@@ -3,11 +3,11 @@ import { confirmTokenArg, confirmTwoStep, removalResult, TWO_STEP_NOTE } from ".
 import { queryBatch } from "../../platform/db";
 import { notFound } from "../../platform/errors";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
+import { counted, quotedNames } from "../../platform/previewText";
 import { positiveId } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
 import { collectionsOnTag } from "../collections/queries";
 import { pick } from "../shared/cascade";
-import { counted, quotedNames } from "../shared/previewText";
 import { findTag } from "./queries";
 import { tagsRemovalSql } from "./removal";
 

@@ -5,8 +5,8 @@ import { LIGHT_AND_ABOVE } from "../../platform/plans";
 import { positiveId } from "../../platform/schemas";
 import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
+import { allOwnedGuard } from "../shared/restoreReads";
 import {
-  allOwnedSql,
   checkOwned,
   countTagged,
   findTag,
@@ -64,7 +64,7 @@ export const updateTagGames = defineTool({
         [
           guardStatement(tagStillThereSql(auth.userId, args.tagId, tag.revision)),
           // Ownership is checked again in the batch that writes: a game leaving the library meanwhile is not tagged.
-          ...(args.mode !== "remove" ? [guardStatement(allOwnedSql(auth.userId, gameIds))] : []),
+          ...(args.mode !== "remove" ? [allOwnedGuard(auth.userId, gameIds)] : []),
           ...tagGamesStatements(auth.userId, args.tagId, args.mode, gameIds, now.toISOString()),
           guardStatement(tagWithinLimitSql(args.tagId)),
         ],

@@ -1,15 +1,24 @@
 import { z } from "zod";
 import { wishlistEntries } from "../../db/schema";
+import { ALL_PLANS } from "../../platform/plans";
 import { roomLeft } from "../../platform/registeredLimits";
 import { positiveId } from "../../platform/schemas";
-import { exportNamed, GAME_COLUMNS, gameColumns, listToolArgs, rowOf, timestampsOf, userListQuery } from "../exports/myData/dataset";
 import { pick } from "../shared/cascade";
 import { defineDataset, recordsRemoval, restoredTimes } from "../shared/datasets";
 import { Decisions, type RestoreContext, type StagedRow } from "../shared/decisions";
+import { GAME_COLUMNS, gameColumns, listToolArgs, rowOf, timestampsOf, userListQuery } from "../shared/exportDataset";
 import { decidedWithin, limitMessage, orNull, Room, timesOf } from "../shared/restore";
 import { gameRowsContext, onWishlist, unseenGame } from "../shared/restoreReads";
 import { type WishRow, wishFieldArgs } from "./items";
-import { insertWishSql, WISHLIST, WISHLIST_COUNTER, WISHLIST_SORTS, wishlistConditions, wishlistFilterArgs } from "./queries";
+import {
+  insertWishSql,
+  WISHLIST,
+  WISHLIST_COUNTER,
+  WISHLIST_SORTS,
+  type WishFilters,
+  wishlistConditions,
+  wishlistFilterArgs,
+} from "./queries";
 import { wishesRemovalSql } from "./removal";
 
 const columns = ["gameId", ...GAME_COLUMNS, "priority", "wishDate", "wishPrice", "wishPlace", "memo", "createdAt", "updatedAt"] as const;
@@ -50,10 +59,11 @@ async function restoreWishlist(ctx: RestoreContext, rows: StagedRow<z.output<typ
 /** One row per wished-for game: getWishlist's filters and sorts, through getWishlist's own builders. */
 export const wishlistDataset = defineDataset({
   export: {
-    ...exportNamed("wishlist"),
+    name: "wishlist",
+    plans: ALL_PLANS,
     ...listToolArgs(wishlistFilterArgs, WISHLIST_SORTS),
     columns,
-    async query({ db, userId, now }, args, order) {
+    async query({ db, userId, now }, args: WishFilters, order) {
       const where = await wishlistConditions(db, userId, args, now);
       return userListQuery<WishRow>(WISHLIST, where, order!, (rows) =>
         rows.map((row) =>

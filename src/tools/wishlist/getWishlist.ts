@@ -3,7 +3,7 @@ import { buildAfterLookups, buildWithoutLookups } from "../../platform/lookups";
 import { type PageLimit, pagedEnvelope, pageOf } from "../../platform/paging";
 import { orderedRanges } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
-import { GAME_LIST_TOOL, listArgs, listPageOf, listPageReads } from "../games/userLists";
+import { GAME_LIST_TOOL, listArgs, listPageOf, listPageReads } from "../shared/userLists";
 import {
   DEFAULT_WISHLIST_FIELDS,
   toWishlistItem,

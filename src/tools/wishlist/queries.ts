@@ -12,6 +12,7 @@ import { addWithinLimit, type LimitContext, listSizeCounter, type WriteCondition
 import { isoDate, text } from "../../platform/schemas";
 import { setDiffers, touchedIfChanged } from "../../platform/writes";
 import type { GameFilters } from "../games/queries";
+import { gamesVisibleSql, ownedSql } from "../library/queries";
 import {
   type ListFilter,
   type ListLookups,
@@ -20,8 +21,7 @@ import {
   readJoinedConditions,
   userList,
   userListRow,
-} from "../games/userLists";
-import { gamesVisibleSql, ownedSql } from "../library/queries";
+} from "../shared/userLists";
 import { WISH_KEYS, type WishRow } from "./items";
 
 /** The plan limit on wishlist: counted here, where its rows are written. */

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { REGISTERED_LIMITS } from "../../../src/platform/plans";
-import { SYSTEM_ATTRIBUTES } from "../../../src/tools/attributes/systemAttributes";
+import { SYSTEM_ATTRIBUTES } from "../../../src/platform/systemAttributes";
 import { type Account, callWith, newAccount } from "../../support/harness";
 
 const labelsOf = async (account: Account) =>

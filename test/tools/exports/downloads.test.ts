@@ -9,6 +9,7 @@ import { createApp } from "../../../src/app";
 import { mountDownloadRoutes } from "../../../src/faces/downloads";
 import { ApiError } from "../../../src/platform/errors";
 import { csvCell, csvListItems, csvText, formatWriter } from "../../../src/platform/exportFormats";
+import type { ExportRequest, ExportRow } from "../../../src/platform/exportSource";
 import {
   ABANDONED_UPLOAD_MS,
   linkClaimKey,
@@ -28,7 +29,6 @@ import {
 import { cleanUpExports } from "../../../src/tools/bucketCleanup";
 import { DOWNLOAD_COSTS } from "../../../src/tools/exports/downloadCosts";
 import { EXPORT_OPENERS, type ExportOpener } from "../../../src/tools/exports/downloads";
-import type { ExportRequest, ExportRow } from "../../../src/tools/exports/exportSource";
 import companies from "../../fixtures/master/exports.companies.ndjson?raw";
 import games from "../../fixtures/master/exports.games.ndjson?raw";
 import genres from "../../fixtures/master/exports.genres.ndjson?raw";

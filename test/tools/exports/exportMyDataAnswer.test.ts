@@ -1,8 +1,8 @@
 // exportMyData's answer (the link, its columns and counts), the arguments that do not apply, and
 // the file a download link gives. Master rows, the seeded main account and readers: ./myDataSupport.ts.
 import { beforeAll, describe, expect, it } from "vitest";
+import type { ExportRow } from "../../../src/platform/exportSource";
 import { exportMyData } from "../../../src/tools/exports/exportMyData";
-import type { ExportRow } from "../../../src/tools/exports/exportSource";
 import { fetchLink } from "../../support/downloads";
 import { admin, newAccount, ORIGIN } from "../../support/harness";
 import { expectError, ok } from "../../support/replies";

@@ -6,9 +6,9 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { createDb } from "../../../src/platform/db";
+import type { ExportRow } from "../../../src/platform/exportSource";
 import type { Plan } from "../../../src/platform/plans";
 import { utcDay } from "../../../src/platform/time";
-import type { ExportRow } from "../../../src/tools/exports/exportSource";
 import { openMyDataSource } from "../../../src/tools/exports/myData/index";
 import { accountDay } from "../../support/days";
 import { type Account, ORIGIN, type Player, player } from "../../support/harness";

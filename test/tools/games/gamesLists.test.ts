@@ -2,7 +2,7 @@
 // (ids 720000+, every name carries the marker ミルフェア). Other files may add masters to the same
 // database, so these tests look at their own rows inside the full lists.
 import { beforeAll, describe, expect, it } from "vitest";
-import { SYSTEM_ATTRIBUTES } from "../../../src/tools/attributes/systemAttributes";
+import { SYSTEM_ATTRIBUTES } from "../../../src/platform/systemAttributes";
 import companies from "../../fixtures/master/lists.companies.ndjson?raw";
 import games from "../../fixtures/master/lists.games.ndjson?raw";
 import genres from "../../fixtures/master/lists.genres.ndjson?raw";

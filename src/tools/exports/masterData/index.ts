@@ -1,9 +1,9 @@
 import { z } from "zod";
 import type { Db } from "../../../platform/db";
 import { ApiError } from "../../../platform/errors";
+import type { ExportReader, ExportRow, ExportSource } from "../../../platform/exportSource";
 import { positiveId } from "../../../platform/schemas";
 import { readGeneration } from "../../games/generation";
-import type { ExportReader, ExportRow, ExportSource } from "../exportSource";
 import { ndjsonRows, officialPart, readMasterState } from "./officialGames";
 import { companyPages, compareGameRows, GAME_PAGE_ROWS, MASTER_COLUMNS, mainGenrePages, platformGamePages, platformPages } from "./rows";
 

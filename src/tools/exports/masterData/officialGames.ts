@@ -3,10 +3,10 @@ import { masterMeta } from "../../../db/schema";
 import type { Db } from "../../../platform/db";
 import { ApiError } from "../../../platform/errors";
 import { formatWriter } from "../../../platform/exportFormats";
+import type { ExportRow } from "../../../platform/exportSource";
 import { listObjects, PARTS_PREFIX, StreamedObjectWriter } from "../../../platform/exportStorage";
 import { EMPTY_GENERATION, generationKey } from "../../games/generation";
 import type { MasterDataset } from "../../games/masterRows";
-import type { ExportRow } from "../exportSource";
 import { MASTER_COLUMNS, platformGamePages } from "./rows";
 
 /**

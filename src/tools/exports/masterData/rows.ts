@@ -3,8 +3,8 @@ import { alias, type SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { companies, gameEditions, games, genres, platforms } from "../../../db/schema";
 import { visibleToUser } from "../../../platform/columns";
 import type { Db } from "../../../platform/db";
+import type { ExportRow } from "../../../platform/exportSource";
 import { companyRow, gameRow, genreRow, platformRow } from "../../games/masterRows";
-import type { ExportRow } from "../exportSource";
 
 /**
  * Master data rows in the master row format (src/tools/games/masterRows.ts): the columns are the

@@ -1,30 +1,30 @@
 import { z } from "zod";
 import { SHARED_RANGES } from "../../../platform/filters";
-import { ALL_PLANS, LIGHT_AND_ABOVE, type Plan, PREMIUM_ONLY } from "../../../platform/plans";
+import type { Plan } from "../../../platform/plans";
 import { isoDate, orderedRanges, text } from "../../../platform/schemas";
 import { utcDay } from "../../../platform/time";
 import type { LowerPlan, PlanDifference } from "../../../registry/defineTool";
 import { COLLECTION_TYPES, PURPOSES } from "../../collections/items";
 import { CONSOLE_RANGES, CONSOLE_SORTS, consoleFilterArgs } from "../../consoles/queries";
+import { type MyDatasetName, USER_DATASETS } from "../../datasets";
 import { LIBRARY_SORTS, libraryFilterArgs } from "../../library/queries";
 import { PLAY_RANGES, PLAY_SORTS, playFilterArgs } from "../../play/listQueries";
 import { WISHLIST_RANGES, WISHLIST_SORTS, wishlistFilterArgs } from "../../wishlist/queries";
 
-/** Each dataset of exportMyData and the plans it is available on. */
-export const MY_DATASET_PLANS = {
-  library: ALL_PLANS,
-  wishlist: ALL_PLANS,
-  playRecords: ALL_PLANS,
-  playLogs: ALL_PLANS,
-  tags: LIGHT_AND_ABOVE,
-  collections: PREMIUM_ONLY,
-  consoles: LIGHT_AND_ABOVE,
-  customGames: PREMIUM_ONLY,
-} as const satisfies Record<string, readonly Plan[]>;
-export type MyDatasetName = keyof typeof MY_DATASET_PLANS;
-export const MY_DATASETS = Object.keys(MY_DATASET_PLANS) as [MyDatasetName, ...MyDatasetName[]];
+/** exportMyData's datasets in the order the tool lists them (a Record: every registered dataset is listed); each declares its plans with its family. */
+const LISTED: Record<MyDatasetName, true> = {
+  library: true,
+  wishlist: true,
+  playRecords: true,
+  playLogs: true,
+  tags: true,
+  collections: true,
+  consoles: true,
+  customGames: true,
+};
+export const MY_DATASETS = Object.keys(LISTED) as [MyDatasetName, ...MyDatasetName[]];
 
-const datasetsOn = (plan: Plan) => MY_DATASETS.filter((name) => (MY_DATASET_PLANS[name] as readonly Plan[]).includes(plan));
+const datasetsOn = (plan: Plan) => MY_DATASETS.filter((name) => USER_DATASETS[name].export.plans.includes(plan));
 
 export const MY_DATA_FORMATS = ["json", "csv"] as const;
 /** JSON keeps types (numbers, booleans, null) and lists as they are, so a backup reads back exactly. */
@@ -35,9 +35,6 @@ const SORT_VALUES = [...new Set([LIBRARY_SORTS, WISHLIST_SORTS, PLAY_SORTS, CONS
   string,
   ...string[],
 ];
-
-/** The game filters (every list of games has them). */
-export const GAME_FILTER_NAMES = ["platformIds", "genreId", "title", "releaseDateFrom", "releaseDateTo"] as const;
 
 /**
  * The filters of each list tool, as the list tools themselves define them (same schema objects),

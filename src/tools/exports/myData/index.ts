@@ -1,12 +1,12 @@
 import { sql } from "drizzle-orm";
 import { invalidInput } from "../../../platform/errors";
+import type { ExportReader, ExportRow, ExportSource } from "../../../platform/exportSource";
 import { countRows, keysetPages, type SortKey } from "../../../platform/keyset";
 import { parseWith } from "../../../platform/validation";
 import { enforcePlanDifferences } from "../../../registry/enforceAccess";
-import { USER_DATASETS } from "../../datasets";
-import type { ExportReader, ExportRow, ExportSource } from "../exportSource";
-import { MY_DATA_PLAN_DIFFERENCES, type MyDataArgs, type MyDatasetName, myDataInput } from "./args";
-import { EXPORT_PAGE_SIZE, type MyDataset } from "./dataset";
+import { type MyDatasetName, USER_DATASETS } from "../../datasets";
+import { EXPORT_PAGE_SIZE, type MyDataset } from "../../shared/exportDataset";
+import { MY_DATA_PLAN_DIFFERENCES, type MyDataArgs, myDataInput } from "./args";
 
 /** An export source that can also count its rows (the tool's rowCount). */
 export interface MyDataSource extends ExportSource {

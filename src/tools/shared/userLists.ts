@@ -5,21 +5,20 @@ import type { Db } from "../../platform/db";
 import { orderOf, type SortKey, type SortTable, sortArgs } from "../../platform/keyset";
 import { buildAfterLookups, type LookupPlan, type Lookups } from "../../platform/lookups";
 import {
-  LIST_REST_NOTE,
   type LimitResolution,
-  listFieldCaps,
+  type PageCap,
   type PageLimit,
   type PageWindow,
+  type Paging,
   pageArgs,
   pageWindow,
-  USER_LIST_PAGING,
 } from "../../platform/paging";
 import { ALL_PLANS } from "../../platform/plans";
 import { type ListName, listSize } from "../../platform/registeredLimits";
 import { todayOf } from "../../platform/timeZones";
 import type { ToolDefinition } from "../../registry/defineTool";
 import { resolveAttributeIds } from "../attributes/queries";
-import type { GameRecord } from "./gameObject";
+import type { GameRecord } from "../games/gameObject";
 import {
   allOf,
   GAME_CORE_SELECT,
@@ -31,7 +30,24 @@ import {
   gameLookups,
   joinGame,
   visibleTo,
-} from "./queries";
+} from "../games/queries";
+
+const GAME_GROUP_CAP: PageCap = { cap: 100, reason: "the game field group caps the page at 100" };
+const USER_LINKS_GROUP_CAP: PageCap = { cap: 50, reason: "the userLinks field group caps the page at 50" };
+
+/** Field groups that make each item larger cap a user list's page lower (getLibrary, getWishlist, getPlayRecords). */
+export function listFieldCaps(groups: ReadonlySet<string>): PageCap[] {
+  const caps: PageCap[] = [];
+  if (groups.has("game")) caps.push(GAME_GROUP_CAP);
+  if (groups.has("userLinks")) caps.push(USER_LINKS_GROUP_CAP);
+  return caps;
+}
+
+/** The page size of a user's lists of games (getLibrary, getWishlist, getPlayRecords). */
+export const USER_LIST_PAGING: Paging = { cap: 200, defaultLimit: 50 };
+
+/** The REST sentence of the user-list tools (getLibrary, getWishlist). */
+export const LIST_REST_NOTE = "In REST, GET arrays are comma-separated and fields= with no value gives core fields only.";
 
 /** A list's table under its alias: one row per game of one user (or per play cycle). */
 type ListRows = SQLiteTable & { userId: SQLiteColumn; gameId: SQLiteColumn };

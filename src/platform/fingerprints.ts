@@ -1,7 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { type Db, queryBatch } from "../../platform/db";
-import { sha256Hex } from "../../platform/hashing";
+import { type Db, queryBatch } from "./db";
+import { sha256Hex } from "./hashing";
 
 /**
  * What a two-step removal takes with it, as its preview saw it: how many rows, and a fingerprint

@@ -1,5 +1,5 @@
-import type { Db } from "../../platform/db";
-import type { Plan } from "../../platform/plans";
+import type { Db } from "./db";
+import type { Plan } from "./plans";
 
 /**
  * The contract between the export tools and their downloads. A tool answers a signed link that

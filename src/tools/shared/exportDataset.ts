@@ -1,11 +1,10 @@
 import { type SQL, sql } from "drizzle-orm";
-import type { SortKey, SortTable } from "../../../platform/keyset";
-import type { Plan } from "../../../platform/plans";
-import type { Attribute } from "../../attributes/items";
-import { GAME_LEFT_JOINS, GAME_VIEW } from "../../games/queries";
-import { type UserList, userListFrom } from "../../games/userLists";
-import type { ExportReader, ExportRow } from "../exportSource";
-import { MY_DATASET_PLANS, type MyDataArgs, type MyDatasetName } from "./args";
+import type { ExportReader, ExportRow } from "../../platform/exportSource";
+import type { SortKey, SortTable } from "../../platform/keyset";
+import type { Plan } from "../../platform/plans";
+import type { Attribute } from "../attributes/items";
+import { GAME_LEFT_JOINS, GAME_VIEW } from "../games/queries";
+import { type UserList, userListFrom } from "./userLists";
 
 /** Rows per keyset page: one D1 query each, so a file of any size is read in bounded memory. */
 export const EXPORT_PAGE_SIZE = 500;
@@ -28,32 +27,42 @@ export interface DatasetQuery<R = Record<string, unknown>> {
   render(rows: R[]): Promise<ExportRow[]> | ExportRow[];
 }
 
-/** exportMyData's side of a dataset (UserDataset.export, shared/datasets.ts), defined by its family with the rest of it. */
+/** The arguments a dataset's query is handed: exportMyData's, validated; each family types the ones it takes by its own filters. */
+export type DatasetArgs = Readonly<Record<string, unknown>>;
+
+/**
+ * exportMyData's side of a dataset (UserDataset.export, shared/datasets.ts), defined by its family
+ * with the rest of it: its name, the plans it is exported on, the arguments it takes.
+ */
 export interface MyDataset {
-  name: MyDatasetName;
+  name: string;
   plans: readonly Plan[];
   /** The arguments it takes besides dataset and format; any other argument is refused. */
-  accepts: readonly (keyof MyDataArgs)[];
+  accepts: readonly string[];
   /** Its sorts (the matching list tool's sort table); absent: one fixed order. */
   sorts?: SortTable<string>;
   /** The file's columns, in order. */
   columns: readonly string[];
-  /** `order`: the sort table's keys for the sortBy and sortOrder asked for (else its default), when it has sorts. */
+  /**
+   * `args`: exportMyData's validated arguments, of which the dataset reads those it accepts (the
+   * family types them by its own filters); `order`: the sort table's keys for the sortBy and
+   * sortOrder asked for (else its default), when it has sorts.
+   */
   // biome-ignore lint/suspicious/noExplicitAny: each dataset reads rows of its own type; the registry only passes them on.
-  query(reader: ExportReader, args: MyDataArgs, order: SortKey[] | undefined): Promise<DatasetQuery<any>>;
+  query(reader: ExportReader, args: DatasetArgs, order: SortKey[] | undefined): Promise<DatasetQuery<any>>;
 }
-
-/** A dataset's name and the plans it is exported on. */
-export const exportNamed = (name: MyDatasetName) => ({ name, plans: MY_DATASET_PLANS[name] });
 
 /** Sort arguments, for the datasets that take them. */
 const SORT_ARGS = ["sortBy", "sortOrder"] as const;
 
 /** What a dataset over a list tool takes: the tool's filters (its own argument schemas), any `also`, and its sort table. */
-export const listToolArgs = (filters: object, sorts: SortTable<string>, ...also: (keyof MyDataArgs)[]) => ({
-  accepts: [...(Object.keys(filters) as (keyof MyDataArgs)[]), ...also, ...SORT_ARGS],
+export const listToolArgs = (filters: object, sorts: SortTable<string>, ...also: string[]) => ({
+  accepts: [...Object.keys(filters), ...also, ...SORT_ARGS],
   sorts,
 });
+
+/** The game filters (every list of games has them). */
+export const GAME_FILTER_NAMES = ["platformIds", "genreId", "title", "releaseDateFrom", "releaseDateTo"] as const;
 
 /** A record's createdAt and updatedAt, as raw SQL reads them. */
 export const timestampsOf = (row: { created_at: string; updated_at: string }) => ({ createdAt: row.created_at, updatedAt: row.updated_at });
