@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler, Next } from "hono";
 import { cors } from "hono/cors";
 import type { AppEnv } from "../env";
+import { bindingsProblem } from "../platform/bindingsCheck";
 import { ApiError } from "../platform/errors";
 import { randomBase62 } from "../platform/ids";
 import { rateLimitHeaders } from "../platform/rateLimitHeaders";
@@ -60,9 +61,9 @@ const underMaintenance = () =>
 /**
  * What every answer of the service shares, in one middleware (each layer of Hono's chain costs a
  * call its share of CPU): X-Request-Id (the client's, when usable, else a new one; errors and logs
- * quote it), CORS for browsers on the API paths, the URL length limit, the maintenance switch, one
- * JSON Content-Type for every face, and the rate-limit headers once a tool call was admitted
- * (results and errors alike).
+ * quote it), CORS for browsers on the API paths, the bindings' check (once per isolate), the URL
+ * length limit, the maintenance switch, one JSON Content-Type for every face, and the rate-limit
+ * headers once a tool call was admitted (results and errors alike).
  */
 export function serviceFrame(isApiPath: (path: string) => boolean): MiddlewareHandler<AppEnv> {
   const corsFor = browserAccess();
@@ -71,7 +72,9 @@ export function serviceFrame(isApiPath: (path: string) => boolean): MiddlewareHa
     const requestId = sent && CLIENT_REQUEST_ID.test(sent) ? sent : `req_${randomBase62(20)}`;
     c.set("requestId", requestId);
     const serve = async () => {
-      if (requestTargetLength(c.req.url) > MAX_REQUEST_TARGET_BYTES) c.res = errorResponse(uriTooLong(), requestId);
+      const misconfigured = bindingsProblem(c.env);
+      if (misconfigured) c.res = errorResponse(misconfigured, requestId);
+      else if (requestTargetLength(c.req.url) > MAX_REQUEST_TARGET_BYTES) c.res = errorResponse(uriTooLong(), requestId);
       else if (c.env.MAINTENANCE_MODE === "on") c.res = errorResponse(underMaintenance(), requestId);
       else await next();
     };
