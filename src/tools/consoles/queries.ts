@@ -124,6 +124,7 @@ export const CONSOLE_SORTS = sortTable(
   },
   c.id,
   { sortBy: "rating", sortOrder: "desc" },
+  { name: "asc" },
 );
 
 export const consolePage = (db: Db, conditions: SQL[], sort: readonly SortKey[], page: PageWindow) =>
