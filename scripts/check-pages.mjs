@@ -19,6 +19,7 @@
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { messagesOf } from "../src/faces/pages/messages.ts";
+import { SCOPES } from "./lib/adminCli.mjs";
 import { guardOrigins, launchChromium } from "./lib/chromium.mjs";
 import { startDemoServer } from "./lib/demoServer.mjs";
 import { projectRoot } from "./lib/local.mjs";
@@ -225,6 +226,77 @@ async function failureOf(work) {
  * The steps after the server's start, in order: each gets the shared state (page, baseUrl, ...),
  * may add to it, and answers the line it prints. A screenshot of the page follows each.
  */
+/** The documented whole-account restore order (docs/exports-and-imports.md, Imports). */
+const RESTORE_ORDER = ["customGames", "consoles", "library", "wishlist", "playRecords", "playLogs", "tags", "collections"];
+const LOGGED_CONSOLE = "check-pages 本体";
+const LOG_TITLE = "check-pages 電池交換";
+
+/** A fresh PREMIUM account and a key with every scope, through the operator API. */
+async function freshAccount(server) {
+  const admin = async (path, body) => {
+    const response = await fetch(`${server.url}/admin/v1${path}`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${server.adminToken}`, "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    expect(response.status === 201, `POST /admin/v1${path}: HTTP ${response.status}`);
+    return response.json();
+  };
+  const { userId } = await admin("/users", { plan: "PREMIUM", name: "check-pages restore" });
+  const { apiKey } = await admin(`/users/${userId}/keys`, { preset: "individual", scopes: SCOPES });
+  return apiKey;
+}
+
+/** One dataset's export file (JSON), as the documented loop downloads it. */
+async function exportedFile(baseUrl, key, dataset) {
+  const body = { dataset, format: "json", ...(dataset === "playRecords" ? { includeHistory: true } : {}) };
+  const link = await callApi(baseUrl, key, "exportMyData", { method: "POST", body });
+  expectStatus(link, 200, `exportMyData ${dataset}`);
+  const file = await fetch(link.body.url);
+  expect(file.status === 200, `downloading the ${dataset} export: HTTP ${file.status}`);
+  return file.text();
+}
+
+/** Uploads one export file into the account of `key` and waits for the job: its final status. */
+async function importedFile(baseUrl, key, dataset, file) {
+  const job = await callApi(baseUrl, key, "importMyData", { method: "POST", body: {} });
+  expectStatus(job, 200, `importMyData for ${dataset}`);
+  let status = await (await fetch(job.body.uploadUrl, { method: "PUT", body: file })).json();
+  for (let i = 0; i < 100 && status.state === "processing"; i++) {
+    const reply = await callApi(baseUrl, key, "getImportStatus", { method: "POST", body: { jobId: job.body.jobId } });
+    expectStatus(reply, 200, `getImportStatus for ${dataset}`);
+    status = reply.body;
+  }
+  expect(status.finished === true && status.rowsFailed === 0, `importing ${dataset}: ${JSON.stringify(status).slice(0, 300)}`);
+  return status;
+}
+
+/**
+ * API only: a console with a maintenance log on the demo account, the whole account exported and
+ * restored in the documented order into a fresh account, where the console has its log again.
+ */
+async function maintenanceLogsRoundTrip({ server, baseUrl }) {
+  const key = server.keys.full;
+  const added = await callApi(baseUrl, key, "addConsole", { method: "POST", body: { name: LOGGED_CONSOLE } });
+  expectStatus(added, 200, "addConsole");
+  const log = { consoleId: added.body.item.consoleId, title: LOG_TITLE, status: "DONE", completedDate: "2024-03-01" };
+  expectStatus(await callApi(baseUrl, key, "addConsoleMaintenanceLog", { method: "POST", body: log }), 200, "addConsoleMaintenanceLog");
+  const restoredKey = await freshAccount(server);
+  let rows = 0;
+  for (const dataset of RESTORE_ORDER) {
+    rows += (await importedFile(baseUrl, restoredKey, dataset, await exportedFile(baseUrl, key, dataset))).rowsAdded;
+  }
+  const consoles = await callApi(baseUrl, restoredKey, "getConsoles", { query: { name: LOGGED_CONSOLE } });
+  expectStatus(consoles, 200, "getConsoles in the restored account");
+  const restored = consoles.body.items.find((item) => item.name === LOGGED_CONSOLE);
+  expect(restored, `the restored account has no console "${LOGGED_CONSOLE}"`);
+  const logs = await callApi(baseUrl, restoredKey, "getConsoleMaintenanceLogs", { query: { consoleId: restored.consoleId } });
+  expectStatus(logs, 200, "getConsoleMaintenanceLogs in the restored account");
+  const back = logs.body.items.find((item) => item.title === LOG_TITLE);
+  expect(back?.status === "DONE" && back.completedDate === "2024-03-01", `the restored console's logs: ${JSON.stringify(logs.body.items)}`);
+  return `the whole account exported (${RESTORE_ORDER.length} datasets) and imported into a fresh PREMIUM account in the documented order (${rows} rows): console "${LOGGED_CONSOLE}" has its maintenance log "${LOG_TITLE}" (DONE, 2024-03-01) again`;
+}
+
 const STEPS = [
   [
     "authenticator",
@@ -543,6 +615,7 @@ const STEPS = [
       return `button#confirm-revoke: the next tools/list with the access token gets HTTP 401 (error="invalid_token"${names}), the refresh token invalid_grant`;
     },
   ],
+  ["maintenance-logs-round-trip", maintenanceLogsRoundTrip],
   [
     "same-origin",
     async ({ guard, strays, callback }) => {

@@ -13,6 +13,12 @@ import { importProgress } from "./progress.mjs";
 export const PLANS = ["FREE", "LIGHT", "PREMIUM"];
 export const PRESETS = ["viewOnly", "standard", "individual"];
 export const SCOPES = ["library:read", "library:write", "library:delete", "play:read", "play:write", "play:delete", "games:read"];
+/** The CLI's name (and the demo key's, printed by `npm run dev`) for individual settings with every scope. */
+export const FULL_PRESET = "full";
+
+/** The operator API's key choice for `--preset`: `full` is sent as individual with every scope. */
+export const keyChoice = ({ preset, scopes, ...rest }) =>
+  preset === FULL_PRESET ? { preset: "individual", ...rest, scopes: SCOPES } : { preset, ...rest, scopes };
 /** Mirrors KEY_EXPIRY_DAYS of src/accounts/apiKeys.ts. */
 export const KEY_EXPIRY_DAYS = ["30", "90", "365"];
 
@@ -61,7 +67,7 @@ All commands:
   users update <userId> [--plan PLAN] [--suspended true|false]
   users invite <userId>            (a one-time link, valid 72 h, to register a passkey: sign-up or recovery)
   keys list <userId> [--page N] [--limit N]
-  keys create <userId> --preset viewOnly|standard|individual [--scopes a,b] [--name NAME] [--expires-in-days 30|90|365]
+  keys create <userId> --preset viewOnly|standard|individual|full [--scopes a,b] [--name NAME] [--expires-in-days 30|90|365]
   keys revoke <keyId>
   master import platforms|companies|genres|games <file.ndjson>
   master load [dir]                (a whole master folder; default seed/master, the default catalog)
@@ -216,9 +222,9 @@ export function buildProgram({ print }) {
     .addOption(
       new Option(
         "--preset <preset>",
-        "viewOnly: library:read, play:read, games:read; standard: those + library:write, play:write; individual: exactly --scopes",
+        "viewOnly: library:read, play:read, games:read; standard: those + library:write, play:write; individual: exactly --scopes; full: individual with every scope",
       )
-        .choices(PRESETS)
+        .choices([...PRESETS, FULL_PRESET])
         .makeOptionMandatory(),
     )
     .addOption(
@@ -235,7 +241,7 @@ export function buildProgram({ print }) {
       if ((preset === "individual") !== (scopes !== undefined)) {
         throw new UsageError("keys create: --scopes is required with --preset individual, and only with it.");
       }
-      const body = compact({ preset, name, scopes, expiresInDays });
+      const body = compact(keyChoice({ preset, name, scopes, expiresInDays }));
       print(await send(`/users/${encodeURIComponent(userId)}/keys`, { method: "POST", body }));
     });
   keys

@@ -12,8 +12,13 @@ import {
   wranglerBin,
 } from "./local.mjs";
 
-/** Read at spawn time, so a script may set variables (e.g. X_LOCAL_OBSERVABILITY) before starting. */
-const childEnv = () => ({ ...process.env, WRANGLER_SEND_METRICS: "false" });
+/**
+ * Read at spawn time, so a script may set variables (e.g. X_LOCAL_OBSERVABILITY) before starting.
+ * CLOUDFLARE_CF_FETCH_ENABLED=false: the runtime uses its placeholder `Request.cf` instead of fetching
+ * one from workers.cloudflare.com on each start, which offline printed a stack trace (a developer
+ * may still set it to true).
+ */
+const childEnv = () => ({ CLOUDFLARE_CF_FETCH_ENABLED: "false", ...process.env, WRANGLER_SEND_METRICS: "false" });
 
 /** The project's D1 database in the local state folder `stateDir`, as wrangler d1 commands name it. */
 const localDb = (stateDir) => ["DB", "--local", "--persist-to", stateDir];
@@ -107,6 +112,8 @@ export function startWrangler({ port, stateDir, adminToken, exportSigningSecret,
       "--env-file",
       secrets.path,
       "--show-interactive-dev-session=false",
+      // The cron runs on request (GET /__scheduled) rather than a warning on every start that it does not run by itself.
+      "--test-scheduled",
       ...(quiet ? ["--log-level", "error"] : []),
     ],
     { cwd: projectRoot, env: childEnv(), stdio: ["ignore", quiet ? "ignore" : "inherit", "inherit"] },

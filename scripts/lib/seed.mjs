@@ -1,20 +1,14 @@
 // Seeds an empty local database through the operator API: the default master data (seed/master),
 // a demo account, its keys and an invite link to register a passkey for it.
 import { join } from "node:path";
+import { FULL_PRESET, keyChoice } from "./adminCli.mjs";
 import { adminFetch, projectRoot } from "./local.mjs";
 import { importCatalog } from "./masterImport.mjs";
 
 const DEMO_KEYS = [
   { label: "standard", body: { preset: "standard", name: "demo standard" } },
   { label: "viewOnly", body: { preset: "viewOnly", name: "demo view-only" } },
-  {
-    label: "full",
-    body: {
-      preset: "individual",
-      name: "demo full (incl. delete)",
-      scopes: ["library:read", "library:write", "library:delete", "play:read", "play:write", "play:delete", "games:read"],
-    },
-  },
+  { label: FULL_PRESET, body: keyChoice({ preset: FULL_PRESET, name: "demo full (incl. delete)" }) },
 ];
 
 export async function databaseIsEmpty() {

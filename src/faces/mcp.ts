@@ -271,9 +271,10 @@ export function mcpFace(allTools: readonly ToolDefinition[]): McpAnswer {
   const toolsets = mcpToolsets(tools);
   const serverOf = (call: McpCall, era: ProtocolEra) => serverFor(call, era, byName, listed);
   // 2026-07-28 requests: the official SDK's handler (server/discover, the per-request envelope,
-  // input_required), answering JSON. 2025 ones go to serveLegacy, which answers JSON too.
+  // input_required), answering JSON: its default response mode streams only once a handler sends a
+  // notification before its result, which no tool here does (responseMode "json" would say the same
+  // with a warning on every start). 2025 ones go to serveLegacy, which answers JSON too.
   const modern = createMcpHandler(({ authInfo }) => serverOf(callOf(authInfo?.extra), "modern"), {
-    responseMode: "json",
     legacy: "reject",
     maxRequestBodySize: MAX_TOOL_BODY_BYTES,
   });

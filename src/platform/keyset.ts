@@ -21,29 +21,52 @@ export interface SortKey {
 export interface SortTable<K extends string> {
   values: [K, ...K[]];
   default: { sortBy: K; sortOrder: SortOrder };
-  /** The order: the sort column with empty values last in either direction, then the unique tie-break column. */
-  of(sortBy: K, sortOrder: SortOrder): SortKey[];
+  /** The order a sortBy takes when no sortOrder is given. */
+  orderOf(sortBy: K): SortOrder;
+  /**
+   * The order: the sort column with empty values last in either direction, then the unique
+   * tie-break column; without a sortOrder, the sortBy's own default order.
+   */
+  of(sortBy: K, sortOrder?: SortOrder): SortKey[];
 }
 
 /** The sortBy values of a sort table. */
 export type SortName<T> = T extends SortTable<infer K> ? K : never;
 
-/** The sort table of a list whose sortBy values name these columns; `tieBreak` keeps pages from overlapping. */
+/**
+ * The sort table of a list whose sortBy values name these columns; `tieBreak` keeps pages from
+ * overlapping. A sortBy named in `orders` sorts that way when no sortOrder is given (a title
+ * A to Z), any other the way the default sort does.
+ */
 export const sortTable = <K extends string>(
   columns: Record<K, ColumnRef>,
   tieBreak: ColumnRef,
   defaultSort: { sortBy: NoInfer<K>; sortOrder: SortOrder },
-): SortTable<K> => ({
-  values: Object.keys(columns) as [K, ...K[]],
-  default: defaultSort,
-  of: (sortBy, sortOrder) => nullsLastSort(columns[sortBy], sortOrder, tieBreak),
-});
+  orders: Partial<Record<NoInfer<K>, SortOrder>> = {},
+): SortTable<K> => {
+  const orderOf = (sortBy: K) => orders[sortBy] ?? defaultSort.sortOrder;
+  return {
+    values: Object.keys(columns) as [K, ...K[]],
+    default: defaultSort,
+    orderOf,
+    of: (sortBy, sortOrder) => nullsLastSort(columns[sortBy], sortOrder ?? orderOf(sortBy), tieBreak),
+  };
+};
 
-/** A list tool's sortBy (one of its table's values) and sortOrder arguments, with its default order. */
+/** A list tool's sortBy (one of its table's values) and sortOrder arguments (absent: the sortBy's default order). */
 export const sortArgs = <K extends string>(table: SortTable<K>) => ({
   sortBy: z.enum(table.values).default(table.default.sortBy),
-  sortOrder: z.enum(["asc", "desc"]).default(table.default.sortOrder),
+  sortOrder: z.enum(["asc", "desc"]).optional().describe(defaultOrdersText(table)),
 });
+
+/** "Default: asc for title, else desc.": the sortBy values that differ from the default order, named. */
+function defaultOrdersText<K extends string>(table: SortTable<K>): string {
+  const usual = table.default.sortOrder;
+  const others = table.values.filter((sortBy) => table.orderOf(sortBy) !== usual);
+  if (others.length === 0) return `Default: ${usual}.`;
+  const other = usual === "asc" ? "desc" : "asc";
+  return `Default: ${other} for ${others.join(", ")}, else ${usual}.`;
+}
 
 /** The list tools' order: one sort column with empty values last, then a unique tie-break column. */
 export const nullsLastSort = (column: ColumnRef, direction: SortOrder, tieBreak: ColumnRef): SortKey[] => [

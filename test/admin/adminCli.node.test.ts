@@ -119,7 +119,9 @@ describe("--help", () => {
 
   it("documents the choices where they are used", async () => {
     expect((await admin(["users", "create", "--help"])).stdout).toMatch(/FREE.*LIGHT.*PREMIUM/s);
-    expect((await admin(["keys", "create", "--help"])).stdout).toMatch(/viewOnly.*standard.*individual.*--expires-in-days.*30, 90 or 365/s);
+    expect((await admin(["keys", "create", "--help"])).stdout).toMatch(
+      /viewOnly.*standard.*individual.*full:\s+individual\s+with\s+every\s+scope.*--expires-in-days.*30, 90 or 365/s,
+    );
     expect((await admin(["users", "invite", "--help"])).stdout).toMatch(/one-time link.*72 hours.*passkey/s);
     expect((await admin(["master", "import", "--help"])).stdout).toMatch(/platforms.*companies.*genres.*games/s);
   });
@@ -144,6 +146,7 @@ describe("usage errors exit 2 and send nothing", () => {
     ["an unknown scope", ["keys", "create", "usr_1", "--preset", "individual", "--scopes", "library:read,games:write"]],
     ["individual without --scopes", ["keys", "create", "usr_1", "--preset", "individual"]],
     ["--scopes with another preset", ["keys", "create", "usr_1", "--preset", "standard", "--scopes", "library:read"]],
+    ["--scopes with the full preset", ["keys", "create", "usr_1", "--preset", "full", "--scopes", "library:read"]],
     ["a missing key id", ["keys", "revoke"]],
     ["an expiry other than 30, 90 or 365 days", ["keys", "create", "usr_1", "--preset", "standard", "--expires-in-days", "7"]],
     ["users invite without a user", ["users", "invite"]],
@@ -258,6 +261,8 @@ describe("commands send what the operator API expects", () => {
       { preset: "individual", name: "k", scopes: ["library:read", "library:delete"] },
     ],
     [["keys", "revoke", "key_1"], "DELETE", "/admin/v1/keys/key_1", undefined],
+    // full, the name npm run dev prints for the demo's key that may also remove: individual with every scope.
+    [["keys", "create", "usr_1", "--preset", "full"], "POST", "/admin/v1/users/usr_1/keys", { preset: "individual", scopes: [...SCOPES] }],
     [
       ["keys", "create", "usr_1", "--preset", "viewOnly", "--expires-in-days", "90"],
       "POST",

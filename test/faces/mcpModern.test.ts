@@ -75,6 +75,8 @@ describe("revision 2026-07-28 with the SDK v2 client", () => {
     const account_ = await call(client, "getAccount");
     expect(account_.isError).toBe(false);
     expect(account_.body.userId).toBe(account.userId);
+    // Answered as one JSON body, not an event stream (the SDK's default mode, with no mid-call notification).
+    expect(wire.answers[wire.requests.findIndex((request) => request.body.method === "tools/call")]).toMatchObject({ result: {} });
   });
 
   it("answers tool errors as isError results with the REST body, and an unknown tool as a protocol error without a doubled prefix", async () => {

@@ -1,6 +1,7 @@
 // startWrangler (scripts/lib/devServer.mjs), behind `npm run dev`, the setup's --local mode and the
 // benchmarks: the secrets reach the Worker through a private file, never wrangler's command line,
-// which every user of the machine can read in `ps`.
+// which every user of the machine can read in `ps`. And `npm run dev` on a fresh state prints what a
+// newcomer needs: no stack trace, no warning about things they never asked for.
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -13,6 +14,10 @@ const { applyMigrations, startWrangler, waitUntilServing } = (await import("../.
   applyMigrations: (stateDir: string) => void;
   startWrangler: (options: object) => import("node:child_process").ChildProcess;
   waitUntilServing: (child: object, url: string, timeoutMs: number) => Promise<void>;
+};
+// @ts-expect-error: likewise
+const { startDemoServer } = (await import("../../scripts/lib/demoServer.mjs")) as {
+  startDemoServer: (options: object) => Promise<{ log: () => string; keys: Record<string, string>; stop: () => Promise<void> }>;
 };
 
 it("passes the secrets in a 0600 file that is gone when wrangler exits, and the Worker has them", async () => {
@@ -43,3 +48,16 @@ it("passes the secrets in a 0600 file that is gone when wrangler exits, and the 
   }
   expect(existsSync(dirname(file))).toBe(false);
 }, 180_000);
+
+it("npm run dev on a fresh state prints no stack trace and no warning, only the server, the seed and the demo account", async () => {
+  const server = await startDemoServer({ withInvite: true, timeoutMs: 240_000 });
+  try {
+    const log = server.log();
+    expect(log).not.toMatch(/^\s+at /m); // a stack frame
+    expect(log).not.toMatch(/ENOTFOUND|Request\.cf|responseMode|Scheduled Workers|WARNING|\[wrangler:(warn|error)\]/);
+    expect(log).toMatch(/^Serving on http:\/\/127\.0\.0\.1:\d+/m);
+    expect(Object.keys(server.keys)).toEqual(["standard", "viewOnly", "full"]);
+  } finally {
+    await server.stop();
+  }
+}, 300_000);

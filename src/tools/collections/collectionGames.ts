@@ -134,7 +134,7 @@ export interface CollectionGamesFilters extends GameFilters {
   title?: string;
   achieved?: boolean;
   sortBy: SortName<typeof COLLECTION_GAME_SORTS>;
-  sortOrder: SortOrder;
+  sortOrder?: SortOrder;
 }
 
 /**

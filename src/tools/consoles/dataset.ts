@@ -13,7 +13,7 @@ import type { RestoreContext, StagedRow } from "../shared/decisions";
 import { listToolArgs, rowOf, timestampsOf } from "../shared/exportDataset";
 import { orNull, type RestoredKind, restoringDecisions, timesOf } from "../shared/restore";
 import { forgetIdsSql, REISSUED } from "../shared/restoreReads";
-import { type ConsoleRow, consoleFieldArgs } from "./items";
+import { type ConsoleRow, consoleFieldArgs, type LogRow, maintenanceFieldArgs, toMaintenanceLog } from "./items";
 import {
   CONSOLE_SORTS,
   CONSOLES_COUNTER,
@@ -21,8 +21,20 @@ import {
   consoleConditions,
   consoleFilterArgs,
   insertConsoleSql,
+  insertLogSql,
+  logsOf,
   platformsOf,
 } from "./queries";
+
+/**
+ * A log as a console row carries it: as getConsoleMaintenanceLogs shows it, without the console's
+ * id (the row's) and its own (a restore issues new ones, and nothing refers to a log).
+ */
+const exportedLog = (row: LogRow) => {
+  const { consoleId: _console, maintenanceLogId: _id, ...log } = toMaintenanceLog(row);
+  return log;
+};
+
 import { consolesRemovalSql } from "./removal";
 
 /** Consoles as getConsoles' conditions and sorts name them. */
@@ -39,9 +51,13 @@ const columns = [
   "buyPlace",
   "memo",
   "platforms",
+  "maintenanceLogs",
   "createdAt",
   "updatedAt",
 ] as const;
+
+/** A console's maintenance logs one import row restores: far more than a console is serviced, within a row's size. */
+const MAX_RESTORED_LOGS = 1_000;
 
 const rowSchema = z.object({
   consoleId: z.string().min(1).max(60),
@@ -55,8 +71,33 @@ const rowSchema = z.object({
   memo: consoleFieldArgs.memo.nullish(),
   /** As exported: {platformId, name, priority}, highest priority first (name is ignored). */
   platforms: orEmpty(z.array(z.object({ platformId: positiveId, priority: z.number().int().min(1).max(5) })).max(20)),
+  /** As exported: the console's maintenance logs, oldest logged first (their ids are issued anew). */
+  maintenanceLogs: orEmpty(
+    z
+      .array(
+        z.object({
+          ...maintenanceFieldArgs,
+          memo: maintenanceFieldArgs.memo.nullish(),
+          scheduledDate: maintenanceFieldArgs.scheduledDate.nullish(),
+          completedDate: maintenanceFieldArgs.completedDate.nullish(),
+          ...restoredTimes,
+        }),
+      )
+      .max(MAX_RESTORED_LOGS),
+  ),
   ...restoredTimes,
 });
+
+/** The log's statements for the restored console `consoleId`, its times kept. */
+const restoredLogsSql = (userId: string, consoleId: string, logs: z.output<typeof rowSchema>["maintenanceLogs"], now: string) =>
+  logs.map((log) =>
+    insertLogSql(
+      userId,
+      consoleId,
+      { title: log.title, status: log.status, ...orNull(log, ["memo", "scheduledDate", "completedDate"]) },
+      timesOf(log, now),
+    ),
+  );
 
 const RESTORED: RestoredKind<string> = { field: "consoleId", label: "Console", record: REISSUED.console, counter: CONSOLES_COUNTER };
 
@@ -92,7 +133,10 @@ async function restoreConsoles(ctx: RestoreContext, rows: StagedRow<z.output<typ
       ...orNull(row, ["nameKana", "memo", "rating", "buyDate", "buyPrice", "buyPlace", "publisherName"]),
       platformPriorities: row.platforms.map(({ platformId, priority }) => ({ platformId, priority })),
     };
-    restoring.add(row.consoleId, id, insertConsoleSql(id, userId, values, now, timesOf(row, now)));
+    restoring.add(row.consoleId, id, [
+      ...insertConsoleSql(id, userId, values, now, timesOf(row, now)),
+      ...restoredLogsSql(userId, id, row.maintenanceLogs, now),
+    ]);
   }
   return restoring.decided();
 }
@@ -112,10 +156,8 @@ export const consolesDataset = defineDataset({
         select: sql`${listed}.*`,
         keys: order!,
         async render(rows: ConsoleRow[]) {
-          const platforms = await platformsOf(
-            db,
-            rows.map((row) => row.id),
-          );
+          const ids = rows.map((row) => row.id);
+          const [platforms, logs] = await Promise.all([platformsOf(db, ids), logsOf(db, ids)]);
           return rows.map((row) =>
             rowOf(columns, {
               consoleId: row.id,
@@ -128,6 +170,7 @@ export const consolesDataset = defineDataset({
               buyPlace: row.buy_place,
               memo: row.memo,
               platforms: platforms.get(row.id) ?? [],
+              maintenanceLogs: (logs.get(row.id) ?? []).map(exportedLog),
               ...timestampsOf(row),
             }),
           );
@@ -146,6 +189,6 @@ export const consolesDataset = defineDataset({
     revision: lastChange(consoles, userId),
     statements: [...consolesRemovalSql(userId, pick.all, now), forgetIdsSql(userId, ["console"])],
     describe: (c) =>
-      `${counted(c.consoles ?? 0, "console")} with their ${counted(c.logs ?? 0, "maintenance log")} (not in exports: they cannot be restored); ${counted(c.plays ?? 0, "play record")} lose their console`,
+      `${counted(c.consoles ?? 0, "console")} with their ${counted(c.logs ?? 0, "maintenance log")}; ${counted(c.plays ?? 0, "play record")} lose their console`,
   }),
 });

@@ -124,6 +124,7 @@ export const CONSOLE_SORTS = sortTable(
   },
   c.id,
   { sortBy: "rating", sortOrder: "desc" },
+  { name: "asc" },
 );
 
 export const consolePage = (db: Db, conditions: SQL[], sort: readonly SortKey[], page: PageWindow) =>
@@ -290,6 +291,26 @@ export async function patchLog(
 
 export const deleteLogSql = (userId: string, maintenanceLogId: string): SQL =>
   statements.delete(maintenanceLogs).where(ownLog(userId, maintenanceLogId)).getSQL();
+
+/** The maintenance logs of these consoles (an export page's), each console's oldest logged first. */
+export async function logsOf(db: Db, consoleIds: readonly string[]): Promise<Map<string, LogRow[]>> {
+  const byConsole = new Map<string, LogRow[]>();
+  if (consoleIds.length === 0) return byConsole;
+  const rows = await db
+    .select()
+    .from(maintenanceLogs)
+    .where(inJsonArray(maintenanceLogs.consoleId, consoleIds))
+    .orderBy(asc(maintenanceLogs.createdAt), asc(maintenanceLogs.id));
+  for (const row of rows) byConsole.set(row.consoleId, [...(byConsole.get(row.consoleId) ?? []), row]);
+  return byConsole;
+}
+
+/** A restored maintenance log of console `consoleId` (a new id), with its own times. */
+export const insertLogSql = (userId: string, consoleId: string, values: LogValues, times: { createdAt: string; updatedAt: string }): SQL =>
+  statements
+    .insert(maintenanceLogs)
+    .values({ id: newId("mlog"), userId, consoleId, ...values, ...times })
+    .getSQL();
 
 /** Newest first: by the date the work was done or planned, else when it was logged. */
 export const logPage = (db: Db, consoleId: string, page: PageWindow) =>

@@ -66,9 +66,11 @@ export const LIBRARY_SORTS = sortTable(
     title: l.gameSortKey,
     rating: l.rating,
     releaseDate: l.gameReleaseDate,
+    createdAt: l.createdAt,
   },
   l.gameId,
   { sortBy: "updatedAt", sortOrder: "desc" },
+  { title: "asc" },
 );
 
 export const LIBRARY = userList(libraryEntries, l, columnList(l, ENTRY_KEYS), "library");

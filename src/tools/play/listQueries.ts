@@ -157,6 +157,7 @@ export const PLAY_SORTS = sortTable(
   },
   r.gameId,
   { sortBy: "updatedAt", sortOrder: "desc" },
+  { title: "asc" },
 );
 
 /** One record with its game, as write results show it. */

@@ -105,6 +105,7 @@ export const WISHLIST_SORTS = sortTable(
   },
   w.gameId,
   { sortBy: "priority", sortOrder: "desc" },
+  { title: "asc" },
 );
 
 export const WISHLIST = userList(wishlistEntries, w, columnList(w, WISH_KEYS), "wishlist");

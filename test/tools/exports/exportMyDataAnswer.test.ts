@@ -163,6 +163,7 @@ describe("exportMyData: the answer", () => {
         "buyPlace",
         "memo",
         "platforms",
+        "maintenanceLogs",
         "createdAt",
         "updatedAt",
       ],

@@ -396,6 +396,11 @@ async function demoAccount() {
     )
   ).item.consoleId as string;
   await ok(a.call("addConsole", { name: "予備機" }));
+  // Maintenance logs travel inside their console's row (a done one with a memo, a planned one).
+  await ok(
+    a.call("addConsoleMaintenanceLog", { consoleId, title: "電池交換", status: "DONE", completedDate: "2024-03-01", memo: "CR2032" }),
+  );
+  await ok(a.call("addConsoleMaintenanceLog", { consoleId, title: "端子清掃", scheduledDate: "2025-01-10" }));
   const first = await ok(a.call("addPlayRecord", { gameId: customId, status: "PLAYING", consoleId }));
   await ok(a.call("addPlayLog", { playId: first.playId, playTime: 45, playDate: "2024-06-01", memo: "自作を遊ぶ" }));
   await ok(a.call("updatePlayRecord", { playId: first.playId, status: "COMPLETED" }));
@@ -447,7 +452,8 @@ async function addAwkwardText(a: Account) {
   await ok(a.call("addPlayLog", { playId: play.playId, playTime: 10, memo: "\r行頭のCR" }));
   await ok(a.call("addTag", { name: "'=引用タグ", description: "-説明" }));
   await ok(a.call("addCollection", { name: "=目標", type: "INDIVIDUAL", description: "+1", gameIds: [gameIds[10]] }));
-  await ok(a.call("addConsole", { name: "@本体", memo: "'ただの引用" }));
+  const awkward = (await ok(a.call("addConsole", { name: "@本体", memo: "'ただの引用" }))).item.consoleId as string;
+  await ok(a.call("addConsoleMaintenanceLog", { consoleId: awkward, title: "=点検 | 分解", memo: "-メモ" }));
   await ok(a.call("addCustomGame", { title: "=自作", platformId: P1, titleEn: ["A | B", "=C"], aliases: ["\\バックスラッシュ\\"] }));
 }
 
@@ -509,7 +515,7 @@ describe("importMyData: custom games, consoles, tags and collections", () => {
     expect(games.summary).toContain("1 custom game with their 1 library entry");
     expect(games.status).toMatchObject({ finished: true, rowsAdded: 1, rowsFailed: 0 });
     const consoles = await replaceWith(c, files.consoles);
-    expect(consoles.summary).toContain("Removes your 1 console with their 1 maintenance log (not in exports");
+    expect(consoles.summary).toContain("Removes your 1 console with their 1 maintenance log; ");
     expect(consoles.status).toMatchObject({ finished: true, rowsAdded: 2 });
     await importFile(c, files.library);
     const tags = await replaceWith(c, files.tags);
@@ -535,6 +541,11 @@ describe("importMyData: a whole PREMIUM account", () => {
     const { a } = await demoAccount();
     const files = await exportAll(a);
     for (const dataset of RESTORE_ORDER) expect(rowsOf(files[dataset]).length, dataset).toBeGreaterThan(0);
+    const logs = rowsOf(files.consoles).flatMap((row) => row.maintenanceLogs);
+    expect(logs.map((log) => [log.title, log.status, log.completedDate, log.scheduledDate, log.memo])).toEqual([
+      ["電池交換", "DONE", "2024-03-01", null, "CR2032"],
+      ["端子清掃", "SCHEDULED", null, "2025-01-10", null],
+    ]);
     // a console used by a play record with history, and logs of both cycles
     expect(rowsOf(files.playRecords).filter((row) => row.consoleId !== null && row.custom).length).toBe(2);
     expect(rowsOf(files.playRecords).some((row) => row.isLatest === false && row.consoleId !== null)).toBe(true);
@@ -589,7 +600,7 @@ describe("importMyData: exportMyData's CSV files", () => {
     for (const dataset of RESTORE_ORDER) {
       expect(sortedRows(rowsOf(again[dataset])), dataset).toEqual(mapped(rowsOf(json[dataset]), maps));
     }
-  });
+  }, 60_000); // two whole accounts exported in both formats and one restored: a minute on a loaded machine
 
   it("a CSV whose header is no exportMyData header, or with a bad cell, is a 400 naming the file or the row and column", async () => {
     const a = await newAccount({ plan: "LIGHT" });

@@ -1,6 +1,7 @@
 // getLibrary over a tiny fictional master (ids 750000+, marker word ルミナ in every title).
 // Each test seeds its own account with the seven entries of SEED, whose values are chosen so
 // that inclusive bounds, undated games, null values (sorted last) and ties (by gameId) show.
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import companies from "../../fixtures/master/library.companies.ndjson?raw";
 import games from "../../fixtures/master/library.games.ndjson?raw";
@@ -293,6 +294,8 @@ describe("getLibrary: sorting and paging", () => {
     ["buyPrice", "desc", [KIRAMEKI, KASUMI, OBORO, IZUMI, EN, ASAHI, UMI]],
     ["updatedAt", "asc", [...SEEDED]],
     ["updatedAt", "desc", [...SEEDED].reverse()],
+    ["createdAt", "asc", [...SEEDED]],
+    ["createdAt", "desc", [...SEEDED].reverse()],
   ] as const)("sortBy %s %s: nulls last, ties by gameId, pages add up to the whole list", async (sortBy, sortOrder, expected) => {
     const { account } = await seed();
     const whole = await lib(account, { sortBy, sortOrder, fields: [], limit: 200 });
@@ -321,6 +324,44 @@ describe("getLibrary: sorting and paging", () => {
     expect(gameIdsOf(await lib(account, { fields: [] }))).toEqual([KASUMI, ...[...SEEDED].reverse().filter((id) => id !== KASUMI)]);
     expect(gameIdsOf(await lib(account, { fields: [], sortOrder: "asc" })).at(-1)).toBe(KASUMI);
   });
+
+  it("sorts by createdAt (recently added first without sortOrder), which an update does not move", async () => {
+    const { account } = await seed();
+    expect((await account.call("updateLibraryEntry", { gameId: UMI, memo: "更新" })).status).toBe(200);
+    const added = await lib(account, { sortBy: "createdAt", fields: ["timestamps"], limit: 200 });
+    expect(gameIdsOf(added)).toEqual([...SEEDED].reverse());
+    const stamps = ok(added).items.map((i) => Date.parse(i.createdAt!));
+    expect([...stamps].sort((a, b) => b - a)).toEqual(stamps);
+    expect(gameIdsOf(await lib(account, { fields: [] }))[0]).toBe(UMI);
+  });
+
+  it("sorts entries added at the same instant by gameId, in either order and across pages", async () => {
+    const { account } = await seed();
+    await env.DB.prepare("UPDATE library_entries SET created_at = '2026-01-01T00:00:00.000Z' WHERE user_id = ?").bind(account.userId).run();
+    const byId = [...SEEDED].sort((a, b) => a - b);
+    for (const sortOrder of ["asc", "desc"] as const) {
+      const pages: Reply[] = [];
+      for (const page of [1, 2, 3]) pages.push(await lib(account, { sortBy: "createdAt", sortOrder, fields: [], limit: 3, page }));
+      expect(pages.flatMap(gameIdsOf)).toEqual(byId);
+      expect(pages.map((p) => p.body.hasMore)).toEqual([true, true, false]);
+    }
+  });
+
+  it.each([
+    ["title", [ASAHI, IZUMI, UMI, EN, OBORO, KASUMI, KIRAMEKI]],
+    ["rating", [IZUMI, KIRAMEKI, KASUMI, ASAHI, OBORO, UMI, EN]],
+    ["buyDate", [OBORO, KASUMI, IZUMI, EN, ASAHI, UMI, KIRAMEKI]],
+    ["createdAt", [...SEEDED].reverse()],
+  ] as const)(
+    "without sortOrder, %s takes its own default order (title A to Z, the others highest or newest first)",
+    async (sortBy, expected) => {
+      const { account } = await seed();
+      expect(gameIdsOf(await lib(account, { sortBy, fields: [], limit: 200 }))).toEqual(expected);
+      const pages: Reply[] = [];
+      for (const page of [1, 2, 3]) pages.push(await lib(account, { sortBy, fields: [], limit: 3, page }, "GET"));
+      expect(pages.flatMap(gameIdsOf)).toEqual(expected);
+    },
+  );
 
   it("sorts a filtered list and pages it without duplicates", async () => {
     const { account } = await seed();

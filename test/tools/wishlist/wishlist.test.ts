@@ -1,4 +1,5 @@
 // Wishlist tools over a tiny fictional master (ids 760000+, marker word ソレイユ in every title).
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { accountDay } from "../../support/days";
 import { type Account, callWith, newAccount } from "../../support/harness";
@@ -121,6 +122,22 @@ describe("getWishlist", () => {
   ] as const)("sorts by %s %s with empty values last", async (sortBy, sortOrder, expected) => {
     const account = await seeded();
     expect(ids(await list(account, { sortBy, sortOrder }))).toEqual(expected);
+  });
+
+  it("sorts by createdAt, recently added first by default, ties by gameId across pages; title without sortOrder A to Z", async () => {
+    const account = await seeded();
+    expect(ids(await list(account, { sortBy: "createdAt" }))).toEqual([D, C, B, A]);
+    expect(ids(await list(account, { sortBy: "createdAt", sortOrder: "asc" }))).toEqual([A, B, C, D]);
+    expect(ids(await list(account, { sortBy: "title" }))).toEqual([D, B, A, C]);
+    await env.DB.prepare("UPDATE wishlist_entries SET created_at = '2026-01-01T00:00:00.000Z' WHERE user_id = ?")
+      .bind(account.userId)
+      .run();
+    for (const sortOrder of ["asc", "desc"] as const) {
+      const pages = [];
+      for (const page of [1, 2]) pages.push(await list(account, { sortBy: "createdAt", sortOrder, limit: 2, page }, "GET"));
+      expect(pages.flatMap(ids)).toEqual([A, B, C, D]);
+      expect(pages.map((p) => p.body.hasMore)).toEqual([true, false]);
+    }
   });
 
   it("filters overdue plans around today (UTC), and not overdue ones including undated", async () => {

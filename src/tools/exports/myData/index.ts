@@ -31,7 +31,7 @@ function checkApplies(dataset: MyDataset, args: MyDataArgs): SortKey[] | undefin
   if (args.sortBy !== undefined && !values.includes(args.sortBy)) {
     throw invalidInput("sortBy", `sortBy: the ${dataset.name} dataset sorts by ${values.join(", ")}.`);
   }
-  return dataset.sorts.of(args.sortBy ?? fallback.sortBy, args.sortOrder ?? fallback.sortOrder);
+  return dataset.sorts.of(args.sortBy ?? fallback.sortBy, args.sortOrder);
 }
 
 /**
