@@ -4,6 +4,8 @@
 // page's guards (session, CSRF, another person's data).
 import { beforeAll, describe, expect, it } from "vitest";
 import { SCAN_CSP } from "../../src/faces/pages/scan";
+import { PLAN_LIMITS } from "../../src/platform/plans";
+import { setUsedOn, usedToday } from "../support/accounting";
 import { ean13, fictionalGame, importFixture, insertCustomGame, toNdjson } from "../support/master";
 import { PagesBrowser, signedInPerson } from "../support/pagesBrowser";
 
@@ -124,6 +126,25 @@ describe("/scan: a code looked up for the signed-in person", () => {
     expect(SCAN_CSP).toContain("script-src 'self' 'wasm-unsafe-eval';");
     const settings = await browser.get("/settings");
     expect(settings.headers.get("Content-Security-Policy")).not.toContain("wasm-unsafe-eval");
+  });
+});
+
+describe("/scan: the person's calls go through the pipeline", () => {
+  it("charges each lookup to the person's daily quota, and answers a used-up quota with its 429 page, adding nothing", async () => {
+    const { browser, userId } = await signedInPerson("FREE");
+    const before = await usedToday(userId);
+    await browser.get(`/scan?code=${UNKNOWN_CODE}`);
+    expect(await usedToday(userId)).toBe(before + 1);
+    await browser.get(`/scan?code=${OWNED_CODE}`);
+    expect(await usedToday(userId)).toBe(before + 4);
+    await setUsedOn(userId, PLAN_LIMITS.FREE.dailyQuota);
+    const refused = await browser.get(`/scan?code=${OWNED_CODE}`);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("Content-Type")).toContain("text/html");
+    const add = await browser.postForm("/scan/library", { gameId: String(GAME), code: OWNED_CODE });
+    expect(add.status).toBe(429);
+    await setUsedOn(userId, 0);
+    expect(gameCard((await browser.get(`/scan?code=${OWNED_CODE}`)).text, GAME)).toMatchObject({ "in-library": "false" });
   });
 });
 
