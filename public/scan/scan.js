@@ -64,6 +64,7 @@
     if (stream) for (const track of stream.getTracks()) track.stop();
     stream = null;
     video.srcObject = null;
+    video.parentElement.hidden = true;
     button.textContent = section.dataset.start;
   }
 
@@ -87,6 +88,7 @@
     try {
       stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment" }, audio: false });
       video.srcObject = stream;
+      video.parentElement.hidden = false;
       await video.play();
       button.textContent = section.dataset.stop;
       const read = (await nativeReader()) ?? (await wasmReader());

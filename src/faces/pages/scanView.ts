@@ -31,7 +31,7 @@ function codeForm(view: ScanView, code: string): Html {
   const { page, s } = view;
   return html`<section id="camera-section" hidden data-unavailable="${s.cameraUnavailable}" data-stop="${s.stopCamera}" data-start="${s.startCamera}">
 <button id="start-camera" class="primary" type="button">${s.startCamera}</button>
-<div class="viewfinder"><video id="camera" muted playsinline></video></div>
+<div class="viewfinder" hidden><video id="camera" muted playsinline></video></div>
 <p id="camera-status" class="help" role="status">${s.cameraHelp}</p>
 </section>
 <form id="code-form" method="get" action="/scan">${langField(page)}
