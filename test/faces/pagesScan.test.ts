@@ -129,6 +129,48 @@ describe("/scan: a code looked up for the signed-in person", () => {
   });
 });
 
+describe("/scan: suggesting an unknown code for the game picked", () => {
+  it("suggests the code; the person's scan then finds the game (not owned), another person's scan does not", async () => {
+    const code = ean13("490078100001");
+    const { browser } = await signedInPerson();
+    const stranger = await signedInPerson();
+    await browser.get(`/scan?code=${code}&title=${encodeURIComponent("スキャナの冒険2")}`);
+    const suggested = await browser.postForm("/scan/suggest", { gameId: String(SECOND_GAME), code });
+    expect(suggested.status).toBe(303);
+    expect(suggested.headers.get("Location")).toBe(`/scan?code=${code}&notice=suggested#scan-result`);
+    const after = await browser.get(`/scan?code=${code}&notice=suggested`);
+    expect(stateOf(after.text)).toBe("notOwned");
+    expect(gameCard(after.text, SECOND_GAME)).toMatchObject({ "in-library": "false", "on-wishlist": "false" });
+    expect(after.text).toContain("Suggested. Until the operator reviews it, only your own searches find the game by this code.");
+    const seen = await stranger.browser.get(`/scan?code=${code}`);
+    expect(stateOf(seen.text)).toBe("unknown");
+    expect(seen.text).not.toContain('data-game-id="781002"');
+  });
+
+  it("refuses a code whose check digit is wrong beside the result (400), and a second open suggestion with a 409", async () => {
+    const code = ean13("490078100002");
+    const wrong = `${code.slice(0, 12)}${(Number(code[12]) + 1) % 10}`;
+    const { browser } = await signedInPerson();
+    await browser.get(`/scan?code=${wrong}`);
+    const refused = await browser.postForm("/scan/suggest", { gameId: String(GAME), code: wrong });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('class="error" role="alert">A JAN code has a wrong check digit');
+    expect(stateOf((await browser.get(`/scan?code=${wrong}`)).text)).toBe("unknown");
+    expect((await browser.postForm("/scan/suggest", { gameId: String(GAME), code })).status).toBe(303);
+    const again = await browser.postForm("/scan/suggest", { gameId: String(GAME), code: ean13("490078100003") });
+    expect(again.status).toBe(409);
+    expect(again.text).toMatch(/<section id="scan-result"[\s\S]*class="error" role="alert">/);
+  });
+
+  it("refuses a suggestion without the session's CSRF token, and stores none", async () => {
+    const code = ean13("490078100004");
+    const { browser } = await signedInPerson();
+    await browser.get("/scan");
+    expect((await browser.postForm("/scan/suggest", { gameId: String(GAME), code, csrf: "" })).status).toBe(401);
+    expect(stateOf((await browser.get(`/scan?code=${code}`)).text)).toBe("unknown");
+  });
+});
+
 describe("/scan: the person's calls go through the pipeline", () => {
   it("charges each lookup to the person's daily quota, and answers a used-up quota with its 429 page, adding nothing", async () => {
     const { browser, userId } = await signedInPerson("FREE");

@@ -1,6 +1,7 @@
 import type { Context, Hono } from "hono";
 import type { Session } from "../../accounts/sessions";
 import type { AppEnv } from "../../env";
+import { suggestGameIdentifier } from "../../tools/identifiers/suggestGameIdentifier";
 import { addToLibrary } from "../../tools/library/addToLibrary";
 import { addToWishlist } from "../../tools/wishlist/addToWishlist";
 import { callerOf, isRefusal, type PersonCall } from "./asPerson";
@@ -59,7 +60,7 @@ const gameForm = (action: GameAction, notice: string) =>
     return redirectTo(c, page.href(`/scan?code=${encodeURIComponent(code)}&notice=${notice}#scan-result`));
   });
 
-/** GET /scan (the camera, the typed code and its result), and its one-tap forms. */
+/** GET /scan (the camera, the typed code and its result), and its one-tap forms: add to the library or wishlist, suggest an unknown code for a game. */
 export function mountScan(app: Hono<AppEnv>): void {
   app.get(
     "/scan",
@@ -72,5 +73,9 @@ export function mountScan(app: Hono<AppEnv>): void {
   app.post(
     "/scan/wishlist",
     gameForm((call, gameId) => call(addToWishlist, { gameId }), "addedToWishlist"),
+  );
+  app.post(
+    "/scan/suggest",
+    gameForm((call, gameId, code) => call(suggestGameIdentifier, { gameId, kind: "janCode", value: code }), "suggested"),
   );
 }
