@@ -10,7 +10,7 @@ const LAYERS = [
   ["db", "^src/db/"],
   ["platform", "^src/(platform/|env\\.ts$)"],
   ["registry", "^src/registry/"],
-  ["catalog families", "^src/tools/(games|attributes)/"],
+  ["catalog families", "^src/tools/(games|attributes|identifiers)/"],
   ["shared machinery", "^src/tools/shared/"],
   ["family consoles", "^src/tools/consoles/"],
   ["family tags", "^src/tools/tags/"],

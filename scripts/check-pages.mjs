@@ -33,6 +33,7 @@ import {
   registerClient,
   startCallbackServer,
 } from "./lib/oauthCheck.mjs";
+import { scanSteps } from "./lib/scanCheck.mjs";
 
 const OUT_DIR = join(projectRoot, "tmp", "check-pages");
 const DOCS_SCREENSHOTS = process.argv.includes("--docs-screenshot");
@@ -625,6 +626,7 @@ const STEPS = [
       return `no request to another origin than the server's (and the assistant's callback ${callback.origin}), none failed, no page error during the whole run`;
     },
   ],
+  ...scanSteps({ outDir: OUT_DIR, timeoutMs: TIMEOUT_MS }),
 ];
 
 /** Runs the steps; on a failure names the step, saves its screenshot and prints the server's log tail. */

@@ -37,6 +37,12 @@ export interface Bindings {
    * an operator who imports other master data says so here.
    */
   MASTER_DATA_CREDIT?: string;
+  /**
+   * "agreement" approves a JAN code or model number suggestion once two different accounts
+   * suggested the same value for the same game (src/tools/identifiers/review.ts); unset, every
+   * suggestion waits for the operator.
+   */
+  IDENTIFIER_AUTO_APPROVAL?: string;
   /** Origins browsers may call the API from: "*" (the default: no cookies are involved) or a comma list. */
   CORS_ORIGINS?: string;
 }

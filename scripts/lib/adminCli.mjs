@@ -21,6 +21,8 @@ export const keyChoice = ({ preset, scopes, ...rest }) =>
   preset === FULL_PRESET ? { preset: "individual", ...rest, scopes: SCOPES } : { preset, ...rest, scopes };
 /** Mirrors KEY_EXPIRY_DAYS of src/accounts/apiKeys.ts. */
 export const KEY_EXPIRY_DAYS = ["30", "90", "365"];
+/** Mirrors SUGGESTION_STATUSES of src/tools/identifiers/items.ts. */
+export const SUGGESTION_STATUSES = ["open", "approved", "rejected"];
 
 export const EXIT_OK = 0;
 export const EXIT_SERVER = 1;
@@ -71,6 +73,9 @@ All commands:
   keys revoke <keyId>
   master import platforms|companies|genres|games <file.ndjson>
   master load [dir]                (a whole master folder; default seed/master, the default catalog)
+  identifiers list [--status open|approved|rejected] [--page N] [--limit N]  (oldest first)
+  identifiers approve <suggestionId>
+  identifiers reject <suggestionId> [--reason TEXT]
 Every command has --help, e.g. npm run admin -- keys create --help
 `;
 
@@ -163,7 +168,7 @@ export function buildProgram({ print }) {
   const send = async (path, options) => adminFetch(path, { ...options, token: await operatorToken() });
 
   const program = new Command("npm run admin --")
-    .description("Operate a Retro Game Collection API server: users, API keys and master data.")
+    .description("Operate a Retro Game Collection API server: users, API keys, master data and identifier suggestions.")
     .addOption(new Option("--token-file <file>", "read the operator token from this file (first line) instead of ADMIN_TOKEN"))
     .exitOverride()
     .showHelpAfterError("(add --help for usage)")
@@ -294,6 +299,31 @@ export function buildProgram({ print }) {
       }
       print(results);
     });
+
+  const identifiers = program
+    .command("identifiers")
+    .description("review the JAN codes and model numbers users suggest for catalog games")
+    .helpCommand(false);
+  identifiers
+    .command("list")
+    .description("list suggestions of one status (default open), oldest first; conflictGameId names a game already holding the value")
+    .addOption(new Option("--status <status>", "which suggestions").choices(SUGGESTION_STATUSES))
+    .addOption(new Option("--page <n>", "page number").argParser(positiveInteger))
+    .addOption(new Option("--limit <n>", "suggestions per page (at most 100; default 50)").argParser(positiveInteger))
+    .action(async ({ status, page, limit }) => print(await send(`/identifiers?${new URLSearchParams(compact({ status, page, limit }))}`)));
+  identifiers
+    .command("approve")
+    .description("approve an open suggestion: the value becomes master data (search, exports) and the games generation moves")
+    .argument("<suggestionId>", "the suggestion (sug_...)")
+    .action(async (id) => print(await send(`/identifiers/${encodeURIComponent(id)}/approve`, { method: "POST" })));
+  identifiers
+    .command("reject")
+    .description("reject an open suggestion; its author sees the status")
+    .argument("<suggestionId>", "the suggestion (sug_...)")
+    .addOption(new Option("--reason <text>", "why, for the record (up to 200 characters)"))
+    .action(async (id, { reason }) =>
+      print(await send(`/identifiers/${encodeURIComponent(id)}/reject`, { method: "POST", body: compact({ reason }) })),
+    );
 
   return program;
 }

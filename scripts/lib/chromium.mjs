@@ -15,8 +15,8 @@ export function chromiumPath() {
   return path;
 }
 
-/** Headless Chromium with a window of `width` x `height`, that resolves no host but this machine. */
-export function launchChromium({ width, height }) {
+/** Headless Chromium with a window of `width` x `height`, that resolves no host but this machine; `args`: more switches (a fake camera). */
+export function launchChromium({ width, height, args = [] }) {
   return puppeteer.launch({
     executablePath: chromiumPath(),
     headless: true,
@@ -26,6 +26,7 @@ export function launchChromium({ width, height }) {
       // Belt and braces: no other host even resolves, besides the request guard below.
       "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost",
       `--window-size=${width},${height}`,
+      ...args,
     ],
     defaultViewport: { width, height },
   });

@@ -16,6 +16,9 @@ import { readJsonObject, readTextBody } from "../platform/requestBody";
 import { parseWith, refuseMalformedText } from "../platform/validation";
 import { findUser } from "../tools/account/queries";
 import { MASTER_DATASETS, type MasterDataset } from "../tools/games/masterRows";
+import { SUGGESTION_STATUSES, type SuggestionRow, toSuggestion } from "../tools/identifiers/items";
+import { suggestionQueue } from "../tools/identifiers/queries";
+import { approveSuggestion, rejectSuggestion } from "../tools/identifiers/review";
 import { importMasterDataset } from "./masterImport";
 import { operatorAuthentication } from "./operatorAuth";
 import { insertUser, listUsers, updateUser } from "./queries";
@@ -30,6 +33,21 @@ const listUsersInput = z.strictObject(pageArgs(USERS_PAGING));
 const KEYS_PAGING: Paging = { cap: 100, defaultLimit: 50, capReason: "the key list is capped at 100 per page" };
 const keysPageLimit = pageLimitOf("listKeys", KEYS_PAGING);
 const listKeysInput = z.strictObject(pageArgs(KEYS_PAGING));
+
+const SUGGESTIONS_PAGING: Paging = { cap: 100, defaultLimit: 50, capReason: "the suggestion list is capped at 100 per page" };
+const suggestionsPageLimit = pageLimitOf("listIdentifierSuggestions", SUGGESTIONS_PAGING);
+const listSuggestionsInput = z.strictObject({ status: z.enum(SUGGESTION_STATUSES).default("open"), ...pageArgs(SUGGESTIONS_PAGING) });
+const rejectInput = z.strictObject({ reason: z.string().min(1).max(200).optional() });
+
+/** A suggestion as the operator reviews it: who made it, and the conflict it opened, if any. */
+const reviewedSuggestion = (row: SuggestionRow) => ({
+  ...toSuggestion(row),
+  userId: row.userId,
+  conflictGameId: row.conflictGameId,
+  reviewedBy: row.reviewedBy,
+  reviewReason: row.reviewReason,
+  reviewedAt: row.reviewedAt,
+});
 
 const ADMIN_BODY_BYTES = 65_536;
 /** NDJSON bytes per import request; `npm run admin -- master import` splits larger files. */
@@ -121,6 +139,24 @@ export function createAdminRouter() {
     const dataset = parseWith(masterDatasetParam, c.req.param("dataset"));
     const body = await readTextBody(c.req.raw, MASTER_IMPORT_BYTES);
     return c.json(await importMasterDataset(createDb(c.env.DB), dataset, body));
+  });
+
+  admin.get("/identifiers", async (c) => {
+    const args = readQuery(c, listSuggestionsInput);
+    const limit = suggestionsPageLimit(args.limit);
+    const { rows, totalCount } = await suggestionQueue(createDb(c.env.DB), args.status, pageOffset(args.page, limit), limit.effectiveLimit);
+    return c.json(pageOf(rows.map(reviewedSuggestion), args.page, totalCount, limit));
+  });
+
+  admin.post("/identifiers/:suggestionId/approve", async (c) => {
+    const row = await approveSuggestion(createDb(c.env.DB), c.req.param("suggestionId"), new Date());
+    return c.json(reviewedSuggestion(row));
+  });
+
+  admin.post("/identifiers/:suggestionId/reject", async (c) => {
+    const args = await readBody(c, rejectInput);
+    const row = await rejectSuggestion(createDb(c.env.DB), c.req.param("suggestionId"), args.reason ?? null, new Date());
+    return c.json(reviewedSuggestion(row));
   });
 
   admin.delete("/keys/:keyId", async (c) => {

@@ -776,3 +776,40 @@ export const oauthClaims = sqliteTable(
   },
   (t) => [index("oauth_claims_expiry_idx").on(t.expiresAt)],
 );
+
+/**
+ * JAN codes and model numbers collectors suggest for catalog games (src/tools/identifiers/). An
+ * open suggestion is seen by its author only (their own searches find the game by it); an approved
+ * one has been written into the games or game_editions row (master data), a rejected one is kept
+ * so its author sees the outcome. `value` is stored as given for model numbers and as digits for
+ * JANs; `search_value` is its normalised code form. One open suggestion per user, game and kind.
+ */
+export const identifierSuggestions = sqliteTable(
+  "identifier_suggestions",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull(),
+    gameId: integer("game_id").notNull(),
+    gameEditionId: integer("game_edition_id"),
+    kind: text("kind", { enum: ["janCode", "modelNumber"] }).notNull(),
+    value: text("value").notNull(),
+    searchValue: text("search_value").notNull(),
+    note: text("note"),
+    status: text("status", { enum: ["open", "approved", "rejected"] })
+      .notNull()
+      .default("open"),
+    /** The official game that already holds the value when it was suggested: a conflict for the operator. */
+    conflictGameId: integer("conflict_game_id"),
+    /** Who decided: "operator", or "agreement" when two accounts suggested the same value (auto-approval). */
+    reviewedBy: text("reviewed_by"),
+    reviewReason: text("review_reason"),
+    reviewedAt: text("reviewed_at"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("identifier_suggestions_open_idx").on(t.userId, t.gameId, t.kind).where(sql`${t.status} = 'open'`),
+    index("identifier_suggestions_user_idx").on(t.userId, t.createdAt),
+    index("identifier_suggestions_value_idx").on(t.kind, t.searchValue, t.status),
+    index("identifier_suggestions_status_idx").on(t.status, t.createdAt),
+  ],
+);

@@ -153,6 +153,8 @@ export interface LinkAdmission {
   userId: string;
   plan: Plan;
   charge: DailyCharge | null;
+  /** Today's count after the charge. */
+  used: number;
 }
 
 /** linkUserQuery's row: suspended as stored (0/1). */
@@ -181,7 +183,7 @@ export async function chargeUser(
   if (answer.status === "unseeded") throw gone();
   if (answer.status === "suspended") throw accessSuspended();
   if (answer.status === "quota_exceeded") throw quotaExceeded(answer, now);
-  return { userId, plan: answer.plan, charge: cost > 0 ? { day: utcDay(now), cost } : null };
+  return { userId, plan: answer.plan, charge: cost > 0 ? { day: utcDay(now), cost } : null, used: answer.used };
 }
 
 async function accountSeedOf(env: AccountingEnv, userId: string, gone: () => ApiError): Promise<AccountSeed> {

@@ -46,6 +46,9 @@ export interface CallTerms {
   plans: readonly Plan[];
 }
 
+/** A per-user daily limit of one kind of write (not the call quota) reached: 429 until the next UTC midnight. */
+export const dailyLimitReached = (message: string, now: Date) => quotaError("rate_limited", message, now, nextUtcMidnight(now));
+
 export const quotaExceeded = (auth: Pick<AuthContext, "plan">, now: Date) =>
   quotaError("quota_exceeded", `Daily quota of ${PLAN_LIMITS[auth.plan].dailyQuota} calls reached.`, now, nextUtcMidnight(now));
 

@@ -24,8 +24,8 @@ export interface PlanDifference {
   required?: string[];
 }
 
-/** The transports a tool is called through; each calls the same pipeline (registry/invokeTool.ts). */
-export type Face = "rest" | "mcp";
+/** The transports a tool is called through; each calls the same pipeline (registry/invokeTool.ts). The pages call it for a signed-in person (/scan). */
+export type Face = "rest" | "mcp" | "pages";
 
 export interface ToolContext {
   /** The tool being called (two-step tokens are bound to it). */

@@ -1,14 +1,15 @@
 import type { Bindings } from "../bindings";
-import { type Admission, admitCall } from "../platform/admission";
+import { type Admission, admitCall, chargeUser } from "../platform/admission";
 import { type AuthContext, presentedKey } from "../platform/auth";
 import { createDb, type Db } from "../platform/db";
 import { ApiError } from "../platform/errors";
 import { batchReader, knownCallerOf } from "../platform/firstReads";
 import { runIdempotently } from "../platform/idempotency";
-import { upgradeUrlOf } from "../platform/plans";
-import { burstLimited, quotaExceeded } from "../platform/quota";
-import type { RateState } from "../platform/rateLimitHeaders";
+import { SCOPES, upgradeUrlOf } from "../platform/plans";
+import { burstLimited, burstWindowOf, quotaExceeded } from "../platform/quota";
+import { type RateState, rateStateOf } from "../platform/rateLimitHeaders";
 import { readSession } from "../platform/readSessions";
+import { nextUtcMidnight } from "../platform/time";
 import { parseWith, refuseMalformedText } from "../platform/validation";
 import { runChargedWork } from "./chargedWork";
 import type { Face, ToolDefinition } from "./defineTool";
@@ -24,6 +25,12 @@ export interface ToolCall {
   env: Bindings;
   /** The raw Authorization header. */
   authorization: string | undefined;
+  /**
+   * The pages face's caller instead of a key: the user id of a signed-in person (their passkey
+   * session, checked by the face). They act as the account's owner, with every scope; their plan
+   * and daily quota apply as to any call, and no key's burst window does.
+   */
+  person?: string;
   /**
    * The key's user as this request already verified it (an MCP POST that also carries other
    * messages, admitted by the face): admission does not read the key again.
@@ -115,6 +122,7 @@ const argumentsOrThrow = (outcome: ArgumentsOutcome) => {
 };
 
 async function admitToolCall({ tool, call, db, now, pageLimit }: CallScope): Promise<ToolAdmission> {
+  if (call.person !== undefined) return admitPerson(call.env, call.person, tool, now);
   const key = presentedKey(call.authorization);
   // A tool that can say its first reads from its arguments parses them before admission, so they
   // run beside admission; a bad argument is still answered only after admission.
@@ -122,6 +130,23 @@ async function admitToolCall({ tool, call, db, now, pageLimit }: CallScope): Pro
   const ahead = early && "args" in early ? tool.firstReads?.(early.args, { ...knownCallerOf(key.keyId), now, pageLimit }) : undefined;
   const admission = await admitCall(call.env, db, key, now, tool, ahead, call.verifiedAs);
   return { ...admission, userId: admission.auth.userId, early };
+}
+
+/** The key id a person's calls carry (a session is no key: nothing is stored or counted under it). */
+export const PERSON_KEY_ID = "session";
+
+/** A signed-in person's call, charged to their daily quota like a key's (chargeUser), with every scope of their account. */
+async function admitPerson(env: Bindings, userId: string, tool: ToolDefinition, now: Date): Promise<ToolAdmission> {
+  const gone = () => new ApiError("unauthorized", "This account no longer exists: sign in again.");
+  const { plan, charge, used } = await chargeUser(env, userId, now, tool.cost ?? 1, gone);
+  const window = burstWindowOf(now);
+  return {
+    userId,
+    auth: { userId, plan, keyId: PERSON_KEY_ID, scopes: new Set(SCOPES) },
+    charge,
+    burst: { ...window, admitted: true },
+    rate: rateStateOf(plan, { used: 0, end: window.end }, { used, end: nextUtcMidnight(now) }, now),
+  };
 }
 
 async function runCall(scope: CallScope, admitted: ToolAdmission): Promise<{ result: unknown; replayed: boolean }> {

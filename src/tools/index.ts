@@ -33,6 +33,8 @@ import { listGenres } from "./games/listGenres";
 import { listPlatforms } from "./games/listPlatforms";
 import { listPublishers } from "./games/listPublishers";
 import { searchGames } from "./games/searchGames";
+import { getGameIdentifierSuggestions } from "./identifiers/getGameIdentifierSuggestions";
+import { suggestGameIdentifier } from "./identifiers/suggestGameIdentifier";
 import { getImportStatus } from "./imports/getImportStatus";
 import { importMyData } from "./imports/importMyData";
 import { addToLibrary } from "./library/addToLibrary";
@@ -75,6 +77,8 @@ const registry = {
   listPlatforms,
   listGenres,
   listPublishers,
+  suggestGameIdentifier,
+  getGameIdentifierSuggestions,
   getLibrary,
   addToLibrary,
   updateLibraryEntry,

@@ -33,6 +33,8 @@ const REVIEWED: Record<ToolName, Hints> = {
   listPlatforms: READ,
   listGenres: READ,
   listPublishers: READ,
+  suggestGameIdentifier: [false, false, true, "only adds a suggestion; a repeat is 409 already_exists (one open per game and kind)"],
+  getGameIdentifierSuggestions: READ,
   getLibrary: READ,
   addToLibrary: [false, true, true, "takes the game off the wishlist; a repeat is 409 already_exists"],
   updateLibraryEntry: [false, true, true, TOUCH_IF_CHANGED],
@@ -197,6 +199,7 @@ const USER_ROWS: Record<string, string> = {
   games: "owner_user_id = ?1",
   platforms: "owner_user_id = ?1",
   companies: "owner_user_id = ?1",
+  identifier_suggestions: "user_id = ?1",
 };
 const DERIVED: Record<string, string[]> = { play_records: ["total_play_time"] };
 
@@ -448,6 +451,7 @@ const CASES: Partial<Record<ToolName, Case[]>> = {
     },
   ],
   addAttribute: [{ args: async () => ({ label: "セージ印二" }) }],
+  suggestGameIdentifier: [{ args: async () => ({ gameId: game(5), kind: "modelNumber", value: "SAGE-643-X" }) }],
   removeAttribute: [
     {
       args: async (p) => {

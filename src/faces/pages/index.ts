@@ -7,11 +7,12 @@ import { pageRoute } from "./guards";
 import { mountInvites } from "./invite";
 import { mountKeys } from "./keys";
 import { mountPasskeys } from "./passkeys";
+import { mountScan } from "./scan";
 import { mountSettings } from "./settings";
 import { mountSignIn } from "./signin";
 
 /** Paths of the pages: anything else under them is a page too (a 404 in the person's language, not the API's JSON). */
-const PAGE_PATHS = ["/signin/*", "/signup/*", "/invite/*", "/settings/*"];
+const PAGE_PATHS = ["/signin/*", "/signup/*", "/invite/*", "/settings/*", "/scan/*"];
 
 /**
  * The pages face: passkey sign-in, invites, and the settings where a person manages their keys and
@@ -26,6 +27,7 @@ export function mountPages(app: Hono<AppEnv>): void {
   mountConsent(app);
   mountPasskeys(app);
   mountActivity(app);
+  mountScan(app);
   for (const path of PAGE_PATHS) {
     app.all(
       path,

@@ -70,7 +70,7 @@ export function pageOf(c: Context<AppEnv>): Page {
 }
 
 /** The frame of every page: the stylesheet, the ceremonies' script where a page needs it, the language switch. */
-export function frame(page: Page, content: { title: string; main: Html; script?: boolean }): Html {
+export function frame(page: Page, content: { title: string; main: Html; script?: boolean; assets?: Html }): Html {
   const { t } = page;
   return html`<!doctype html>
 <html lang="${page.lang}">
@@ -80,6 +80,7 @@ export function frame(page: Page, content: { title: string; main: Html; script?:
 <title>${content.title} · ${t.siteName}</title>
 <link rel="stylesheet" href="/settings/pages.css">
 ${content.script ? html`<script src="/settings/passkeys.js" defer></script>` : ""}
+${content.assets ?? ""}
 </head>
 <body>
 <header class="site">
@@ -94,9 +95,9 @@ ${content.main}
 </html>`;
 }
 
-/** A page as the answer, with the pages' headers. */
-export const htmlPage = async (c: Context<AppEnv>, body: Html | Promise<Html>, status: ContentfulStatusCode = 200) =>
-  c.html(await body, status, PAGE_HEADERS);
+/** A page as the answer, with the pages' headers; a page that runs WebAssembly (/scan) widens its own policy alone. */
+export const htmlPage = async (c: Context<AppEnv>, body: Html | Promise<Html>, status: ContentfulStatusCode = 200, csp = PAGE_CSP) =>
+  c.html(await body, status, { ...PAGE_HEADERS, "Content-Security-Policy": csp });
 
 /** A redirect after a form or to sign-in (303: the browser follows it with GET), with the pages' headers. */
 export function redirectTo(c: Context<AppEnv>, location: string): Response {

@@ -9,7 +9,7 @@ import { groupsOf, loadGameRecords } from "./queries";
  * Ids fetched per call on each face: the only rule that differs between REST and MCP. Ids past
  * the limit are reported in omittedGameIds, not fetched.
  */
-export const BATCH_LIMIT: Record<Face, number> = { rest: 100, mcp: 20 };
+export const BATCH_LIMIT: Record<Face, number> = { rest: 100, mcp: 20, pages: 100 };
 
 export const getGamesBatch = defineTool({
   name: "getGamesBatch",

@@ -1,3 +1,5 @@
+import { type SQL, sql } from "drizzle-orm";
+import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { games } from "../../db/schema";
 import { sameNamedColumns } from "../../platform/bulkWrite";
 import { normalizeCode, searchForm } from "../../platform/normalize";
@@ -71,3 +73,7 @@ export const SEARCH_COLUMNS = sameNamedColumns(games, [
   "searchEditionModel",
   "searchEditionTitle",
 ]);
+
+/** A search column of joined forms ("a|b") holds `form` as one of them. */
+export const holdsForm = (column: SQL | AnySQLiteColumn, form: string) =>
+  sql`instr(${SEARCH_SEPARATOR} || ${column} || ${SEARCH_SEPARATOR}, ${SEARCH_SEPARATOR + form + SEARCH_SEPARATOR}) > 0`;

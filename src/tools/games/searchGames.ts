@@ -55,13 +55,20 @@ const hitSchema = gameSchema.extend({
  * What the answer says beyond its items: how to narrow a long answer, or why nothing matched as
  * typed, with the closest platform word it can suggest (never a game presented as a result).
  */
-function searchHint(args: { query?: string; platformIds?: number[] }, prepared: PreparedSearch, result: SearchResult): string | undefined {
+function searchHint(
+  args: { query?: string; janCode?: string; platformIds?: number[] },
+  prepared: PreparedSearch,
+  result: SearchResult,
+): string | undefined {
   const query = args.query ?? "";
   if (result.withinOneEdit) return `No game matches '${query}' as typed; these differ from it by one character.`;
   if (result.totalCount > result.hits.length) {
     return `${result.totalCount} games match; narrow with platformIds or releaseDateFrom/releaseDateTo, or make the query more specific.`;
   }
   if (result.totalCount > 0) return undefined;
+  if (args.janCode !== undefined) {
+    return `No game has the JAN code ${args.janCode} yet. Holding the box? Find the game by its title, then suggestGameIdentifier (kind janCode) adds it once reviewed.`;
+  }
   if (args.query === undefined)
     return "No game has that identifier; a model number may also be given in part (hyphens and case are ignored).";
   const words = query

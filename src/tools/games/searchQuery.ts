@@ -1,33 +1,16 @@
 import { type SQL, sql } from "drizzle-orm";
-import { alias } from "drizzle-orm/sqlite-core";
-import { gameEditions, games, platforms } from "../../db/schema";
+import { games, platforms } from "../../db/schema";
 import type { Db } from "../../platform/db";
 import { buildAfterLookups, type LookupPlan } from "../../platform/lookups";
-import { normalizeCode, searchTerms } from "../../platform/normalize";
+import { searchTerms } from "../../platform/normalize";
 import type { GameRecord } from "./gameObject";
+import { type Criterion, gc, identifierCriteria, type MatchedBy, type SearchCriteria } from "./identifierCriteria";
 import { onNamedPlatform, splitPlatformTerms } from "./platformWords";
-import {
-  allOf,
-  GAME_JOINS,
-  GAME_RANK_G,
-  GAME_SELECT,
-  type GameFilters,
-  type GameLookups,
-  gameFilterPlan,
-  joinGame,
-  rankedGame,
-  visibleTo,
-} from "./queries";
+import { allOf, GAME_JOINS, GAME_RANK_G, GAME_SELECT, type GameLookups, gameFilterPlan, joinGame, rankedGame, visibleTo } from "./queries";
 import { SEARCH_SEPARATOR } from "./searchColumns";
+import { gramMatches, indexedMatches, isIndexable, trigramMatches } from "./searchIndexes";
 
-export type MatchedBy = "janCode" | "modelNumber" | "externalId" | "title" | "titleEn" | "alias";
-
-export interface SearchCriteria extends Omit<GameFilters, "title"> {
-  query?: string;
-  janCode?: string;
-  modelNumber?: string;
-  externalId?: { dbId?: number; dbSlug?: string };
-}
+export type { MatchedBy, SearchCriteria };
 
 /**
  * Match strength, smallest first: class * 10 + field. Classes: 0 identifier, 1 exact, 3 prefix,
@@ -56,29 +39,6 @@ const startsForm = (form: Form, value: string | SQL) =>
   sql`instr(${form}, ${typeof value === "string" ? bar + value : sql`${bar} || ${value}`}) > 0`;
 const inForm = (form: Form, value: string | SQL) => sql`instr(${form}, ${value}) > 0`;
 
-/** Identifier tests read the games row itself, joined as gc only when an identifier is searched. */
-const gc = alias(games, "gc");
-type Code = typeof gc.searchModel | typeof gc.searchEditionModel;
-const holdsCode = (code: Code, value: string) => sql`instr(${bar} || ${code} || ${bar}, ${bar + value + bar}) > 0`;
-const startsCode = (code: Code, value: string) => sql`instr(${bar} || ${code}, ${bar + value}) > 0`;
-const containsCode = (code: Code, value: string) => sql`instr(${code}, ${value}) > 0`;
-
-const isIndexable = (value: string) => [...value].length >= 3;
-
-/** Games whose given games_fts columns contain `value` (3+ characters), through the trigram index. */
-// raw SQL: FTS5 MATCH (games_fts) has no builder form.
-const trigramMatches = (columns: readonly string[], value: string) =>
-  sql`SELECT rowid FROM games_fts WHERE games_fts MATCH ${`{${columns.join(" ")}} : "${value}"`}`;
-
-/** Games whose title forms or model numbers hold a 1-2 character term: every such term is a token of games_grams. */
-// raw SQL: FTS5 MATCH has no builder form.
-const gramMatches = (column: "titles" | "codes", term: string) =>
-  sql`SELECT rowid FROM games_grams WHERE games_grams MATCH ${`{${column}} : "${term}"`}`;
-
-/** A term matches through the trigram index when it is long enough, else through games_grams. */
-const indexedMatches = (trigramColumns: readonly string[], gramColumn: "titles" | "codes", term: string) =>
-  sql`${rankedGame.id} IN (${isIndexable(term) ? trigramMatches(trigramColumns, term) : gramMatches(gramColumn, term)})`;
-
 const TITLE_COLUMNS = ["search_title", "search_title_en", "search_alias"];
 
 /** Game g has a title form (title, English title, reading, nickname) containing `term`. */
@@ -103,9 +63,6 @@ function titleContainingAll(terms: readonly string[]): SQL {
   return sql.join(matches, sql` AND `);
 }
 
-/** Game g has a model number, its own or an edition's, containing `model`. */
-const modelContaining = (model: string) => indexedMatches(["search_model", "search_edition_model"], "codes", model);
-
 /** The prefix and partial cases of one term's strength on one game (see the strength scale above). */
 function termCases(term: string | SQL): SQL[] {
   const prefix = FORMS.map((form, rank) => sql`WHEN ${startsForm(form, term)} THEN ${30 + rank}`);
@@ -126,58 +83,6 @@ function textStrength(wholes: readonly string[], terms: readonly string[]): SQL 
   const exact = wholes.flatMap((whole) => FORMS.map((form, rank) => sql`WHEN ${isForm(form, whole)} THEN ${10 + rank}`));
   const rest = terms.length === 1 ? termCases(terms[0]!) : [sql`WHEN 1 THEN ${weakestTermStrength(terms)}`];
   return sql`(CASE ${sql.join([...exact, ...rest], sql` `)} ELSE 42 END)`;
-}
-
-interface Criterion {
-  /** Which games match. */
-  condition: SQL;
-  strength: SQL;
-}
-
-interface IdentifierCriterion extends Criterion {
-  exact: SQL;
-  edition: SQL;
-  matchedBy: MatchedBy;
-}
-
-function identifierCriteria(criteria: SearchCriteria): IdentifierCriterion[] {
-  const found: IdentifierCriterion[] = [];
-  if (criteria.janCode !== undefined) {
-    // Stored JANs are validated digits, so the indexed columns compare as they are.
-    const jan = normalizeCode(criteria.janCode);
-    found.push({
-      condition: sql`${rankedGame.id} IN (SELECT ${games.id} FROM ${games} WHERE ${games.janCode} = ${jan}
-        UNION ALL SELECT ${gameEditions.gameId} FROM ${gameEditions} WHERE ${gameEditions.janCode} = ${jan})`,
-      strength: sql`0`,
-      exact: sql`1`,
-      edition: sql`(${gc.janCode} IS NOT ${jan})`,
-      matchedBy: "janCode",
-    });
-  }
-  if (criteria.modelNumber !== undefined) {
-    const model = normalizeCode(criteria.modelNumber);
-    const whole = sql`(${holdsCode(gc.searchModel, model)} OR ${holdsCode(gc.searchEditionModel, model)})`;
-    const prefix = sql`(${startsCode(gc.searchModel, model)} OR ${startsCode(gc.searchEditionModel, model)})`;
-    found.push({
-      condition: modelContaining(model),
-      // HVC-SM finds the Famicom's HVC-SM… before the Super Famicom's SHVC-SM…
-      strength: sql`(CASE WHEN ${whole} THEN 0 WHEN ${prefix} THEN 1 ELSE 2 END)`,
-      exact: whole,
-      edition: sql`(NOT ${containsCode(gc.searchModel, model)})`,
-      matchedBy: "modelNumber",
-    });
-  }
-  if (criteria.externalId !== undefined) {
-    const { dbId, dbSlug } = criteria.externalId;
-    found.push({
-      condition: dbId !== undefined ? sql`${gc.dbId} = ${dbId}` : sql`${gc.dbSlug} = ${dbSlug ?? ""} AND ${gc.ownerUserId} IS NULL`,
-      strength: sql`0`,
-      exact: sql`1`,
-      edition: sql`0`,
-      matchedBy: "externalId",
-    });
-  }
-  return found;
 }
 
 /** Game g's title forms contain every term (none: any game). */
@@ -327,7 +232,7 @@ export const prepareSearch = (db: Db, userId: string, criteria: SearchCriteria, 
 
 /** Identifiers outrank text: with any identifier the strength is 0 and the text query only narrows. */
 function searchWith(userId: string, criteria: SearchCriteria, limit: number, filters: SQL[]): PreparedSearch {
-  const identifiers = identifierCriteria(criteria);
+  const identifiers = identifierCriteria(userId, criteria);
   const [identifier] = identifiers;
   const text = queryCriterion(criteria.query, identifier !== undefined);
   const lead = identifier ?? text;
