@@ -3,7 +3,7 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { z } from "zod";
 import { companies, gameEditions, games, genres, platforms } from "../db/schema";
 import { type BulkColumn, bulkInsert, readByIds, runInBatches } from "../platform/bulkWrite";
-import type { Db } from "../platform/db";
+import { createDb, type Db } from "../platform/db";
 import { ApiError } from "../platform/errors";
 import { sha256Hex } from "../platform/hashing";
 import { MALFORMED_TEXT, malformedTextPath } from "../platform/validation";
@@ -19,6 +19,7 @@ import {
   type PlatformRow,
 } from "../tools/games/masterRows";
 import { SEARCH_FORMS_VERSION } from "../tools/games/searchColumns";
+import { mergeApprovedIdentifiers } from "../tools/identifiers/masterMerge";
 import { genreTaxonomy, mainGenresAmong } from "./queries";
 
 interface Line<R> {
@@ -246,6 +247,10 @@ const gameImporter = importerOf<GameRow>(games, "gameId", {
     );
     await settleGenreKeys(d1, rows);
     await requireExisting(d1, genres.id, rows, (r) => r.genreSubId, "genreSubId");
+    await mergeApprovedIdentifiers(
+      createDb(d1),
+      rows.map(({ row }) => row),
+    );
     const editions = rows.flatMap(({ line, row }) => row.editions.map((e) => ({ line, gameId: row.gameId, id: e.gameEditionId })));
     // raw SQL: ids of any number, read in chunks of one JSON parameter (platform/bulkWrite.ts)
     const ownerOf = await readByIds<number>(

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KEY_EXPIRY_DAYS, KEY_PRESET_CHOICES } from "../../src/accounts/apiKeys";
 import { KEY_PRESETS, PLANS, SCOPES } from "../../src/platform/plans";
 import { MASTER_DATASETS } from "../../src/tools/games/masterRows";
+import { SUGGESTION_STATUSES } from "../../src/tools/identifiers/items";
 
 interface Recorded {
   method: string;
@@ -272,6 +273,10 @@ describe("commands send what the operator API expects", () => {
     [["keys", "list", "usr_1"], "GET", "/admin/v1/users/usr_1/keys?", undefined],
     [["keys", "list", "usr_1", "--page", "3", "--limit", "20"], "GET", "/admin/v1/users/usr_1/keys?page=3&limit=20", undefined],
     [["users", "invite", "usr_1"], "POST", "/admin/v1/users/usr_1/invites", undefined],
+    [["identifiers", "list"], "GET", "/admin/v1/identifiers?", undefined],
+    [["identifiers", "list", "--status", "rejected", "--page", "2"], "GET", "/admin/v1/identifiers?status=rejected&page=2", undefined],
+    [["identifiers", "approve", "sug_1"], "POST", "/admin/v1/identifiers/sug_1/approve", undefined],
+    [["identifiers", "reject", "sug_1", "--reason", "別の版"], "POST", "/admin/v1/identifiers/sug_1/reject", { reason: "別の版" }],
   ])("%j", async (args, method, path, body) => {
     const run = await admin(args);
     expect(run.code, run.stderr).toBe(0);
@@ -439,6 +444,7 @@ describe("the CLI's lists", () => {
     expect(cli.PRESETS).toEqual([...Object.keys(KEY_PRESETS), "individual"]);
     expect(cli.PRESETS).toEqual([...KEY_PRESET_CHOICES]);
     expect(cli.KEY_EXPIRY_DAYS).toEqual(KEY_EXPIRY_DAYS.map(String));
+    expect(cli.SUGGESTION_STATUSES).toEqual([...SUGGESTION_STATUSES]);
     // @ts-expect-error: likewise
     const { MASTER_DATASETS: cliDatasets } = (await import("../../scripts/lib/masterImport.mjs")) as { MASTER_DATASETS: string[] };
     expect(cliDatasets).toEqual(Object.keys(MASTER_DATASETS));

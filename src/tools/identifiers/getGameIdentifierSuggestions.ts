@@ -11,7 +11,7 @@ export const getGameIdentifierSuggestions = defineTool({
   name: "getGameIdentifierSuggestions",
   family: "identifiers",
   title: "識別子の提案一覧",
-  description: "Lists your JAN and model number suggestions, newest first, with their review status.",
+  description: "Your suggestGameIdentifier suggestions, newest first, with their status.",
   restNote: "In REST, call GET /rest/v1/getGameIdentifierSuggestions.",
   scopes: ["library:read"],
   plans: ALL_PLANS,

@@ -11,7 +11,7 @@ export const suggestionSchema = z.object({
   kind: z.enum(IDENTIFIER_KINDS),
   value: z.string(),
   note: z.string().nullable(),
-  status: z.enum(SUGGESTION_STATUSES).describe("open until the operator reviews it; approved values are catalog data."),
+  status: z.enum(SUGGESTION_STATUSES),
   createdAt: z.string(),
 });
 

@@ -45,8 +45,7 @@ export const suggestGameIdentifier = defineTool({
   name: "suggestGameIdentifier",
   family: "identifiers",
   title: "識別子の提案",
-  description:
-    "Suggests a JAN barcode (45/49, check digit verified) or model number for a catalog game or edition. Only your searches find it until the operator approves it.",
+  description: "Suggests a JAN barcode or model number for a catalog game or edition; only your searches find it until reviewed.",
   restNote: 'In REST, POST /rest/v1/suggestGameIdentifier with {"gameId", "kind", "value"}.',
   scopes: ["library:write"],
   plans: ALL_PLANS,
@@ -56,16 +55,14 @@ export const suggestGameIdentifier = defineTool({
   nullIsOmission: true,
   input: z.strictObject({
     gameId: positiveId,
-    gameEditionId: positiveId.optional().describe("An edition of that game, when the code is the edition's."),
+    gameEditionId: positiveId.optional().describe("An edition of gameId."),
     kind: z.enum(IDENTIFIER_KINDS),
-    value: text(60).describe("JAN: 8 or 13 digits (spaces, hyphens ignored). Model number: as printed."),
+    value: text(60).describe("JAN: 8/13 digits, prefix 45/49. Model number: as printed."),
     note: text(200).optional(),
   }),
   output: z.object({ item: suggestionSchema }),
   conflicts: ["already_exists"],
-  notes: [
-    `409 already_exists: an open suggestion of yours for the game and kind, a value the game has, or one confirmed for another game (kept for review). ${SUGGESTIONS_PER_DAY} a day (429).`,
-  ],
+  notes: [`409: one open per game and kind, or the value is already known. ${SUGGESTIONS_PER_DAY} a day.`],
   async handler({ db, auth, now, env }, args) {
     const { value, searchValue } = identifierValueOf(args.kind, args.value);
     const target = { gameId: args.gameId, gameEditionId: args.gameEditionId ?? null };

@@ -209,6 +209,12 @@ describe("review", () => {
     const rows = ndjsonOf(await (await fetchLink(exported.url)).text());
     expect(rows.find((row) => row.gameId === game(14))?.janCode).toBe(jan);
     expect(rows.find((row) => row.gameId === game(2))?.editions[0].modelNumber).toEqual(["YDR-0002B", "YDR-0002C"]);
+
+    // The operator's next import of the games (a title corrected) keeps the approved values.
+    await importFixture({
+      games: toNdjson([fictionalGame({ gameId: game(14), title: "ヤドリギ物語十四", platformId: PLATFORM })]),
+    });
+    expect((await searchJan(other, jan)).items).toMatchObject([{ gameId: game(14), title: "ヤドリギ物語十四" }]);
   });
 
   it("rejects: the author sees the status, nobody finds the game by the value", async () => {
@@ -297,5 +303,20 @@ describe("auto-approval when two accounts agree (IDENTIFIER_AUTO_APPROVAL=agreem
       const stored = await env.DB.prepare("SELECT model_number FROM games WHERE id = ?").bind(game(19)).first<string>("model_number");
       expect(JSON.parse(stored!).filter((code: string) => code === value)).toHaveLength(1);
     }
+  });
+});
+
+describe("the operator's review page (public/admin/)", () => {
+  it("is a static page whose one script is this origin's, calling only the operator API with the typed token", async () => {
+    const assets = (env as unknown as { ASSETS: Fetcher }).ASSETS;
+    const page = await assets.fetch("https://api.test/admin/identifiers.html");
+    expect(page.status).toBe(200);
+    const markup = await page.text();
+    expect(markup).toContain('<script src="/admin/identifiers.js" defer></script>');
+    expect(markup).not.toMatch(/https?:\/\/|<script>|style=|\son\w+=/);
+    const script = await assets.fetch("https://api.test/admin/identifiers.js");
+    const code = await script.text();
+    expect(code).toContain("/admin/v1");
+    expect(code).not.toMatch(/https?:\/\/|import\s|eval\(|innerHTML|localStorage|sessionStorage|document\.cookie/);
   });
 });
