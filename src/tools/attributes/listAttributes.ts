@@ -21,7 +21,6 @@ export const listAttributes = defineTool({
   paging: PAGING,
   input: z.strictObject({ ...pageArgs(PAGING) }),
   output: pagedEnvelope(attributeSchema),
-  notes: ["Filters and writes take an attribute's id or its exact label."],
   async handler({ db, auth, pageLimit }, args) {
     const limit = pageLimit(args.limit);
     const offset = pageOffset(args.page, limit);

@@ -12,7 +12,7 @@ export const getConsoleMaintenanceLogs = defineTool({
   name: "getConsoleMaintenanceLogs",
   family: "consoles",
   title: "メンテナンス履歴",
-  description: "Lists the maintenance logs of one of your consoles (cleaning, repairs, battery swaps), newest first.",
+  description: "Lists the maintenance logs of one of your consoles (cleaning, repairs, battery swaps).",
   restNote: "In REST, GET /rest/v1/getConsoleMaintenanceLogs?consoleId=...",
   scopes: ["play:read"],
   plans: LIGHT_AND_ABOVE,

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { confirmTokenArg, confirmTwoStep, removalResult, TWO_STEP_NOTE } from "../../platform/confirm";
 import type { Db } from "../../platform/db";
 import { PREMIUM_ONLY, REGISTERED_LIMITS, type Scope } from "../../platform/plans";
+import { CUSTOM_ID_NOTE, REVISION_NOTE, UPDATE_NOTE } from "../../platform/schemas";
 import { givenFields, patchInput } from "../../platform/updates";
 import { defineTool, type ToolKind } from "../../registry/defineTool";
 import { counted, quotedNames } from "../shared/previewText";
@@ -31,8 +32,6 @@ import {
   publisherGames,
   updateCustom,
 } from "./queries";
-
-const CUSTOM_ID_NOTE = "Custom ids are 1,000,000,000 and above.";
 
 /** What removing a record does besides, as its preview tells it. */
 interface RemovalPreview {
@@ -87,8 +86,8 @@ export const CUSTOM_PLATFORM: CustomRecordKind = {
   },
   remove: {
     description:
-      "Removes one of your custom platforms (two-step: a preview, then the call with its confirmToken). A platform your custom games or collections still use cannot be removed (400 naming platformId); consoles simply stop listing it.",
-    note: "Move or remove the custom games and PLATFORM collections on it first.",
+      "Removes one of your custom platforms (two-step); consoles stop listing it. One that custom games or PLATFORM collections still use is refused (400 naming platformId).",
+    note: "Move or remove those first.",
     async preview(db, userId, platformId, name) {
       const usage = await platformUsage(db, userId, platformId);
       if (usage.games || usage.collections) throw platformInUse(name, platformId, usage);
@@ -115,8 +114,7 @@ export const CUSTOM_PUBLISHER: CustomRecordKind = {
     restNote: "the new id is in item.companyId.",
   },
   remove: {
-    description:
-      "Removes one of your custom publishers (two-step: a preview, which counts the custom games that lose it as publisher, then the call with its confirmToken).",
+    description: "Removes one of your custom publishers (two-step; the preview counts the custom games that lose it).",
     note: "Custom games that name it keep existing with publisherId null.",
     async preview(db, userId, companyId) {
       const games = await publisherGames(db, userId, companyId);
@@ -156,10 +154,7 @@ export function customRecordAddTool(kind: CustomRecordKind) {
     input: z.strictObject(kind.fields).partial().required({ name: true }),
     output: kind.result,
     conflicts: ["already_exists"],
-    notes: [
-      CUSTOM_ID_NOTE,
-      `A name you already use is 409 already_exists; at most ${REGISTERED_LIMITS[counter.resource].PREMIUM} per account.`,
-    ],
+    notes: [CUSTOM_ID_NOTE, `At most ${REGISTERED_LIMITS[counter.resource].PREMIUM} per account.`],
     async handler({ db, auth, upgradeUrl }, args: Record<string, unknown>) {
       // Every field is stored; one not given is null.
       const fields = Object.fromEntries(Object.keys(kind.fields).map((key) => [key, args[key] ?? null])) as Named;
@@ -174,13 +169,13 @@ export function customRecordUpdateTool(kind: CustomRecordKind) {
   const basics = toolBasics(kind, "update");
   return defineTool({
     ...basics,
-    description: `Changes one of your custom ${noun}s. An omitted field is kept; null clears a field that may be empty. Send the revision you last read to be told (409 revision_conflict) when it changed since.`,
+    description: `Changes one of your custom ${noun}s.`,
     restNote: `In REST, POST /rest/v1/${basics.name} with ${idField} and the fields to change.`,
     idempotent: true,
     input: patchInput(idField, kind.idArg, kind.fields, `addCustom${kind.name}`),
     output: kind.result,
     conflicts: ["already_exists", "revision_conflict"],
-    notes: [`Official ${noun}s and other users' custom ${noun}s are 404 not_found.`],
+    notes: [UPDATE_NOTE, REVISION_NOTE, `Official ${noun}s and other users' custom ${noun}s are 404 not_found.`],
     async handler({ db, auth }, { [idField]: id, revision, ...changes }: { [field: string]: unknown; revision?: string }) {
       const stored = await updateCustom(db, kind.store, auth.userId, id as number, givenFields(changes), revision);
       return { item: customItemOf(idField, id as number, stored.fields), revision: stored.revision };

@@ -32,7 +32,6 @@ export const getGamesBatch = defineTool({
     notFoundGameIds: z.array(z.number().int()),
     omittedGameIds: z.array(z.number().int()),
   }),
-  notes: ["Duplicate ids are fetched once.", "Custom games of other users are reported as not found."],
   async handler({ db, auth, face }, args) {
     const limit = BATCH_LIMIT[face];
     const distinct = [...new Set(args.gameIds)];

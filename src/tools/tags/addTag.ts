@@ -22,7 +22,6 @@ export const addTag = defineTool({
   input: z.strictObject(tagFieldArgs).partial().required({ name: true }),
   output: z.object({ item: tagSchema }),
   conflicts: ["already_exists"],
-  notes: ["A name you already use is 409 already_exists."],
   async handler({ db, auth, now, upgradeUrl }, args) {
     const values = { name: args.name, nameKana: args.nameKana ?? null, color: args.color ?? null, description: args.description ?? null };
     const tagId = await insertTag(db, { ...auth, upgradeUrl }, values, now.toISOString());

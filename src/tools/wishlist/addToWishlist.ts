@@ -15,7 +15,7 @@ export const addToWishlist = defineTool({
   family: "wishlist",
   title: "ほしいもの追加",
   description:
-    "Puts a game on your wishlist, optionally with priority, planned date, price and place. Adding it to the library later takes it off the wishlist.",
+    "Puts a game on your wishlist, optionally with priority, planned date, price and place; adding it to the library later takes it off.",
   restNote: 'In REST, POST /rest/v1/addToWishlist with {"gameId": ...}.',
   scopes: ["library:write"],
   plans: ALL_PLANS,
