@@ -12,8 +12,7 @@ export const listAttributes = defineTool({
   name: "listAttributes",
   family: "attributes",
   title: "属性一覧",
-  description:
-    "Lists the attribute labels for library entries, copies and play records: the system labels (box, manual, sealed, ...), then yours (custom: true).",
+  description: "Lists the attribute labels: the system ones, then yours (custom: true).",
   restNote: "In REST, call GET /rest/v1/listAttributes.",
   scopes: ["library:read"],
   plans: ALL_PLANS,

@@ -20,7 +20,7 @@ export const getConsoleMaintenanceLogs = defineTool({
   paging: PAGING,
   input: z.strictObject({ consoleId: z.string().min(1).max(40), ...pageArgs(PAGING) }),
   output: pagedEnvelope(maintenanceLogSchema),
-  notes: ["Order: the completed (else scheduled, else logged) date, newest first."],
+  notes: ["Newest first by the completed, else scheduled, else logged date."],
   async handler({ db, auth, pageLimit }, args) {
     if (!(await findConsole(db, auth.userId, args.consoleId))) throw notFound(`Your console ${args.consoleId}`);
     const limit = pageLimit(args.limit);

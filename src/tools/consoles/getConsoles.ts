@@ -14,7 +14,7 @@ export const getConsoles = defineTool({
   family: "consoles",
   title: "所有ハード一覧",
   description:
-    "Lists the consoles (hardware) you own, best rated first by default; filter by name or maker, rating (or unrated), purchase date and price. Maintenance logs: getConsoleMaintenanceLogs.",
+    "Lists the consoles (hardware) you own, best rated first by default, filtered by name, maker, rating, purchase date and price; maintenance logs are getConsoleMaintenanceLogs'.",
   restNote: "In REST, fields= with no value gives consoleId, name, rating and publisherName only.",
   scopes: ["play:read"],
   plans: LIGHT_AND_ABOVE,

@@ -21,7 +21,7 @@ export const removeConsoleMaintenanceLog = defineTool({
     confirmToken: confirmTokenArg,
   }),
   output: removalResult({ maintenanceLogId: z.string() }),
-  notes: ["The log must belong to that console (404 otherwise).", TWO_STEP_NOTE],
+  notes: [TWO_STEP_NOTE],
   async handler(ctx, args) {
     const { db, auth } = ctx;
     const log = await findLog(db, auth.userId, args.maintenanceLogId);

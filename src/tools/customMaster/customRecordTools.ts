@@ -114,8 +114,8 @@ export const CUSTOM_PUBLISHER: CustomRecordKind = {
     restNote: "the new id is in item.companyId.",
   },
   remove: {
-    description: "Removes one of your custom publishers (two-step; the preview counts the custom games that lose it).",
-    note: "Custom games that name it keep existing with publisherId null.",
+    description: "Removes one of your custom publishers (two-step).",
+    note: "Custom games that name it stay, with publisherId null.",
     async preview(db, userId, companyId) {
       const games = await publisherGames(db, userId, companyId);
       const effect = games.length

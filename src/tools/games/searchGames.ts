@@ -30,7 +30,7 @@ const input = z
       .strictObject({ dbId: positiveId.optional(), dbSlug: text(200).optional() })
       .refine((id) => (id.dbId === undefined) !== (id.dbSlug === undefined), "give exactly one of dbId or dbSlug")
       .optional()
-      .describe("The external game database's id: {dbId} or {dbSlug}. POST JSON only."),
+      .describe("The external game database's id: {dbId} or {dbSlug}."),
     platformIds: z.array(positiveId).max(10).optional(),
     publisherId: positiveId.optional(),
     genreId: sharedFilterArgs.genreId,
@@ -38,7 +38,7 @@ const input = z
     releaseDateTo: isoDate.optional(),
     limit: limitArgOf(PAGING),
     fields: gameFieldsArg,
-    includeCoverage: z.boolean().optional().describe("true adds coverage (what the master data holds) to a search that found games."),
+    includeCoverage: z.boolean().optional().describe("true adds coverage (what the master data holds)."),
   })
   .superRefine(orderedRanges([["releaseDateFrom", "releaseDateTo"]]))
   .refine((args) => IDENTIFYING_TERMS.some((term) => args[term] !== undefined), {
@@ -88,7 +88,7 @@ export const searchGames = defineTool({
   family: "games",
   title: "ゲーム検索",
   description:
-    "Finds a gameId by title (kana or kanji), hiragana reading, English title, nickname, JAN barcode or model number; width, kana, case, long vowels and roman numerals are ignored (ドラゴンクエストIII = どらごんくえすと3). To list by platform or genre, use browseGames.",
+    "Finds a gameId by title (kana or kanji), hiragana reading, English title, nickname, JAN barcode or model number; spelling variants are ignored (ドラゴンクエストIII = どらごんくえすと3). To list by platform or genre, use browseGames.",
   restNote: "In REST, externalId is accepted only in a POST JSON body.",
   scopes: ["games:read"],
   plans: ALL_PLANS,
@@ -114,7 +114,7 @@ export const searchGames = defineTool({
   notes: [
     "One of query, janCode, modelNumber or externalId is required; several terms must all match.",
     "No paging (best matches first): narrow with platformIds, the release dates or a platform word beside other terms (SFC, メガドラ).",
-    "When nothing matches as typed, terms of 5+ characters may match within one edit (exact false, with a hint).",
+    "Near spellings match only when nothing matches as typed (exact false, with a hint).",
   ],
   firstReads(args, { userId, pageLimit }) {
     if (userId === undefined) return undefined;

@@ -30,9 +30,7 @@ const input = z
     fields: z
       .array(z.enum(LIBRARY_FIELD_GROUPS))
       .optional()
-      .describe(
-        "Default: game, purchase, attributes. [] gives gameId, rating and revision. tags: your tags of each game (LIGHT and above).",
-      ),
+      .describe("Default: game, purchase, attributes; [] gives gameId, rating and revision; tags is LIGHT and above."),
   })
   .superRefine(sharedRangeCheck);
 

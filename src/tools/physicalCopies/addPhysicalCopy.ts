@@ -34,7 +34,7 @@ export const addPhysicalCopy = defineTool({
     .required({ gameId: true, mode: true, revision: true }),
   output: z.object({ ...copyWriteResult, createdPhysicalIds: z.array(z.string()) }),
   conflicts: ["already_exists", "revision_conflict"],
-  notes: ["materialize with copies recorded is 409 already_exists. Re-read after an uncertain result rather than retrying."],
+  notes: ["materialize with copies recorded is 409 already_exists."],
   async handler({ db, auth, now }, { gameId, mode, revision, makeActive = false, attributes, editionRef: _base, ...given }) {
     const entry = await findEntry(db, auth.userId, gameId);
     if (!entry) throw notInLibrary(gameId);

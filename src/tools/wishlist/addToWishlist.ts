@@ -30,7 +30,7 @@ export const addToWishlist = defineTool({
     .required({ gameId: true }),
   output: wishlistWriteResult,
   conflicts: ["already_exists"],
-  notes: ["A game already on the wishlist or in the library is 409 already_exists."],
+  notes: ["One already on the wishlist or in the library is 409 already_exists."],
   async handler({ db, auth, now, upgradeUrl }, args) {
     if (!(await loadGameRecords(db, auth.userId, [args.gameId])).has(args.gameId)) throw notFound(`Game ${args.gameId}`);
     const values = {
