@@ -4,7 +4,7 @@ import { z } from "zod";
 export const GLOBAL_LIMIT_CEILING = 1000;
 
 /** The `limit` argument: an integer >= 1; larger-than-allowed values are reduced, not refused. */
-export const limitArg = (toolCap: number) =>
+export const limitArg = (toolCap: number, defaultLimit: number) =>
   z
     .number()
     .min(1)
@@ -12,7 +12,7 @@ export const limitArg = (toolCap: number) =>
     .refine(Number.isInteger, "must be an integer")
     .meta({ type: "integer" })
     .optional()
-    .describe(`Up to ${toolCap}.`);
+    .describe(`Up to ${toolCap} (default ${defaultLimit}).`);
 
 export const pageArg = z.number().int().min(1).default(1).describe("From 1.");
 
@@ -27,7 +27,7 @@ export interface Paging {
   capReason?: string;
 }
 
-export const limitArgOf = (paging: Paging) => limitArg(paging.cap);
+export const limitArgOf = (paging: Paging) => limitArg(paging.cap, paging.defaultLimit);
 
 /** The `page` and `limit` arguments of a paged list. */
 export const pageArgs = (paging: Paging) => ({ page: pageArg, limit: limitArgOf(paging) });

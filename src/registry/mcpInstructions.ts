@@ -45,7 +45,7 @@ export const isDescribedOnce = (description: string) => describedOnce.has(descri
 /** What the server tells a client on initialize (its `instructions`), for the model's context. */
 export const MCP_INSTRUCTIONS = [
   "Tools for one collector's library of Japanese retro games.",
-  "Look ids up before you use them: searchGames finds a gameId (browseGames lists by platform and genre); listPlatforms, listGenres and listPublishers give the other ids; getGamesBatch reads many games at once.",
+  "Look ids up first: searchGames finds a gameId; listPlatforms, listGenres and listPublishers give the other ids.",
   "getAccount tells the plan (FREE, LIGHT or PREMIUM), its limits and today's quota use;",
   '"today" in default dates and overdue filters is the day in the account\'s time zone (getAccount timeZone). Custom games, platforms and publishers have ids from 1,000,000,000.',
   "Every tool call counts against the daily quota and a burst limit per 10 seconds: rate_limited says when to retry (retryAfterSec); plan_required names what the plan lacks.",

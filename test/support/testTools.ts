@@ -19,7 +19,7 @@ export const echoTool = defineTool({
     text: z.string().max(30).optional(),
     fields: z.array(z.enum(["game", "userLinks"])).optional(),
     externalId: z.object({ dbId: z.number().int() }).optional(),
-    limit: limitArg(200),
+    limit: limitArg(200, 50),
     page: pageArg,
   }),
   output: z.any(),

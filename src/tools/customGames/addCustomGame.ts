@@ -9,8 +9,7 @@ export const addCustomGame = defineTool({
   name: "addCustomGame",
   family: "customGames",
   title: "カスタムゲーム追加",
-  description:
-    "Registers a game the master data lacks (a homebrew, a prototype, a regional variant) as your own custom game, seen only by you and usable wherever a gameId is.",
+  description: "Registers a game the master data lacks as your own custom game, seen only by you and usable wherever a gameId is.",
   restNote: "In REST, POST /rest/v1/addCustomGame; the new gameId is in item.gameId.",
   scopes: ["library:write"],
   plans: PREMIUM_ONLY,

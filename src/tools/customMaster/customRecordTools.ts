@@ -80,8 +80,7 @@ export const CUSTOM_PLATFORM: CustomRecordKind = {
   fields: customPlatformFields,
   result: customPlatformResult,
   add: {
-    description:
-      "Registers a platform the master data lacks (a regional model, a homebrew console), seen only by you, for your custom games, consoles and collections.",
+    description: "Registers a platform the master data lacks, seen only by you, for your custom games, consoles and collections.",
     restNote: "the new platformId is in item.platformId.",
   },
   remove: {
@@ -109,8 +108,7 @@ export const CUSTOM_PUBLISHER: CustomRecordKind = {
   fields: customPublisherFields,
   result: customPublisherResult,
   add: {
-    description:
-      "Registers a publisher the master data lacks (a doujin circle, a small label), seen only by you, for your custom games' publisherId.",
+    description: "Registers a publisher the master data lacks, seen only by you, for your custom games' publisherId.",
     restNote: "the new id is in item.companyId.",
   },
   remove: {

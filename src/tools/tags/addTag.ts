@@ -10,7 +10,7 @@ export const addTag = defineTool({
   name: "addTag",
   family: "tags",
   title: "タグ追加",
-  description: "Creates a tag to group games you own your way (e.g. 'favourites', 'to finish this year'); add games with updateTagGames.",
+  description: "Creates a tag to group games you own your way; add games with updateTagGames.",
   restNote: 'In REST, POST /rest/v1/addTag with {"name": ...}.',
   scopes: ["library:write"],
   plans: LIGHT_AND_ABOVE,
