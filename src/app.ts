@@ -22,7 +22,7 @@ import { tools as registeredTools } from "./tools";
 export interface Services {
   /** How Client ID Metadata Documents are fetched (src/accounts/clientMetadata.ts): the public internet by default. */
   fetchClientMetadata?: MetadataFetch;
-  /** The instant tool calls take as now (a fixed one in tests), by default the system's. */
+  /** The instant tool calls take as now over REST and MCP alike (a fixed one in tests), by default the system's. */
   clock?: () => Date;
 }
 
@@ -38,7 +38,7 @@ export function createApp(tools: readonly ToolDefinition[] = registeredTools, se
 
   mountCatalogRoutes(app, tools);
   mountToolRoutes(app, tools, clock);
-  const mcp = mcpFace(tools);
+  const mcp = mcpFace(tools, clock);
   mountMcpEndpoint(app, mcp);
   mountOAuth(app, mcp, services.fetchClientMetadata ?? publicFetch);
   mountDownloadRoutes(app);

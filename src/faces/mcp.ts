@@ -81,6 +81,8 @@ interface McpCall {
   bookmark: string | undefined;
   /** The families the client narrowed its list to (`?toolsets=`); all when undefined. */
   toolsets: ReadonlySet<string> | undefined;
+  /** The app's clock (a test may fix it), as the REST face reads it: "today" for every default date. */
+  clock: () => Date;
 }
 
 const callOf = (extra: Record<string, unknown> | undefined) => extra?.call as McpCall;
@@ -99,9 +101,9 @@ const isPreview = (result: unknown): result is ConfirmPreview => confirmPreviewS
  * Counts a tool call the face answers itself (a person's answer, refused or declined) as one
  * message at the door; a refused key or a full window is the call's answer, as the pipeline's is.
  */
-async function countAtDoor({ c, authorization, caller }: McpCall, requestId: string): Promise<CallToolResult | undefined> {
+async function countAtDoor({ c, authorization, caller, clock }: McpCall, requestId: string): Promise<CallToolResult | undefined> {
   try {
-    await admitMessages(c, presentedKey(authorization), 1);
+    await admitMessages(c, presentedKey(authorization), 1, clock());
     caller.keyChecked = true;
     return undefined;
   } catch (error) {
@@ -115,7 +117,7 @@ async function countAtDoor({ c, authorization, caller }: McpCall, requestId: str
  * request's protocol revision family: 2026-07-28 ("modern") or a 2025 one ("legacy").
  */
 function serverFor(call: McpCall, era: ProtocolEra, byName: ReadonlyMap<string, ToolDefinition>, listed: ToolList) {
-  const { c, authorization, caller, bookmark } = call;
+  const { c, authorization, caller, bookmark, clock } = call;
   const server = new Server(
     { name: "retro-game-collection-api", title: "Retro Game Collection API", version: CATALOG_REVISION },
     { capabilities: { tools: { listChanged: false } }, instructions: MCP_INSTRUCTIONS, cacheHints: { "tools/list": TOOLS_LIST_CACHE } },
@@ -128,13 +130,13 @@ function serverFor(call: McpCall, era: ProtocolEra, byName: ReadonlyMap<string, 
     const requestId = c.get("requestId");
     const throughPerson = confirmsThroughPerson(tool, era, ctx);
     let args: Record<string, unknown> = request.params.arguments ?? {};
-    const answer: PersonsAnswer = throughPerson ? await personsAnswer(c.env, ctx, tool, args, new Date()) : { kind: "none" };
+    const answer: PersonsAnswer = throughPerson ? await personsAnswer(c.env, ctx, tool, args, clock()) : { kind: "none" };
     if (answer.kind === "refused" || answer.kind === "declined" || answer.kind === "invalid") {
       // Answered here without the pipeline: the call still counts in the key's burst window.
       const notAdmitted = await countAtDoor(call, requestId);
       if (notAdmitted) return notAdmitted;
       if (answer.kind === "invalid") throw refusedState();
-      return toolError(answer.kind === "refused" ? answer.error : await declinedAnswer(c.env, answer.confirmToken, new Date()), requestId);
+      return toolError(answer.kind === "refused" ? answer.error : await declinedAnswer(c.env, answer.confirmToken, clock()), requestId);
     }
     if (answer.kind === "confirmed") args = { ...args, confirmToken: answer.confirmToken };
     const outcome = await invokeTool(tool, {
@@ -146,6 +148,7 @@ function serverFor(call: McpCall, era: ProtocolEra, byName: ReadonlyMap<string, 
       origin: publicOrigin(c.env, c.req.url),
       input: { raw: args },
       bookmark,
+      now: clock(),
     });
     if (outcome.bookmark) c.set("bookmark", outcome.bookmark);
     if (outcome.rate) {
@@ -157,7 +160,7 @@ function serverFor(call: McpCall, era: ProtocolEra, byName: ReadonlyMap<string, 
       if (answer.kind === "confirmed" && asApiError(outcome.error, requestId).details.field === "confirmToken") throw refusedState();
       return toolError(outcome.error, requestId);
     }
-    if (throughPerson && isPreview(outcome.result)) return confirmationAsked(c.env, tool, args, outcome.result, new Date());
+    if (throughPerson && isPreview(outcome.result)) return confirmationAsked(c.env, tool, args, outcome.result, clock());
     return toolResult(outcome.result);
   });
   return server;
@@ -216,8 +219,7 @@ function burstUnitsOf(body: McpBody, tools: ReadonlyMap<string, ToolDefinition>)
  * Authenticates the key and counts `units` messages in its burst window (429 when it has no room
  * for them all); answers who is calling.
  */
-async function admitMessages(c: Context<AppEnv>, key: PresentedKey, units: number): Promise<AuthContext> {
-  const now = new Date();
+async function admitMessages(c: Context<AppEnv>, key: PresentedKey, units: number, now: Date): Promise<AuthContext> {
   const { auth, burst } = await admitRequests(c.env, key, now, units);
   if (!burst.admitted) throw burstLimited(auth, burst, now);
   return auth;
@@ -264,7 +266,7 @@ export type McpAnswer = (c: Context<AppEnv>, request: Request, authorization: st
  * pipeline as REST. /mcp reads the key from the request's Authorization header; the OAuth face
  * (oauth.ts) answers with the key its grant carries.
  */
-export function mcpFace(allTools: readonly ToolDefinition[]): McpAnswer {
+export function mcpFace(allTools: readonly ToolDefinition[], clock: () => Date): McpAnswer {
   const tools = mcpTools(allTools);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const listed = listingOf(tools);
@@ -296,10 +298,11 @@ export function mcpFace(allTools: readonly ToolDefinition[]): McpAnswer {
     const body = await readMcpBody(request);
     const units = burstUnitsOf(body, byName);
     // Refused before anything runs: a bad key (401) first, then a full burst window (429), then a bad body.
-    const caller: McpCaller = units > 0 ? { verified: await admitMessages(c, key, units), keyChecked: true } : { keyChecked: false };
+    const caller: McpCaller =
+      units > 0 ? { verified: await admitMessages(c, key, units, clock()), keyChecked: true } : { keyChecked: false };
     if ("refusal" in body) return body.refusal;
     if ("error" in narrowing) throw narrowing.error;
-    const call: McpCall = { c, authorization, caller, bookmark, toolsets: narrowing.toolsets };
+    const call: McpCall = { c, authorization, caller, bookmark, toolsets: narrowing.toolsets, clock };
     // The SDK's own classifier reads a copy of the body (this one was read above).
     const legacy = await isLegacyRequest(new Request(request.url, { method: "POST", headers: request.headers, body: body.text }));
     const answer = legacy
@@ -309,7 +312,7 @@ export function mcpFace(allTools: readonly ToolDefinition[]): McpAnswer {
     // No call got past the key: its refusal is the answer, or, if the SDK refused the POST before
     // any call ran, the key is still judged first.
     if (caller.refusal) throw caller.refusal.error;
-    await admitMessages(c, key, 0);
+    await admitMessages(c, key, 0, clock());
     return answer;
   };
 }

@@ -12,7 +12,7 @@ export const limitArg = (toolCap: number, defaultLimit: number) =>
     .refine(Number.isInteger, "must be an integer")
     .meta({ type: "integer" })
     .optional()
-    .describe(`Up to ${toolCap} (default ${defaultLimit}); more is reduced.`);
+    .describe(`Up to ${toolCap} (default ${defaultLimit}).`);
 
 export const pageArg = z.number().int().min(1).default(1).describe("From 1.");
 

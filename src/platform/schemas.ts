@@ -9,6 +9,21 @@ export const isoDate = z.iso.date({ error: "must be a calendar date YYYY-MM-DD" 
  * date ranges, exports and imports read one kind of value. What is known of a vaguer date (a
  * month, a year) goes in the record's memo; the date stays null.
  */
+/** What every update says of its fields (a note in REST; the MCP instructions say it once). */
+export const UPDATE_NOTE = "An omitted field is kept; null clears one that may be empty.";
+
+/** What every update with an optional revision says of it (a note in REST; the MCP instructions say it once). */
+export const REVISION_NOTE = "Send the revision you last read to be told (409 revision_conflict, nothing changed) when it changed since.";
+
+/** What every custom record says of its id (a note in REST; the MCP instructions say it once). */
+export const CUSTOM_ID_NOTE = "Custom ids are 1,000,000,000 and above.";
+
+/** What a price's description says (the MCP instructions say it once). */
+export const PRICE_DESCRIPTION = "JPY.";
+
+/** What every sorted list says of empty values (a note in REST; the MCP instructions say it once). */
+export const SORT_NOTE = "Empty values sort last in either order.";
+
 /** What a recorded date's description says after naming the date (the MCP instructions say it once). */
 export const RECORDED_DATE_RULE =
   'a full date YYYY-MM-DD. Only the month or year known? Leave it null and note it in memo (e.g. "2023年5月頃").';

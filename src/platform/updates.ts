@@ -11,7 +11,7 @@ type PatchShape<K extends string, I extends z.ZodType, S extends z.ZodRawShape> 
  * its fields and the revision last read (both optional: an omitted field is kept).
  */
 export function patchInput<K extends string, I extends z.ZodType, S extends z.ZodRawShape>(idKey: K, idArg: I, fields: S, addTool: string) {
-  const revision = z.string().min(1).describe(`From ${addTool} or the last update; optional.`);
+  const revision = z.string().min(1).describe(`From ${addTool} or the last update.`);
   // zod cannot type a mask keyed by a generic name: PatchShape states what partial().required() makes.
   const all: z.ZodObject = z.strictObject({ [idKey]: idArg, ...fields, revision }).partial();
   const required: Record<string, true> = { [idKey]: true };

@@ -1,9 +1,8 @@
-import { TWO_STEP_NOTE } from "../platform/confirm";
 import { pageEnvelopeFields } from "../platform/paging";
 import type { Plan, Scope } from "../platform/plans";
 import { type JsonSchema, toJsonSchema } from "./catalog";
 import { annotationsOf, type ToolDefinition } from "./defineTool";
-import { isDescribedOnce } from "./mcpInstructions";
+import { isDescribedOnce, isNoteSaidOnce } from "./mcpInstructions";
 
 /**
  * What MCP tools/list shows a key: the tools it can call, each in a form written for a model's
@@ -47,6 +46,14 @@ const MAX_LISTED_MAXIMUM = 10_000;
 
 const listedMaximum = (node: JsonSchema) => typeof node.maximum === "number" && node.maximum <= MAX_LISTED_MAXIMUM;
 
+const SAID_ONCE_KEYS = new Set(["description", "default", "maxItems", "maxLength"]);
+
+/** A rating, a priority or a bound of them: 1 to 5, as the instructions say once. */
+const isOneToFive = (node: JsonSchema) => node.minimum === 1 && node.maximum === 5;
+
+/** sortOrder's values, which the instructions give. */
+const isSortOrder = (values: Json) => JSON.stringify(values) === '["asc","desc"]';
+
 /** One input schema node in its listed form (recursively). */
 function leanInput(node: Json): Json {
   if (Array.isArray(node)) return node.map(leanInput);
@@ -60,7 +67,10 @@ function leanInput(node: Json): Json {
     if (key === "minimum" && (value === 0 || value === 1) && !listedMaximum(node)) continue;
     if (key === "maximum" && !listedMaximum(node)) continue;
     if (key === "additionalProperties" && value === false) continue;
-    if (key === "description" && typeof value === "string" && isDescribedOnce(value)) continue;
+    // An argument the instructions describe (page, confirmToken, the shared filters) takes its default and caps from them too.
+    if (SAID_ONCE_KEYS.has(key) && typeof node.description === "string" && isDescribedOnce(node.description)) continue;
+    if ((key === "minimum" || key === "maximum") && isOneToFive(node)) continue;
+    if (key === "enum" && isSortOrder(value)) continue;
     if (key === "maxLength" && typeof value === "number" && value > MAX_LISTED_LENGTH) continue;
     lean[key] =
       key === "properties" && isObject(value)
@@ -102,46 +112,26 @@ function withoutNull(schema: JsonSchema): JsonSchema {
   return { ...kept[0], ...own };
 }
 
-/** A property's type alone: objects and arrays without their inner shapes, nullable as anyOf. */
-function typeOnly(schema: JsonSchema): JsonSchema {
-  if (Array.isArray(schema.anyOf)) return unionOf((schema.anyOf as JsonSchema[]).map(typeOnly));
-  if (Array.isArray(schema.type)) return unionOf((schema.type as string[]).map((type) => typeOnly({ ...schema, type })));
-  if (schema.const !== undefined) return { const: schema.const };
-  if (schema.type === "string" && Array.isArray(schema.enum)) return { type: "string", enum: schema.enum };
-  return schema.type === undefined ? {} : { type: schema.type };
-}
-
-function unionOf(branches: JsonSchema[]): JsonSchema {
-  const distinct = [...new Map(branches.map((branch) => [JSON.stringify(branch), branch])).values()];
-  return distinct.length === 1 ? distinct[0]! : { anyOf: distinct };
-}
-
 const ENVELOPE = Object.keys(pageEnvelopeFields);
 
-/** The result's own properties, each by its type; a union result (a two-step preview or its outcome) lists both. */
+/**
+ * The keys every result of the tool carries (each variant's required ones, a two-step preview's
+ * included), less a page's envelope: names, not shapes, since the results show the shapes and the
+ * catalog defines them.
+ */
 function outputFor(tool: ToolDefinition): JsonSchema {
   const schema = toJsonSchema(tool.output, "output");
-  // A two-step tool's preview is the one the instructions describe.
-  const variants = (Array.isArray(schema.anyOf) ? (schema.anyOf as JsonSchema[]) : [schema]).filter(
-    (variant) => !isObject(variant.properties) || !("confirmRequired" in variant.properties),
-  );
-  const seen = new Map<string, JsonSchema[]>();
-  for (const variant of variants) {
-    for (const [name, property] of Object.entries((variant.properties ?? {}) as Record<string, JsonSchema>)) {
-      seen.set(name, [...(seen.get(name) ?? []), typeOnly(property)]);
-    }
-  }
-  const isPage = ENVELOPE.every((name) => seen.has(name));
-  const properties = [...seen].filter(([name]) => !(isPage && ENVELOPE.includes(name)));
-  return {
-    type: "object",
-    properties: Object.fromEntries(properties.map(([name, types]) => [name, unionOf(types)])),
-  };
+  const variants = Array.isArray(schema.anyOf) ? (schema.anyOf as JsonSchema[]) : [schema];
+  const requiredOf = (variant: JsonSchema) => (variant.required as string[] | undefined) ?? [];
+  const always = variants.map(requiredOf).reduce((kept, next) => kept.filter((name) => next.includes(name)));
+  const isPage = ENVELOPE.every((name) => always.includes(name));
+  const required = always.filter((name) => !(isPage && ENVELOPE.includes(name)));
+  return required.length > 0 ? { type: "object", required } : { type: "object" };
 }
 
 /** The description a model reads: what the tool does, then the rules the catalog keeps as notes. */
 function descriptionOf(tool: ToolDefinition): string {
-  const notes = (tool.notes ?? []).filter((note) => note !== TWO_STEP_NOTE);
+  const notes = (tool.notes ?? []).filter((note) => !isNoteSaidOnce(note));
   return [tool.description, ...notes].join(" ");
 }
 

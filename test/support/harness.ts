@@ -52,6 +52,16 @@ export async function send(path: string, init: RequestInit = {}): Promise<Reply>
   return toReply(await exports.default.fetch(new Request(`${ORIGIN}${path}`, init)));
 }
 
+/** An app built with other tools, bindings or clock as a fetch (its work after the answer awaited), for clients that take one. */
+export const fetchThrough =
+  (app: ReturnType<typeof createApp>, bindings: Partial<Bindings> = {}) =>
+  async (request: Request): Promise<Response> => {
+    const ctx = createExecutionContext();
+    const response = await app.fetch(request, { ...env, ...bindings }, ctx);
+    await waitOnExecutionContext(ctx);
+    return response;
+  };
+
 /** Sends a request to an app built with other tools or bindings (e.g. maintenance on). */
 export async function sendTo(
   app: ReturnType<typeof createApp>,
@@ -59,10 +69,7 @@ export async function sendTo(
   init: RequestInit = {},
   bindings: Partial<Bindings> = {},
 ): Promise<Reply> {
-  const ctx = createExecutionContext();
-  const response = await app.request(`${ORIGIN}${path}`, init, { ...env, ...bindings }, ctx);
-  await waitOnExecutionContext(ctx);
-  return toReply(response);
+  return toReply(await fetchThrough(app, bindings)(new Request(`${ORIGIN}${path}`, init)));
 }
 
 /** The real app plus tools that exist only to exercise the registry's rules. */

@@ -7,11 +7,18 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
 import { ORIGIN } from "./harness";
 
-/** A connected SDK client whose requests reach the Worker's default export, with this key (or an OAuth access token at /mcp/oauth). */
-export async function mcpClient(apiKey: string | null, path = "/mcp"): Promise<Client> {
+/**
+ * A connected SDK client whose requests reach the Worker's default export (or `worker`, an app a
+ * test built), with this key (or an OAuth access token at /mcp/oauth).
+ */
+export async function mcpClient(
+  apiKey: string | null,
+  path = "/mcp",
+  worker: (request: Request) => Promise<Response> = (request) => exports.default.fetch(request),
+): Promise<Client> {
   const transport = new StreamableHTTPClientTransport(new URL(`${ORIGIN}${path}`), {
     requestInit: apiKey === null ? {} : { headers: { Authorization: `Bearer ${apiKey}` } },
-    fetch: (input, init) => exports.default.fetch(new Request(input, init)),
+    fetch: (input, init) => worker(new Request(input, init)),
   });
   // workerd forbids code generation, so the client checks output schemas with cfworker's validator.
   const client = new Client({ name: "rgc-tests", version: "1" }, { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });

@@ -11,7 +11,7 @@ export const getAccount = defineTool({
   family: "account",
   title: "アカウント確認",
   description:
-    "Returns the plan, the time zone and today's date there (the \"today\" of default dates and overdue filters), record counts against the plan's limits, today's usage against the daily quota (a UTC day) and the burst rate.",
+    "Returns the plan, the account's time zone and today's date there, counts against the plan's limits, today's usage of the daily quota (a UTC day) and the burst rate.",
   restNote: "In REST, call GET /rest/v1/getAccount with the key in the Authorization header.",
   scopes: [],
   plans: ALL_PLANS,
@@ -39,7 +39,6 @@ export const getAccount = defineTool({
     }),
     rate: z.object({ burstLimit: z.number().int(), burstWindowSec: z.number().int() }),
   }),
-  notes: ["Any valid key may call it (no scope); the call counts toward today's usage."],
   async handler({ env, db, auth, now }) {
     const { account } = await readAccount(env, db, auth.userId, now);
     if (!account) throw new ApiError("unauthorized", "The API key's account no longer exists.");

@@ -20,10 +20,7 @@ export const addAttribute = defineTool({
   input: z.strictObject({ label: nameText(30).describe("1 to 30 characters, unique among system and your labels.") }),
   output: z.object({ item: attributeSchema }),
   conflicts: ["already_exists"],
-  notes: [
-    "A label equal to a system label or one of yours is 409 already_exists.",
-    "How many labels you may add depends on the plan (see getAccount).",
-  ],
+  notes: ["How many labels you may add depends on the plan (see getAccount)."],
   async handler({ db, auth, upgradeUrl }, args) {
     return { item: await insertOwnAttribute(db, { ...auth, upgradeUrl }, args.label) };
   },

@@ -12,8 +12,7 @@ export const listAttributes = defineTool({
   name: "listAttributes",
   family: "attributes",
   title: "属性一覧",
-  description:
-    "Lists the attribute labels for library entries, copies and play records: the system labels (box, manual, sealed, ...), then yours (custom: true).",
+  description: "Lists the attribute labels: the system ones, then yours (custom: true).",
   restNote: "In REST, call GET /rest/v1/listAttributes.",
   scopes: ["library:read"],
   plans: ALL_PLANS,
@@ -21,7 +20,6 @@ export const listAttributes = defineTool({
   paging: PAGING,
   input: z.strictObject({ ...pageArgs(PAGING) }),
   output: pagedEnvelope(attributeSchema),
-  notes: ["Filters and writes take an attribute's id or its exact label."],
   async handler({ db, auth, pageLimit }, args) {
     const limit = pageLimit(args.limit);
     const offset = pageOffset(args.page, limit);

@@ -12,7 +12,7 @@ export const removeAttribute = defineTool({
   family: "attributes",
   title: "属性削除",
   description:
-    "Removes one of your own attribute labels (two-step: a preview, then the call with its confirmToken). It is taken off every library entry, physical copy and play record that carries it. System labels cannot be removed.",
+    "Removes one of your own attribute labels (two-step), taking it off every entry, copy and play record that carries it; system labels stay.",
   restNote: 'In REST, POST /rest/v1/removeAttribute with {"attribute": id or label}, then again with confirmToken.',
   scopes: ["library:delete"],
   plans: ALL_PLANS,

@@ -12,7 +12,7 @@ export const addCollection = defineTool({
   family: "collections",
   title: "コレクション追加",
   description:
-    "Creates a goal to complete: INDIVIDUAL (listed games), TAG (games with one of your tags) or PLATFORM (a platform's games, optionally by genre and release dates). A game is achieved once in your library (purpose LIBRARY) or its latest play record is COMPLETED (PLAY).",
+    "Creates a goal to complete: INDIVIDUAL (listed games), TAG (games with one of your tags) or PLATFORM (a platform's games, optionally by genre and release dates); a game is achieved once in your library (purpose LIBRARY) or once its latest play record is COMPLETED (PLAY).",
   restNote: "In REST, POST /rest/v1/addCollection.",
   scopes: ["library:write"],
   plans: PREMIUM_ONLY,
@@ -33,7 +33,6 @@ export const addCollection = defineTool({
     .partial({ description: true, gameIds: true, excludeGameIds: true })
     .superRefine(orderedRanges([["releaseDateFrom", "releaseDateTo"]])),
   output: z.object({ item: collectionSchema }),
-  notes: ["gameIds and excludeGameIds hold up to 1,000 games each (400 past that)."],
   async handler({ db, auth, now, upgradeUrl }, args) {
     const collection = {
       name: args.name,

@@ -12,8 +12,7 @@ export const getCollections = defineTool({
   name: "getCollections",
   family: "collections",
   title: "コレクション一覧",
-  description:
-    "Lists your collections, oldest first, with their definitions, achievement summary and the revision updateCollection needs; each game's achievement is getCollectionGames'.",
+  description: "Lists your collections, oldest first, with their definitions, achievement summary and the revision updateCollection needs.",
   restNote: "In REST, call GET /rest/v1/getCollections.",
   scopes: ["library:read"],
   plans: PREMIUM_ONLY,
@@ -26,7 +25,6 @@ export const getCollections = defineTool({
     ...pageArgs(PAGING),
   }),
   output: pagedEnvelope(collectionSchema),
-  notes: ["Each summary covers the whole collection."],
   async handler({ db, auth, pageLimit }, args) {
     const limit = pageLimit(args.limit);
     const { rows, totalCount } = await collectionPage(db, auth.userId, args, pageWindow(args.page, limit));

@@ -13,8 +13,8 @@ const gameIdList = z.array(positiveId).max(COLLECTION_GAME_LIMIT);
 export const collectionFieldArgs = {
   name: nameText(50),
   description: text(500).nullable(),
-  gameIds: gameIdList.describe("INDIVIDUAL: the games, up to 1,000."),
-  excludeGameIds: gameIdList.describe("TAG and PLATFORM: games left out, up to 1,000."),
+  gameIds: gameIdList.describe("INDIVIDUAL: the games."),
+  excludeGameIds: gameIdList.describe("TAG and PLATFORM: games left out."),
 };
 
 export const collectionSummarySchema = z.object({

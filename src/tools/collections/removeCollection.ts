@@ -21,7 +21,7 @@ export const removeCollection = defineTool({
   name: "removeCollection",
   family: "collections",
   title: "コレクション削除",
-  description: "Removes a collection (two-step: a preview, then the call with its confirmToken). The games themselves stay.",
+  description: "Removes a collection (two-step); its games stay.",
   restNote: 'In REST, POST /rest/v1/removeCollection with {"collectionId": ...}, then again with confirmToken.',
   scopes: ["library:delete"],
   plans: PREMIUM_ONLY,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { invalidInput, notFound } from "../../platform/errors";
 import { PREMIUM_ONLY } from "../../platform/plans";
+import { REVISION_NOTE } from "../../platform/schemas";
 import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
 import { collectionFieldArgs, collectionSchema, toCollection, toCollectionItem } from "./items";
@@ -23,7 +24,7 @@ export const updateCollection = defineTool({
     .required({ collectionId: true }),
   output: z.object({ item: collectionSchema }),
   conflicts: ["revision_conflict"],
-  notes: ["A stale revision is 409 revision_conflict and nothing changes."],
+  notes: [REVISION_NOTE],
   async handler({ db, auth, now }, { collectionId, revision, ...changes }) {
     const current = await findCollection(db, auth.userId, collectionId);
     if (!current) throw notFound(`Your collection ${collectionId}`);

@@ -17,7 +17,7 @@ export const addConsole = defineTool({
   nullIsOmission: true,
   input: z.strictObject(consoleFieldArgs).partial().required({ name: true }),
   output: z.object({ item: consoleSchema }),
-  notes: ["platformPriorities names official platforms or your custom ones.", "How many consoles you may keep depends on the plan."],
+  notes: ["How many consoles you may keep depends on the plan."],
   async handler({ db, auth, now, upgradeUrl }, args) {
     const values = {
       name: args.name,

@@ -23,7 +23,6 @@ export const addConsoleMaintenanceLog = defineTool({
     .partial()
     .required({ consoleId: true, title: true }),
   output: z.object({ item: maintenanceLogSchema }),
-  notes: ["status DONE without completedDate records today (in the account's time zone, getAccount's timeZone) as the completion date."],
   async handler({ db, auth, now }, args) {
     if (!(await findConsole(db, auth.userId, args.consoleId))) throw notFound(`Your console ${args.consoleId}`);
     const values = await withDoneDate(

@@ -12,7 +12,7 @@ export const getConsoleMaintenanceLogs = defineTool({
   name: "getConsoleMaintenanceLogs",
   family: "consoles",
   title: "メンテナンス履歴",
-  description: "Lists the maintenance logs of one of your consoles (cleaning, repairs, battery swaps), newest first.",
+  description: "Lists the maintenance logs of one of your consoles (cleaning, repairs, battery swaps).",
   restNote: "In REST, GET /rest/v1/getConsoleMaintenanceLogs?consoleId=...",
   scopes: ["play:read"],
   plans: LIGHT_AND_ABOVE,
@@ -20,7 +20,7 @@ export const getConsoleMaintenanceLogs = defineTool({
   paging: PAGING,
   input: z.strictObject({ consoleId: z.string().min(1).max(40), ...pageArgs(PAGING) }),
   output: pagedEnvelope(maintenanceLogSchema),
-  notes: ["Order: the completed (else scheduled, else logged) date, newest first."],
+  notes: ["Newest first by the completed, else scheduled, else logged date."],
   async handler({ db, auth, pageLimit }, args) {
     if (!(await findConsole(db, auth.userId, args.consoleId))) throw notFound(`Your console ${args.consoleId}`);
     const limit = pageLimit(args.limit);

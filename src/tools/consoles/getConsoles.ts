@@ -2,7 +2,7 @@ import { z } from "zod";
 import { sortArgs } from "../../platform/keyset";
 import { type Paging, pageArgs, pagedEnvelope, pageOf, pageWindow } from "../../platform/paging";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
-import { orderedRanges } from "../../platform/schemas";
+import { orderedRanges, SORT_NOTE } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
 import { CONSOLE_FIELD_GROUPS, type ConsoleFieldGroup, consoleSchema, toConsoleItem } from "./items";
 import { CONSOLE_RANGES, CONSOLE_SORTS, consoleConditions, consoleFilterArgs, consolePage, platformsOf } from "./queries";
@@ -14,7 +14,7 @@ export const getConsoles = defineTool({
   family: "consoles",
   title: "所有ハード一覧",
   description:
-    "Lists the consoles (hardware) you own, best rated first by default; filter by name or maker, rating (or unrated), purchase date and price. Maintenance history is not included: use getConsoleMaintenanceLogs.",
+    "Lists the consoles (hardware) you own, best rated first by default, filtered by name, maker, rating, purchase date and price; maintenance logs are getConsoleMaintenanceLogs'.",
   restNote: "In REST, fields= with no value gives consoleId, name, rating and publisherName only.",
   scopes: ["play:read"],
   plans: LIGHT_AND_ABOVE,
@@ -29,7 +29,7 @@ export const getConsoles = defineTool({
     })
     .superRefine(orderedRanges(CONSOLE_RANGES)),
   output: pagedEnvelope(consoleSchema),
-  notes: ["Empty values sort last in either order."],
+  notes: [SORT_NOTE],
   async handler({ db, auth, pageLimit }, args) {
     const groups = new Set<ConsoleFieldGroup>(args.fields ?? ["purchase"]);
     const limit = pageLimit(args.limit);

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { type consolePlatforms, type consoles, maintenanceLogs } from "../../db/schema";
 import type { RowOf } from "../../platform/db";
 import { rating } from "../../platform/filters";
-import { isoDate, nameText, positiveId, recordedDate, text } from "../../platform/schemas";
+import { isoDate, nameText, PRICE_DESCRIPTION, positiveId, recordedDate, text } from "../../platform/schemas";
 
 export const CONSOLE_FIELD_GROUPS = ["purchase", "platforms", "timestamps", "memo"] as const;
 export type ConsoleFieldGroup = (typeof CONSOLE_FIELD_GROUPS)[number];
@@ -16,14 +16,14 @@ export const consoleFieldArgs = {
   memo: text(2000).nullable(),
   rating: rating.nullable(),
   buyDate: recordedDate("Purchase date").nullable(),
-  buyPrice: z.number().min(0).nullable().describe("JPY."),
+  buyPrice: z.number().min(0).nullable().describe(PRICE_DESCRIPTION),
   buyPlace: text(100).nullable(),
   publisherName: text(100).nullable().describe("Maker of the console as printed on it."),
   platformPriorities: z
     .array(platformPriority)
     .max(20)
     .refine((list) => new Set(list.map((p) => p.platformId)).size === list.length, "lists a platformId twice")
-    .describe("The platforms it plays, each with your priority 1-5; replaces the whole set."),
+    .describe("The platforms it plays, each with your priority 1-5."),
 };
 
 export const consoleSchema = z
@@ -80,7 +80,7 @@ export const MAINTENANCE_STATUSES = maintenanceLogs.status.enumValues;
 export const maintenanceFieldArgs = {
   title: nameText(100),
   memo: text(2000).nullable(),
-  status: z.enum(MAINTENANCE_STATUSES).describe("DONE sets completedDate to today (in the account's time zone) when it is empty."),
+  status: z.enum(MAINTENANCE_STATUSES).describe("DONE without completedDate sets it to today."),
   scheduledDate: isoDate.nullable(),
   completedDate: isoDate.nullable(),
 };

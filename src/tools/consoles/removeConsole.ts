@@ -14,8 +14,7 @@ export const removeConsole = defineTool({
   name: "removeConsole",
   family: "consoles",
   title: "所有ハード削除",
-  description:
-    "Removes one of your consoles with its platform list and maintenance logs (two-step: a preview, then the call with its confirmToken). Play records that name it keep their game and lose the console.",
+  description: "Removes one of your consoles with its maintenance logs (two-step); play records that name it lose the console.",
   restNote: 'In REST, POST /rest/v1/removeConsole with {"consoleId": ...}, then again with confirmToken.',
   scopes: ["play:delete"],
   plans: LIGHT_AND_ABOVE,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { confirmTokenArg, confirmTwoStep, removalResult } from "../../platform/confirm";
+import { confirmTokenArg, confirmTwoStep, removalResult, TWO_STEP_NOTE } from "../../platform/confirm";
 import { queryBatch } from "../../platform/db";
 import { notFound } from "../../platform/errors";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
@@ -10,7 +10,7 @@ export const removeConsoleMaintenanceLog = defineTool({
   name: "removeConsoleMaintenanceLog",
   family: "consoles",
   title: "メンテナンス記録削除",
-  description: "Removes one maintenance log of a console (two-step: a preview, then the call with its confirmToken).",
+  description: "Removes one maintenance log of a console (two-step).",
   restNote: "In REST, POST /rest/v1/removeConsoleMaintenanceLog with consoleId and maintenanceLogId, then again with confirmToken.",
   scopes: ["play:delete"],
   plans: LIGHT_AND_ABOVE,
@@ -21,7 +21,7 @@ export const removeConsoleMaintenanceLog = defineTool({
     confirmToken: confirmTokenArg,
   }),
   output: removalResult({ maintenanceLogId: z.string() }),
-  notes: ["The log must belong to that console (404 otherwise).", "Two-step: the preview (200) changes nothing."],
+  notes: [TWO_STEP_NOTE],
   async handler(ctx, args) {
     const { db, auth } = ctx;
     const log = await findLog(db, auth.userId, args.maintenanceLogId);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { notFound } from "../../platform/errors";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
+import { UPDATE_NOTE } from "../../platform/schemas";
 import { givenFields } from "../../platform/updates";
 import { defineTool } from "../../registry/defineTool";
 import { CONSOLE_FIELD_GROUPS, consoleFieldArgs, consoleSchema } from "./items";
@@ -10,8 +11,7 @@ export const updateConsole = defineTool({
   name: "updateConsole",
   family: "consoles",
   title: "所有ハード更新",
-  description:
-    "Patches one of your consoles: an omitted field is kept, null clears a field that may be empty, platformPriorities replaces the whole set.",
+  description: "Changes one of your consoles; platformPriorities replaces the whole set.",
   restNote: "In REST, POST /rest/v1/updateConsole with consoleId and the fields to change.",
   scopes: ["play:write"],
   plans: LIGHT_AND_ABOVE,
@@ -22,6 +22,7 @@ export const updateConsole = defineTool({
     .partial()
     .required({ consoleId: true }),
   output: z.object({ item: consoleSchema }),
+  notes: [UPDATE_NOTE],
   async handler({ db, auth, now }, { consoleId, ...changes }) {
     const current = await findConsole(db, auth.userId, consoleId);
     if (!current) throw notFound(`Your console ${consoleId}`);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { notFound } from "../../platform/errors";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
+import { UPDATE_NOTE } from "../../platform/schemas";
 import { lazyToday } from "../../platform/timeZones";
 import { givenFields } from "../../platform/updates";
 import { readBack } from "../../platform/writes";
@@ -12,8 +13,7 @@ export const updateConsoleMaintenanceLog = defineTool({
   name: "updateConsoleMaintenanceLog",
   family: "consoles",
   title: "メンテナンス記録更新",
-  description:
-    "Patches one maintenance log: an omitted field is kept, null clears it. Moving it to DONE records today (in the account's time zone) as the completion date when none is set.",
+  description: "Changes one maintenance log; moving it to DONE without completedDate records today.",
   restNote: "In REST, POST /rest/v1/updateConsoleMaintenanceLog with maintenanceLogId and the fields to change.",
   scopes: ["play:write"],
   plans: LIGHT_AND_ABOVE,
@@ -24,6 +24,7 @@ export const updateConsoleMaintenanceLog = defineTool({
     .partial()
     .required({ maintenanceLogId: true }),
   output: z.object({ item: maintenanceLogSchema }),
+  notes: [UPDATE_NOTE],
   async handler({ db, auth, now }, { maintenanceLogId, ...changes }) {
     const current = await findLog(db, auth.userId, maintenanceLogId);
     if (!current) throw notFound(`Your maintenance log ${maintenanceLogId}`);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PREMIUM_ONLY } from "../../platform/plans";
+import { CUSTOM_ID_NOTE } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
 import { customGameFields, customGameResult, customRevision } from "./items";
 import { checkCustomGameReferences, insertCustomGame, renderCustomGame } from "./queries";
@@ -8,8 +9,7 @@ export const addCustomGame = defineTool({
   name: "addCustomGame",
   family: "customGames",
   title: "カスタムゲーム追加",
-  description:
-    "Registers a game the master data lacks (a homebrew, a prototype, a regional variant) as your own custom game. Only you can see it; it works everywhere a gameId does, with custom: true.",
+  description: "Registers a game the master data lacks as your own custom game, seen only by you and usable wherever a gameId is.",
   restNote: "In REST, POST /rest/v1/addCustomGame; the new gameId is in item.gameId.",
   scopes: ["library:write"],
   plans: PREMIUM_ONLY,
@@ -18,7 +18,7 @@ export const addCustomGame = defineTool({
   nullIsOmission: true,
   input: z.strictObject(customGameFields).partial().required({ title: true, platformId: true }),
   output: customGameResult,
-  notes: ["Custom gameIds are 1,000,000,000 and above.", "dbSlug is always null for custom games."],
+  notes: [CUSTOM_ID_NOTE],
   async handler({ db, auth, upgradeUrl }, args) {
     const fields = {
       title: args.title,

@@ -23,7 +23,7 @@ export const removeCustomGame = defineTool({
   family: "customGames",
   title: "カスタムゲーム削除",
   description:
-    "Removes one of your custom games (two-step: a preview, then the call with its confirmToken). Everything of yours that names the game goes with it (library entry, copies, play records and logs, wishlist entry) or leaves it (tags, collections).",
+    "Removes one of your custom games (two-step) with its library entry, copies, play records and logs and wishlist entry; tags and collections lose it.",
   restNote: 'In REST, POST /rest/v1/removeCustomGame with {"gameId": ...}, then again with confirmToken.',
   scopes: ["library:delete"],
   plans: PREMIUM_ONLY,

@@ -1,6 +1,6 @@
 import { notFound } from "../../platform/errors";
 import { PREMIUM_ONLY } from "../../platform/plans";
-import { positiveId } from "../../platform/schemas";
+import { positiveId, REVISION_NOTE, UPDATE_NOTE } from "../../platform/schemas";
 import { givenFields, patchInput } from "../../platform/updates";
 import { defineTool } from "../../registry/defineTool";
 import { customGameFields, customGameResult, customRevision } from "./items";
@@ -16,8 +16,7 @@ export const updateCustomGame = defineTool({
   name: "updateCustomGame",
   family: "customGames",
   title: "カスタムゲーム更新",
-  description:
-    "Changes one of your custom games. An omitted field is kept; null clears a field that may be empty. Send the revision you last read to be told (409 revision_conflict) when it changed since.",
+  description: "Changes one of your custom games.",
   restNote: "In REST, POST /rest/v1/updateCustomGame with gameId and the fields to change.",
   scopes: ["library:write"],
   plans: PREMIUM_ONLY,
@@ -26,6 +25,7 @@ export const updateCustomGame = defineTool({
   input: patchInput("gameId", positiveId, customGameFields, "addCustomGame"),
   output: customGameResult,
   conflicts: ["revision_conflict"],
+  notes: [UPDATE_NOTE, REVISION_NOTE],
   async handler({ db, auth }, { gameId, revision, ...changes }) {
     const current = await findCustomGame(db, auth.userId, gameId);
     if (!current) throw notFound(`Your custom game ${gameId}`);

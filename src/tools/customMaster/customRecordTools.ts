@@ -4,6 +4,7 @@ import { confirmTokenArg, confirmTwoStep, removalResult, TWO_STEP_NOTE } from ".
 import type { Db } from "../../platform/db";
 import { PREMIUM_ONLY, REGISTERED_LIMITS, type Scope } from "../../platform/plans";
 import { counted, quotedNames } from "../../platform/previewText";
+import { CUSTOM_ID_NOTE, REVISION_NOTE, UPDATE_NOTE } from "../../platform/schemas";
 import { givenFields, patchInput } from "../../platform/updates";
 import { defineTool, type ToolKind } from "../../registry/defineTool";
 import {
@@ -31,8 +32,6 @@ import {
   publisherGames,
   updateCustom,
 } from "./queries";
-
-const CUSTOM_ID_NOTE = "Custom ids are 1,000,000,000 and above.";
 
 /** What removing a record does besides, as its preview tells it. */
 interface RemovalPreview {
@@ -81,14 +80,13 @@ export const CUSTOM_PLATFORM: CustomRecordKind = {
   fields: customPlatformFields,
   result: customPlatformResult,
   add: {
-    description:
-      "Registers a platform the master data lacks (a regional model, a homebrew console), seen only by you, for your custom games, consoles and collections.",
+    description: "Registers a platform the master data lacks, seen only by you, for your custom games, consoles and collections.",
     restNote: "the new platformId is in item.platformId.",
   },
   remove: {
     description:
-      "Removes one of your custom platforms (two-step: a preview, then the call with its confirmToken). A platform your custom games or collections still use cannot be removed (400 naming platformId); consoles simply stop listing it.",
-    note: "Move or remove the custom games and PLATFORM collections on it first.",
+      "Removes one of your custom platforms (two-step); consoles stop listing it. One that custom games or PLATFORM collections still use is refused (400 naming platformId).",
+    note: "Move or remove those first.",
     async preview(db, userId, platformId, name) {
       const usage = await platformUsage(db, userId, platformId);
       if (usage.games || usage.collections) throw platformInUse(name, platformId, usage);
@@ -110,14 +108,12 @@ export const CUSTOM_PUBLISHER: CustomRecordKind = {
   fields: customPublisherFields,
   result: customPublisherResult,
   add: {
-    description:
-      "Registers a publisher the master data lacks (a doujin circle, a small label), seen only by you, for your custom games' publisherId.",
+    description: "Registers a publisher the master data lacks, seen only by you, for your custom games' publisherId.",
     restNote: "the new id is in item.companyId.",
   },
   remove: {
-    description:
-      "Removes one of your custom publishers (two-step: a preview, which counts the custom games that lose it as publisher, then the call with its confirmToken).",
-    note: "Custom games that name it keep existing with publisherId null.",
+    description: "Removes one of your custom publishers (two-step).",
+    note: "Custom games that name it stay, with publisherId null.",
     async preview(db, userId, companyId) {
       const games = await publisherGames(db, userId, companyId);
       const effect = games.length
@@ -156,10 +152,7 @@ export function customRecordAddTool(kind: CustomRecordKind) {
     input: z.strictObject(kind.fields).partial().required({ name: true }),
     output: kind.result,
     conflicts: ["already_exists"],
-    notes: [
-      CUSTOM_ID_NOTE,
-      `A name you already use is 409 already_exists; at most ${REGISTERED_LIMITS[counter.resource].PREMIUM} per account.`,
-    ],
+    notes: [CUSTOM_ID_NOTE, `At most ${REGISTERED_LIMITS[counter.resource].PREMIUM} per account.`],
     async handler({ db, auth, upgradeUrl }, args: Record<string, unknown>) {
       // Every field is stored; one not given is null.
       const fields = Object.fromEntries(Object.keys(kind.fields).map((key) => [key, args[key] ?? null])) as Named;
@@ -174,13 +167,13 @@ export function customRecordUpdateTool(kind: CustomRecordKind) {
   const basics = toolBasics(kind, "update");
   return defineTool({
     ...basics,
-    description: `Changes one of your custom ${noun}s. An omitted field is kept; null clears a field that may be empty. Send the revision you last read to be told (409 revision_conflict) when it changed since.`,
+    description: `Changes one of your custom ${noun}s.`,
     restNote: `In REST, POST /rest/v1/${basics.name} with ${idField} and the fields to change.`,
     idempotent: true,
     input: patchInput(idField, kind.idArg, kind.fields, `addCustom${kind.name}`),
     output: kind.result,
     conflicts: ["already_exists", "revision_conflict"],
-    notes: [`Official ${noun}s and other users' custom ${noun}s are 404 not_found.`],
+    notes: [UPDATE_NOTE, REVISION_NOTE, `Official ${noun}s and other users' custom ${noun}s are 404 not_found.`],
     async handler({ db, auth }, { [idField]: id, revision, ...changes }: { [field: string]: unknown; revision?: string }) {
       const stored = await updateCustom(db, kind.store, auth.userId, id as number, givenFields(changes), revision);
       return { item: customItemOf(idField, id as number, stored.fields), revision: stored.revision };

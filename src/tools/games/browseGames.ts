@@ -69,7 +69,7 @@ export const browseGames = defineTool({
   family: "games",
   title: "ゲーム一覧",
   description:
-    "Lists official and your custom games by platform, publisher, genre and release dates, sorted and paged. To find a title, use searchGames.",
+    "Lists official and your custom games by platform, publisher, genre and release dates, sorted and paged; to find a title, use searchGames.",
   restNote: "In REST, arrays in GET are comma-separated (platformIds=1,2).",
   scopes: ["games:read"],
   plans: PREMIUM_ONLY,
@@ -90,10 +90,7 @@ export const browseGames = defineTool({
     })
     .superRefine(orderedRanges([["releaseDateFrom", "releaseDateTo"]])),
   output: z.object({ items: z.array(gameSchema), ...pageEnvelopeFields, generation: z.string(), coverage: coverageSchema }),
-  notes: [
-    "Default fields: editions, specs, supportGenre (page cap 50); externalLinks caps the page at 25; fields [] gives core rows.",
-    "Games without a release date sort last and are excluded by a release date range.",
-  ],
+  notes: ["The default fields cap the page at 50, externalLinks at 25."],
   async handler({ db, auth, pageLimit, env }, args) {
     const groups = groupsOf(args.fields, DEFAULT_GAME_FIELDS);
     const limit = pageLimit(args.limit, fieldCaps(groups));

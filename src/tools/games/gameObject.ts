@@ -8,7 +8,7 @@ export const gameFieldsArg = z
   .array(z.enum(GAME_FIELD_GROUPS))
   .max(GAME_FIELD_GROUPS.length)
   .optional()
-  .describe("Field groups to add to the core game fields; [] gives core fields only.");
+  .describe("Groups added to the core fields (default editions, specs, supportGenre); [] adds none.");
 
 const named = <K extends string>(idKey: K) =>
   z.object({ [idKey]: z.number().int(), name: z.string().nullable() } as Record<K, z.ZodNumber> & { name: z.ZodNullable<z.ZodString> });

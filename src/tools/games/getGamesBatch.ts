@@ -22,7 +22,7 @@ export const getGamesBatch = defineTool({
   kind: "read",
   input: z.strictObject({
     gameIds: z.array(positiveId).min(1).describe("Game ids; distinct ids past the per-call limit go to omittedGameIds."),
-    fields: gameFieldsArg.describe("Field groups; all detailed groups by default, [] gives core fields only."),
+    fields: gameFieldsArg.describe("Default: every group; [] gives core fields only."),
   }),
   output: z.object({
     items: z.array(gameSchema),
@@ -32,7 +32,6 @@ export const getGamesBatch = defineTool({
     notFoundGameIds: z.array(z.number().int()),
     omittedGameIds: z.array(z.number().int()),
   }),
-  notes: ["Duplicate ids are fetched once.", "Custom games of other users are reported as not found."],
   async handler({ db, auth, face }, args) {
     const limit = BATCH_LIMIT[face];
     const distinct = [...new Set(args.gameIds)];

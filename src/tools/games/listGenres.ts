@@ -17,8 +17,7 @@ export const listGenres = defineTool({
   name: "listGenres",
   family: "games",
   title: "ジャンル一覧",
-  description:
-    "Lists the genre tree: main (root) genres with their support genres beneath. A main genre's id filters by main or support genre; a support genre's id filters through its taxonomy key.",
+  description: "Lists the genre tree: main (root) genres with their support genres beneath.",
   restNote: "In REST, call GET /rest/v1/listGenres; pages count main genres.",
   scopes: ["games:read"],
   plans: ALL_PLANS,

@@ -12,7 +12,7 @@ export const listPlatforms = defineTool({
   name: "listPlatforms",
   family: "games",
   title: "機種一覧",
-  description: "Lists the platforms (official ones, then your custom ones) with how many games each has, for use as platformIds.",
+  description: "Lists the platforms (official, then your custom ones) with their game counts, for platformIds.",
   restNote: "In REST, call GET /rest/v1/listPlatforms.",
   scopes: ["games:read"],
   plans: ALL_PLANS,

@@ -14,8 +14,7 @@ export const listPublishers = defineTool({
   name: "listPublishers",
   family: "games",
   title: "メーカー一覧",
-  description:
-    "Lists publishers (official ones and your custom ones), optionally those whose name, kana reading or English name contains the query, for use as publisherId.",
+  description: "Lists publishers (official, then your custom ones) for publisherId, optionally those matching the query.",
   restNote: "In REST, call GET /rest/v1/listPublishers?query=...",
   scopes: ["games:read"],
   plans: ALL_PLANS,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { sharedFilterArgs } from "../../platform/filters";
 import { buildWithoutLookups } from "../../platform/lookups";
 import { searchForm, searchTerms } from "../../platform/normalize";
 import { limitArgOf, type Paging, pageEnvelopeFields } from "../../platform/paging";
@@ -29,15 +30,15 @@ const input = z
       .strictObject({ dbId: positiveId.optional(), dbSlug: text(200).optional() })
       .refine((id) => (id.dbId === undefined) !== (id.dbSlug === undefined), "give exactly one of dbId or dbSlug")
       .optional()
-      .describe("The external game database's id: {dbId} or {dbSlug}. POST JSON only."),
+      .describe("The external game database's id: {dbId} or {dbSlug}."),
     platformIds: z.array(positiveId).max(10).optional(),
     publisherId: positiveId.optional(),
-    genreId: positiveId.optional().describe("A main genre matches main or support genre; any other matches through its taxonomy."),
+    genreId: sharedFilterArgs.genreId,
     releaseDateFrom: isoDate.optional(),
     releaseDateTo: isoDate.optional(),
     limit: limitArgOf(PAGING),
     fields: gameFieldsArg,
-    includeCoverage: z.boolean().optional().describe("true adds coverage (what the master data holds) to a search that found games."),
+    includeCoverage: z.boolean().optional().describe("true adds coverage (what the master data holds)."),
   })
   .superRefine(orderedRanges([["releaseDateFrom", "releaseDateTo"]]))
   .refine((args) => IDENTIFYING_TERMS.some((term) => args[term] !== undefined), {
@@ -94,7 +95,7 @@ export const searchGames = defineTool({
   family: "games",
   title: "ゲーム検索",
   description:
-    "Finds a gameId by what is printed on the box: title (kana or kanji), hiragana reading, English title, nickname, JAN barcode or model number; width, kana, case, long vowels and roman numerals are ignored (ドラゴンクエストIII = どらごんくえすと3). Best matches first, then by release date. browseGames lists by platform or genre without a term.",
+    "Finds a gameId by title (kana or kanji), hiragana reading, English title, nickname, JAN barcode or model number; spelling variants are ignored (ドラゴンクエストIII = どらごんくえすと3). To list by platform or genre, use browseGames.",
   restNote: "In REST, externalId is accepted only in a POST JSON body.",
   scopes: ["games:read"],
   plans: ALL_PLANS,
@@ -118,12 +119,9 @@ export const searchGames = defineTool({
       ),
   }),
   notes: [
-    "One identifying term is required: query, janCode, modelNumber or externalId (400 invalid_input otherwise).",
-    "Several terms must all match. No paging: narrow with platformIds or the release dates.",
-    "matchedBy is the weakest field any term matched.",
-    "A query term naming a platform (SFC, メガドラ, ゲームボーイ, ...) narrows to that platform when other terms remain; with platformIds both apply.",
-    "When nothing matches as typed, terms of five or more characters may match within one edit (exact false, ranked last, with a hint).",
-    "Default fields: editions, specs, supportGenre. dbSlug and dbCoverId are always present.",
+    "One of query, janCode, modelNumber or externalId is required; several terms must all match.",
+    "No paging (best matches first): narrow with platformIds, the release dates or a platform word beside other terms (SFC, メガドラ).",
+    "Near spellings match only when nothing matches as typed (exact false, with a hint).",
   ],
   firstReads(args, { userId, pageLimit }) {
     if (userId === undefined) return undefined;

@@ -17,7 +17,7 @@ export const addToLibrary = defineTool({
   family: "library",
   title: "ライブラリ追加",
   description:
-    "Adds a game you own to your library, with its purchase data, rating, memo, links and attributes. A game already there is 409: use updateLibraryEntry.",
+    "Adds a game you own (official or your custom one) to your library with its purchase data, rating, memo, links and attributes; it leaves the wishlist. Already there: 409, use updateLibraryEntry.",
   restNote: 'In REST, POST /rest/v1/addToLibrary with {"gameId": ...}.',
   scopes: ["library:write"],
   plans: ALL_PLANS,
@@ -31,11 +31,7 @@ export const addToLibrary = defineTool({
     .required({ gameId: true }),
   output: libraryWriteResult.extend({ removedFromWishlist: z.boolean().describe("True when the game was on your wishlist and left it.") }),
   conflicts: ["already_exists"],
-  notes: [
-    "Official games and your own custom games can be added.",
-    "A game on the wishlist leaves it when added.",
-    "How many games a library holds depends on the plan (see getAccount).",
-  ],
+  notes: ["The plan caps how many games a library holds (getAccount)."],
   async handler({ db, auth, now, upgradeUrl }, args) {
     if (!(await loadGameRecords(db, auth.userId, [args.gameId])).has(args.gameId)) throw notFound(`Game ${args.gameId}`);
     await insertEntry(

@@ -3,6 +3,7 @@ import { ApiError } from "../../platform/errors";
 import { sharedRangeCheck } from "../../platform/filters";
 import { buildAfterLookups, buildWithoutLookups } from "../../platform/lookups";
 import { type PageLimit, pagedEnvelope, pageOf } from "../../platform/paging";
+import { SORT_NOTE } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
 import { attributeLabelsFrom, type OwnAttributeRow } from "../attributes/items";
 import { ownAttributesQuery } from "../attributes/queries";
@@ -29,9 +30,7 @@ const input = z
     fields: z
       .array(z.enum(LIBRARY_FIELD_GROUPS))
       .optional()
-      .describe(
-        "Default: game, purchase, attributes. [] gives gameId, rating and revision. tags: your tags of each game (LIGHT and above).",
-      ),
+      .describe("Default: game, purchase, attributes; [] gives gameId, rating and revision; tags is LIGHT and above."),
   })
   .superRefine(sharedRangeCheck);
 
@@ -42,7 +41,7 @@ export const getLibrary = defineTool({
   family: "library",
   title: "ライブラリ取得",
   description:
-    "Lists the games you own (with purchase data, attributes and the game by default), filtered, sorted and paged; the tags field group shows each game's tags. latestPlay.hasPlayRecord false only means no play record exists.",
+    "Lists the games you own (purchase data, attributes and the game by default), filtered, sorted and paged; the tags field group shows each game's tags.",
   ...GAME_LIST_TOOL,
   input,
   output: pagedEnvelope(libraryEntrySchema),
@@ -54,12 +53,7 @@ export const getLibrary = defineTool({
       },
     },
   },
-  notes: [
-    "The game field group caps the page at 100, userLinks at 50.",
-    "latestPlay needs the play:read scope too.",
-    "Empty values sort last.",
-    "Keep filters, sort, fields and limit fixed while paging.",
-  ],
+  notes: ["The game field group caps the page at 100, userLinks at 50; latestPlay needs play:read too.", SORT_NOTE],
   firstReads: (args, { userId, pageLimit }) =>
     userId === undefined ? undefined : buildWithoutLookups(libraryReads(userId, args, pageLimit))?.queries,
   async handler({ db, read, auth, pageLimit }, args) {

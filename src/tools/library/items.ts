@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { libraryEntries } from "../../db/schema";
 import type { RowOf } from "../../platform/db";
 import { attributeSetArg, rating } from "../../platform/filters";
-import { recordedDate, text } from "../../platform/schemas";
+import { PRICE_DESCRIPTION, recordedDate, text } from "../../platform/schemas";
 import { type Attribute, attributeSchema } from "../attributes/items";
 import { type GameRecord, gameSchema, toGame } from "../games/gameObject";
 import type { GameTag } from "../tags/queries";
@@ -22,7 +22,7 @@ export const userLink = z.strictObject({
 export const entryFieldArgs = {
   rating: rating.nullable(),
   buyDate: recordedDate("Purchase date").nullable(),
-  buyPrice: z.number().min(0).nullable().describe("JPY."),
+  buyPrice: z.number().min(0).nullable().describe(PRICE_DESCRIPTION),
   buyPlace: text(100).nullable(),
   memo: text(2000).nullable(),
   userLinks: z.array(userLink).max(20),

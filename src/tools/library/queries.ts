@@ -35,11 +35,7 @@ const byUserAndGame = (userId: string, gameId: number) => and(eq(libraryEntries.
 /** The library's filters (getLibrary, exportMyData's library dataset): the shared ones and the user's tags. */
 export const libraryFilterArgs = {
   ...sharedFilterArgs,
-  tagIds: z
-    .array(positiveId)
-    .max(5)
-    .optional()
-    .describe("Up to 5 of your tags (getTags); games holding any of them. Another user's tag id matches nothing. LIGHT and above."),
+  tagIds: z.array(positiveId).max(5).optional().describe("Your tags (getTags); games holding any of them. LIGHT and above."),
 };
 
 export type LibraryFilters = SharedFilters & { tagIds?: number[] };

@@ -14,7 +14,7 @@ export const removeFromLibrary = defineTool({
   family: "library",
   title: "ライブラリ削除",
   description:
-    "Removes a game from your library with its physical copies, every play record and log of the game and its places in your tags (two-step: a preview that counts them, then the call with its confirmToken). The game itself stays in the master data.",
+    "Removes a game from your library with its physical copies, play records and logs and its places in your tags (two-step; the preview counts them).",
   restNote: 'In REST, POST /rest/v1/removeFromLibrary with {"gameId": ...}, then again with confirmToken.',
   scopes: ["library:delete"],
   plans: ALL_PLANS,

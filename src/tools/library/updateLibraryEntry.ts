@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
-import { positiveId } from "../../platform/schemas";
+import { positiveId, REVISION_NOTE, UPDATE_NOTE } from "../../platform/schemas";
 import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
 import { attributeLabels, resolveAttributeIds } from "../attributes/queries";
@@ -13,19 +13,19 @@ export const updateLibraryEntry = defineTool({
   name: "updateLibraryEntry",
   family: "library",
   title: "ライブラリ更新",
-  description:
-    "Changes a library entry. An omitted field is kept, null clears it, attributes replaces the whole set ([] clears). Send the revision you last read to be told (409 revision_conflict) when the entry changed since.",
+  description: "Changes a library entry.",
   restNote: "In REST, POST /rest/v1/updateLibraryEntry with gameId and the fields to change.",
   scopes: ["library:write"],
   plans: ALL_PLANS,
   kind: "write",
   idempotent: true,
   input: z
-    .strictObject({ gameId: positiveId, ...entryFieldArgs, revision: z.string().min(1).describe("From the entry; optional.") })
+    .strictObject({ gameId: positiveId, ...entryFieldArgs, revision: z.string().min(1) })
     .partial()
     .required({ gameId: true }),
   output: libraryWriteResult,
   conflicts: ["revision_conflict"],
+  notes: [UPDATE_NOTE, REVISION_NOTE],
   async handler({ db, auth, now }, { gameId, revision, attributes, ...changes }) {
     const current = await findEntry(db, auth.userId, gameId);
     if (!current) throw notFound(`Game ${gameId} in your library`);

@@ -15,7 +15,7 @@ export const addPhysicalCopy = defineTool({
   family: "physicalCopies",
   title: "所持品追加",
   description:
-    "Records a physical copy of a game in your library. materialize records the copy already owned (while none is recorded; it inherits the entry's data, and values sent overwrite the entry's too). additional adds another copy (with the inherited original when none is recorded). makeActive makes the copy representative, overwriting the entry's purchase data, rating, memo and attributes. Tell the user when the entry is overwritten.",
+    "Records a physical copy of a game in your library: materialize records the copy already owned while none is (inheriting the entry's data; values sent overwrite the entry's), additional adds another. makeActive makes it the representative copy, overwriting the entry's purchase data, rating, memo and attributes: tell the user.",
   restNote: "In REST, POST /rest/v1/addPhysicalCopy; the revision comes from getPhysicalCopies or the previous copy write.",
   scopes: ["library:write"],
   plans: PREMIUM_ONLY,
@@ -34,11 +34,7 @@ export const addPhysicalCopy = defineTool({
     .required({ gameId: true, mode: true, revision: true }),
   output: z.object({ ...copyWriteResult, createdPhysicalIds: z.array(z.string()) }),
   conflicts: ["already_exists", "revision_conflict"],
-  notes: [
-    "The game must be in the library (addToLibrary first).",
-    "materialize with copies recorded is 409 already_exists; a stale revision 409 revision_conflict.",
-    "Re-read after an uncertain result rather than retrying.",
-  ],
+  notes: ["materialize with copies recorded is 409 already_exists."],
   async handler({ db, auth, now }, { gameId, mode, revision, makeActive = false, attributes, editionRef: _base, ...given }) {
     const entry = await findEntry(db, auth.userId, gameId);
     if (!entry) throw notInLibrary(gameId);

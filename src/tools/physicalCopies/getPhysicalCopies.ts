@@ -16,7 +16,7 @@ export const getPhysicalCopies = defineTool({
   family: "physicalCopies",
   title: "所持品一覧",
   description:
-    "Lists your physical copies of one game, oldest first, the representative (active) one marked, with the revision addPhysicalCopy and updatePhysicalCopy need.",
+    "Lists your physical copies of one game, oldest first, the representative (active) one marked, with the revision addPhysicalCopy and updatePhysicalCopy need (valid with no copies too).",
   restNote: "In REST, GET /rest/v1/getPhysicalCopies?gameId=...",
   scopes: ["library:read"],
   plans: PREMIUM_ONLY,
@@ -30,7 +30,6 @@ export const getPhysicalCopies = defineTool({
     activePhysicalId: z.string().nullable(),
     revision: z.string().describe("The whole game's revision: send it to addPhysicalCopy and updatePhysicalCopy."),
   }),
-  notes: ["A game with no copies has an empty list; its revision is still valid for addPhysicalCopy."],
   async handler({ db, auth, pageLimit }, args) {
     const entry = await findEntry(db, auth.userId, args.gameId);
     if (!entry) throw notFound(`Game ${args.gameId} in your library`);

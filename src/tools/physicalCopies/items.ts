@@ -2,20 +2,20 @@ import { z } from "zod";
 import type { physicalCopies } from "../../db/schema";
 import { attributeSetArg, rating } from "../../platform/filters";
 import { newId } from "../../platform/ids";
-import { recordedDate, text } from "../../platform/schemas";
+import { PRICE_DESCRIPTION, recordedDate, text } from "../../platform/schemas";
 import { type Attribute, attributeSchema } from "../attributes/items";
 
 /** What a copy records: the library entry's purchase data, per copy. */
 export const copyFieldArgs = {
-  quantity: z.number().int().min(1).describe("Identical copies this row stands for; default 1."),
+  quantity: z.number().int().min(1).describe("Identical copies this row stands for."),
   buyDate: recordedDate("Purchase date").nullable(),
-  buyPrice: z.number().min(0).nullable().describe("JPY."),
+  buyPrice: z.number().min(0).nullable().describe(PRICE_DESCRIPTION),
   buyPlace: text(100).nullable(),
   rating: rating.nullable(),
   memo: text(2000).nullable(),
   attributes: attributeSetArg,
-  editionRef: z.strictObject({ kind: z.literal("base") }).describe("Which edition the copy is; only the base game for now."),
-  makeActive: z.boolean().describe("true makes this copy the representative: its data overwrites the library entry's."),
+  editionRef: z.strictObject({ kind: z.literal("base") }).describe("Only the base game for now."),
+  makeActive: z.boolean(),
 };
 
 export const physicalCopySchema = z

@@ -12,7 +12,7 @@ export const removePhysicalCopy = defineTool({
   family: "physicalCopies",
   title: "所持品削除",
   description:
-    "Removes one physical copy (two-step: a preview, then the call with its confirmToken). The library entry stays; if the representative copy goes, the oldest remaining copy becomes representative.",
+    "Removes one physical copy (two-step); the library entry stays, and if this copy was the representative one the oldest remaining one becomes it.",
   restNote: 'In REST, POST /rest/v1/removePhysicalCopy with {"physicalId": ...}, then again with confirmToken; it takes no revision.',
   scopes: ["library:delete"],
   plans: PREMIUM_ONLY,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { notFound } from "../../platform/errors";
 import { PREMIUM_ONLY } from "../../platform/plans";
+import { UPDATE_NOTE } from "../../platform/schemas";
 import { givenFields } from "../../platform/updates";
 import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
@@ -14,7 +15,7 @@ export const updatePhysicalCopy = defineTool({
   family: "physicalCopies",
   title: "所持品更新",
   description:
-    "Changes one physical copy. An omitted field is kept, null clears it, attributes replaces the set. Changing the representative copy, or making this one representative with makeActive, overwrites the library entry's purchase data, rating, memo and attributes: tell the user.",
+    "Changes one physical copy; changing the representative one (or making this one so with makeActive) overwrites the library entry's purchase data, rating, memo and attributes: tell the user.",
   restNote: "In REST, POST /rest/v1/updatePhysicalCopy with physicalId, the fields to change and the whole game's revision.",
   scopes: ["library:write"],
   plans: PREMIUM_ONLY,
@@ -30,6 +31,7 @@ export const updatePhysicalCopy = defineTool({
     .required({ physicalId: true, revision: true }),
   output: z.object(copyWriteResult),
   conflicts: ["revision_conflict"],
+  notes: [UPDATE_NOTE],
   async handler({ db, auth, now }, { physicalId, revision, makeActive, attributes, editionRef: _base, ...given }) {
     const copy = await findCopy(db, auth.userId, physicalId);
     if (!copy) throw notFound(`Your copy ${physicalId}`);

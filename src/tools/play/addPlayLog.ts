@@ -14,7 +14,7 @@ export const addPlayLog = defineTool({
   family: "play",
   title: "プレイログ追加",
   description:
-    'Records one play session of a play record (up to 1440 minutes). For a total told afterwards ("42 hours in all"), set the record\'s untrackedPlayTime instead of inventing sessions.',
+    'Records one play session of a play record. For a total told afterwards ("42 hours in all"), set the record\'s untrackedPlayTime instead of inventing sessions.',
   restNote: 'In REST, POST /rest/v1/addPlayLog with {"playId": ..., "playTime": minutes}.',
   scopes: ["play:write"],
   plans: ALL_PLANS,
@@ -23,7 +23,7 @@ export const addPlayLog = defineTool({
   input: z.strictObject({
     playId: z.string().min(1).max(40),
     playDate: isoDate.optional().describe("Default today (in the account's time zone)."),
-    playTime: z.number().int().min(1).max(1440).describe("Minutes of the session, 1 to 1440."),
+    playTime: z.number().int().min(1).max(1440).describe("Minutes of the session."),
     memo: text(2000).optional(),
   }),
   output: z.object({ item: playLogSchema }),

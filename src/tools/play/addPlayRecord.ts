@@ -50,7 +50,7 @@ export const addPlayRecord = defineTool({
   family: "play",
   title: "プレイ記録追加",
   description:
-    "Starts the play record of a game you own (PLANNED by default); a finished playthrough is one call (COMPLETED with playEndDate, rating, untrackedPlayTime for a total told without sessions). replay: true starts a new PLAYING cycle: PREMIUM keeps the earlier ones (not idempotent: check getGamePlayHistory before retrying); FREE and LIGHT replace the record and its logs (play:delete, two-step).",
+    "Starts the play record of a game you own (PLANNED by default); a finished playthrough is one call (COMPLETED with playEndDate, rating and untrackedPlayTime for a total told without sessions). replay: true starts a new PLAYING cycle: PREMIUM keeps the earlier ones (not idempotent: check getGamePlayHistory before retrying), FREE and LIGHT replace the record and its logs (play:delete, two-step).",
   restNote: "In REST, POST /rest/v1/addPlayRecord; a FREE/LIGHT replay answers a preview with confirmToken first.",
   scopes: ["play:write"],
   plans: ALL_PLANS,
@@ -76,11 +76,7 @@ export const addPlayRecord = defineTool({
     LIGHT: { changedProperties: { replay: replayOn("LIGHT") } },
   },
   conflicts: ["already_exists"],
-  notes: [
-    "Owned games only (addToLibrary first). A second record without replay is 409 already_exists.",
-    "PLAYING without a start date starts today, COMPLETED or DROPPED without an end date end today (the account's time zone).",
-    "Its fields follow updatePlayRecord's rules; null is the same as leaving one out.",
-  ],
+  notes: ["Without dates, PLAYING starts and COMPLETED or DROPPED ends today; null is the same as leaving a field out."],
   async handler(ctx, args) {
     const { db, auth, now } = ctx;
     const notOwned = () => notFound(`Game ${args.gameId} in your library (add it with addToLibrary first)`);

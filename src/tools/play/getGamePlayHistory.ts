@@ -16,7 +16,7 @@ export const getGamePlayHistory = defineTool({
   family: "play",
   title: "プレイ履歴",
   description:
-    "Lists every play cycle of one game in your library, newest first: the latest one and the earlier ones a replay kept, each with every field group (game included).",
+    "Lists every play cycle of one game in your library, newest first (the latest and the earlier ones a replay kept), with every field group.",
   restNote: "In REST, GET /rest/v1/getGamePlayHistory?gameId=...",
   scopes: ["play:read"],
   plans: PREMIUM_ONLY,

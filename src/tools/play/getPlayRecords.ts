@@ -2,7 +2,7 @@ import { z } from "zod";
 import { buildAfterLookups, buildWithoutLookups } from "../../platform/lookups";
 import { type PageLimit, pagedEnvelope, pageOf } from "../../platform/paging";
 import { ALL_PLANS, type Plan } from "../../platform/plans";
-import { orderedRanges } from "../../platform/schemas";
+import { orderedRanges, SORT_NOTE } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
 import { attributeLabelsFrom, type OwnAttributeRow } from "../attributes/items";
 import { ownAttributesQuery } from "../attributes/queries";
@@ -25,7 +25,7 @@ export const getPlayRecords = defineTool({
   family: "play",
   title: "プレイ記録取得",
   description:
-    "Lists the latest play record of each game, filtered, sorted and paged. Earlier cycles: getGamePlayHistory (PREMIUM); sessions: getPlayLogs.",
+    "Lists the latest play record of each game, filtered, sorted and paged; earlier cycles are getGamePlayHistory's (PREMIUM), sessions getPlayLogs'.",
   restNote: "In REST, GET arrays are comma-separated and fields= with no value gives the core fields.",
   scopes: ["play:read"],
   plans: ALL_PLANS,
@@ -41,10 +41,7 @@ export const getPlayRecords = defineTool({
       },
     },
   },
-  notes: [
-    "One latest record per game. goal is clearTargetDate.",
-    "The game field group caps the page at 100, userLinks at 50. Empty values sort last in either order.",
-  ],
+  notes: ["goal is clearTargetDate. The game field group caps the page at 100, userLinks at 50.", SORT_NOTE],
   firstReads(args, { userId, plan, now, pageLimit }) {
     if (userId === undefined || plan === undefined) return undefined;
     return buildWithoutLookups(playRecordsReads(userId, plan, args, now, pageLimit))?.queries;

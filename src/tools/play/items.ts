@@ -36,9 +36,7 @@ export const playFieldArgs = {
     .int()
     .min(0)
     .max(UNTRACKED_PLAY_TIME_MAX)
-    .describe(
-      "Minutes played that no play log records (e.g. 42 hours told afterwards: 2520); totalPlayTime is this plus the logs' minutes. 0 clears.",
-    ),
+    .describe("Minutes played beyond the logs (42 hours told afterwards: 2520), added to totalPlayTime; 0 clears."),
 };
 
 export const playRecordSchema = z

@@ -46,14 +46,14 @@ const { platformIds, genreId, title, releaseDateFrom, releaseDateTo, attributes 
 
 /** The play records' filters (getPlayRecords, exportMyData's playRecords and playLogs), read by playConditions. */
 export const playFilterArgs = {
-  statuses: z.array(z.enum(PLAY_STATUSES)).max(5).optional().describe("Any of them."),
+  statuses: z.array(z.enum(PLAY_STATUSES)).max(5).optional(),
   platformIds,
   genreId,
   title,
   releaseDateFrom,
   releaseDateTo,
   attributes,
-  consoleIds: z.array(z.string().min(1).max(40)).max(5).optional().describe("Up to 5; any of them (LIGHT and above)."),
+  consoleIds: z.array(z.string().min(1).max(40)).max(5).optional().describe("Any of them (LIGHT and above)."),
   playStartDateFrom: isoDate.optional(),
   playStartDateTo: isoDate.optional(),
   playEndDateFrom: isoDate.optional(),
@@ -63,9 +63,7 @@ export const playFilterArgs = {
   clearTargetOverdue: z
     .enum(["overdue", "not_overdue"])
     .optional()
-    .describe(
-      "overdue: unfinished with a clear target before today (in the account's time zone); COMPLETED and DROPPED are never overdue.",
-    ),
+    .describe("overdue: unfinished with a clear target before today (COMPLETED and DROPPED never are)."),
   totalPlayTimeFrom: z.number().int().min(0).optional(),
   totalPlayTimeTo: z.number().int().min(0).optional(),
   ratingFrom: rating.optional(),

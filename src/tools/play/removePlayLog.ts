@@ -10,8 +10,7 @@ export const removePlayLog = defineTool({
   name: "removePlayLog",
   family: "play",
   title: "プレイログ削除",
-  description:
-    "Removes one play session (two-step: a preview, then the call with its confirmToken). The record's totalPlayTime drops by its minutes.",
+  description: "Removes one play session (two-step). The record's totalPlayTime drops by its minutes.",
   restNote: 'In REST, POST /rest/v1/removePlayLog with {"playLogId": ...}, then again with confirmToken.',
   scopes: ["play:delete"],
   plans: ALL_PLANS,

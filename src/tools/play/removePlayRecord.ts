@@ -14,7 +14,7 @@ export const removePlayRecord = defineTool({
   family: "play",
   title: "プレイ記録削除",
   description:
-    "Removes one play record (cycle) with its play logs (two-step: a preview, then the call with its confirmToken). If it was the latest cycle, the newest remaining one becomes latest.",
+    "Removes one play record (cycle) with its play logs (two-step). If it was the latest cycle, the newest remaining one becomes latest.",
   restNote: 'In REST, POST /rest/v1/removePlayRecord with {"playId": ...}, then again with confirmToken.',
   scopes: ["play:delete"],
   plans: ALL_PLANS,

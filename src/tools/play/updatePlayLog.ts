@@ -20,7 +20,7 @@ export const updatePlayLog = defineTool({
   // Not idempotent: every update moves updatedAt, even when the values are the ones stored.
   input: z.strictObject({
     playLogId: z.string().min(1).max(40),
-    playTime: z.number().int().min(1).max(1440).optional().describe("Minutes of the session, 1 to 1440."),
+    playTime: z.number().int().min(1).max(1440).optional().describe("Minutes of the session."),
     memo: text(2000).optional().describe("At least one character; it cannot be cleared."),
   }),
   output: z.object({ item: playLogSchema }),

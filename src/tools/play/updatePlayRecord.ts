@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
+import { REVISION_NOTE, UPDATE_NOTE } from "../../platform/schemas";
 import { lazyToday } from "../../platform/timeZones";
 import { givenFields } from "../../platform/updates";
 import { defineTool } from "../../registry/defineTool";
@@ -13,7 +14,7 @@ export const updatePlayRecord = defineTool({
   family: "play",
   title: "プレイ記録更新",
   description:
-    "Changes a play record: an omitted field is kept, null clears it. Moving to PLAYING without a start date starts it today, to COMPLETED or DROPPED without an end date ends it today (the account's time zone).",
+    "Changes a play record; moving to PLAYING without a start date starts it today, to COMPLETED or DROPPED without an end date ends it today.",
   restNote: "In REST, POST /rest/v1/updatePlayRecord with playId and the fields to change.",
   scopes: ["play:write"],
   plans: ALL_PLANS,
@@ -24,13 +25,14 @@ export const updatePlayRecord = defineTool({
     .strictObject({
       playId: z.string().min(1).max(40),
       ...playFieldArgs,
-      revision: z.string().min(1).describe("From the record; optional."),
+      revision: z.string().min(1),
     })
     .partial()
     .required({ playId: true }),
   output: z.object({ item: playRecordSchema }),
   planDifferences: { FREE: { removedProperties: ["consoleId"] } },
   conflicts: ["revision_conflict"],
+  notes: [UPDATE_NOTE, REVISION_NOTE],
   async handler({ db, auth, now }, { playId, revision, attributes, ...changes }) {
     const current = await findPlay(db, auth.userId, playId);
     if (!current) throw notFound(`Your play record ${playId}`);

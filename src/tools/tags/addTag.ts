@@ -10,7 +10,7 @@ export const addTag = defineTool({
   name: "addTag",
   family: "tags",
   title: "タグ追加",
-  description: "Creates a tag to group games you own your way (e.g. 'favourites', 'to finish this year'); add games with updateTagGames.",
+  description: "Creates a tag to group games you own your way; add games with updateTagGames.",
   restNote: 'In REST, POST /rest/v1/addTag with {"name": ...}.',
   scopes: ["library:write"],
   plans: LIGHT_AND_ABOVE,
@@ -22,7 +22,6 @@ export const addTag = defineTool({
   input: z.strictObject(tagFieldArgs).partial().required({ name: true }),
   output: z.object({ item: tagSchema }),
   conflicts: ["already_exists"],
-  notes: ["A name you already use is 409 already_exists."],
   async handler({ db, auth, now, upgradeUrl }, args) {
     const values = { name: args.name, nameKana: args.nameKana ?? null, color: args.color ?? null, description: args.description ?? null };
     const tagId = await insertTag(db, { ...auth, upgradeUrl }, values, now.toISOString());

@@ -6,10 +6,7 @@ import { nameText, text } from "../../platform/schemas";
 export const tagFieldArgs = {
   name: nameText(30).describe("Unique among your tags."),
   nameKana: text(60).nullable(),
-  color: z
-    .string()
-    .regex(/^#[0-9a-fA-F]{6}$/, "must be #rrggbb")
-    .describe("#rrggbb."),
+  color: z.string().regex(/^#[0-9a-fA-F]{6}$/, "must be #rrggbb"),
   description: text(500).nullable(),
 };
 

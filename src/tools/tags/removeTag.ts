@@ -15,7 +15,7 @@ export const removeTag = defineTool({
   name: "removeTag",
   family: "tags",
   title: "タグ削除",
-  description: "Removes a tag (two-step: a preview, then the call with its confirmToken). The games stay in your library.",
+  description: "Removes a tag (two-step); the games stay in your library.",
   restNote: 'In REST, POST /rest/v1/removeTag with {"tagId": ...}, then again with confirmToken.',
   scopes: ["library:delete"],
   plans: LIGHT_AND_ABOVE,

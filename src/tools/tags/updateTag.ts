@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { notFound } from "../../platform/errors";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
-import { positiveId } from "../../platform/schemas";
+import { positiveId, REVISION_NOTE, UPDATE_NOTE } from "../../platform/schemas";
 import { givenFields } from "../../platform/updates";
 import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
@@ -12,8 +12,7 @@ export const updateTag = defineTool({
   name: "updateTag",
   family: "tags",
   title: "タグ更新",
-  description:
-    "Changes a tag's name, reading, colour or description (omit a field to keep it; null clears nameKana or description). Membership changes use updateTagGames.",
+  description: "Changes a tag's name, reading, colour or description. Membership changes use updateTagGames.",
   restNote: "In REST, POST /rest/v1/updateTag with tagId and the fields to change.",
   scopes: ["library:write"],
   plans: LIGHT_AND_ABOVE,
@@ -25,6 +24,7 @@ export const updateTag = defineTool({
     .required({ tagId: true }),
   output: z.object({ item: tagSchema }),
   conflicts: ["already_exists", "revision_conflict"],
+  notes: [UPDATE_NOTE, REVISION_NOTE],
   async handler({ db, auth, now }, { tagId, revision, ...changes }) {
     const tag = await findTag(db, auth.userId, tagId);
     if (!tag) throw notFound(`Your tag ${tagId}`);

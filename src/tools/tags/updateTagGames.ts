@@ -2,7 +2,7 @@ import { z } from "zod";
 import { guardStatement, runGuarded } from "../../platform/db";
 import { ApiError, invalidInput, notFound } from "../../platform/errors";
 import { LIGHT_AND_ABOVE } from "../../platform/plans";
-import { positiveId } from "../../platform/schemas";
+import { positiveId, REVISION_NOTE } from "../../platform/schemas";
 import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
 import { allOwnedGuard } from "../shared/restoreReads";
@@ -43,7 +43,7 @@ export const updateTagGames = defineTool({
     revision: z.string(),
   }),
   conflicts: ["revision_conflict"],
-  notes: ["replace without revision is 400; a stale revision is 409 revision_conflict and nothing changes."],
+  notes: ["replace without revision is 400.", REVISION_NOTE],
   async handler({ db, auth, now }, args) {
     const tag = await findTag(db, auth.userId, args.tagId);
     if (!tag) throw notFound(`Your tag ${args.tagId}`);

@@ -15,7 +15,7 @@ export const addToWishlist = defineTool({
   family: "wishlist",
   title: "ほしいもの追加",
   description:
-    "Puts a game on your wishlist, optionally with priority, planned date, price and place. Adding it to the library later takes it off the wishlist.",
+    "Puts a game on your wishlist, optionally with priority, planned date, price and place; adding it to the library later takes it off.",
   restNote: 'In REST, POST /rest/v1/addToWishlist with {"gameId": ...}.',
   scopes: ["library:write"],
   plans: ALL_PLANS,
@@ -30,7 +30,7 @@ export const addToWishlist = defineTool({
     .required({ gameId: true }),
   output: wishlistWriteResult,
   conflicts: ["already_exists"],
-  notes: ["A game already on the wishlist or in the library is 409 already_exists."],
+  notes: ["One already on the wishlist or in the library is 409 already_exists."],
   async handler({ db, auth, now, upgradeUrl }, args) {
     if (!(await loadGameRecords(db, auth.userId, [args.gameId])).has(args.gameId)) throw notFound(`Game ${args.gameId}`);
     const values = {

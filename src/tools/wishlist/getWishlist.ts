@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { buildAfterLookups, buildWithoutLookups } from "../../platform/lookups";
 import { type PageLimit, pagedEnvelope, pageOf } from "../../platform/paging";
-import { orderedRanges } from "../../platform/schemas";
+import { orderedRanges, SORT_NOTE } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
 import { GAME_LIST_TOOL, listArgs, listPageOf, listPageReads } from "../shared/userLists";
 import {
@@ -32,7 +32,7 @@ export const getWishlist = defineTool({
   ...GAME_LIST_TOOL,
   input,
   output: pagedEnvelope(wishlistEntrySchema),
-  notes: ["The game field group caps the page at 100.", "Default order: priority, highest first; empty values sort last either way."],
+  notes: ["The game field group caps the page at 100. Default order: priority, highest first.", SORT_NOTE],
   firstReads: (args, { userId, now, pageLimit }) =>
     userId === undefined ? undefined : buildWithoutLookups(wishlistReads(userId, args, now, pageLimit))?.queries,
   async handler({ db, read, auth, now, pageLimit }, args) {

@@ -46,7 +46,7 @@ export const wishlistFilterArgs = {
   wishDateOverdue: z
     .enum(["overdue", "not_overdue"])
     .optional()
-    .describe("overdue: a planned date before today (in the account's time zone); not_overdue: no planned date, or today or later."),
+    .describe("overdue: a planned date before today; not_overdue: none, or today or later."),
   wishPriceFrom: z.number().int().min(0).optional(),
   wishPriceTo: z.number().int().min(0).optional(),
   priorityFrom: rating.optional(),

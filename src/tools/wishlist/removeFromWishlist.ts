@@ -11,7 +11,7 @@ export const removeFromWishlist = defineTool({
   name: "removeFromWishlist",
   family: "wishlist",
   title: "ほしいもの削除",
-  description: "Takes a game off your wishlist (two-step: a preview, then the call with its confirmToken).",
+  description: "Takes a game off your wishlist (two-step).",
   restNote: 'In REST, POST /rest/v1/removeFromWishlist with {"gameId": ...}, then again with confirmToken.',
   scopes: ["library:delete"],
   plans: ALL_PLANS,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ApiError, notFound } from "../../platform/errors";
 import { ALL_PLANS } from "../../platform/plans";
-import { positiveId } from "../../platform/schemas";
+import { positiveId, REVISION_NOTE, UPDATE_NOTE } from "../../platform/schemas";
 import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
 import { wishlistWriteResult } from "./addToWishlist";
@@ -15,8 +15,7 @@ export const updateWishlistEntry = defineTool({
   name: "updateWishlistEntry",
   family: "wishlist",
   title: "ほしいもの更新",
-  description:
-    "Changes a wishlist entry. An omitted field is kept and null clears it. Send the revision you last read to be told (409 revision_conflict) when the entry changed since.",
+  description: "Changes a wishlist entry.",
   restNote: "In REST, POST /rest/v1/updateWishlistEntry with gameId and the fields to change.",
   scopes: ["library:write"],
   plans: ALL_PLANS,
@@ -24,11 +23,12 @@ export const updateWishlistEntry = defineTool({
   // Idempotent: values equal to the stored ones keep updatedAt and the revision (writes.ts touchIfChanged).
   idempotent: true,
   input: z
-    .strictObject({ gameId: positiveId, ...wishFieldArgs, revision: z.string().min(1).describe("From the entry; optional.") })
+    .strictObject({ gameId: positiveId, ...wishFieldArgs, revision: z.string().min(1) })
     .partial()
     .required({ gameId: true }),
   output: wishlistWriteResult,
   conflicts: ["revision_conflict"],
+  notes: [UPDATE_NOTE, REVISION_NOTE],
   async handler({ db, auth, now }, { gameId, revision, ...changes }) {
     const current = await findWish(db, auth.userId, gameId);
     if (!current) throw notFound(`Game ${gameId} on your wishlist`);

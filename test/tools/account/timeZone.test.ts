@@ -1,5 +1,6 @@
 // The account's time zone decides "today": default dates (play start and end, play log, maintenance
-// done) and overdue filters, read with a fixed clock (the app built with one, as createApp allows);
+// done) and overdue filters, read with a fixed clock (the app built with one, as createApp allows;
+// REST and MCP read the same clock);
 // getAccount shows the zone and its day; the daily quota keeps its UTC day.
 
 import { env } from "cloudflare:workers";
@@ -8,7 +9,8 @@ import { setTimeZone } from "../../../src/accounts/timeZone";
 import { createApp } from "../../../src/app";
 import { createDb } from "../../../src/platform/db";
 import { dayIn, timeZoneNamed } from "../../../src/platform/time";
-import { type Account, authHeader, newAccount, sendTo } from "../../support/harness";
+import { type Account, authHeader, fetchThrough, newAccount, sendTo } from "../../support/harness";
+import { mcpCall, mcpClient } from "../../support/mcp";
 import { ok } from "../../support/replies";
 import { A, B, importPlayMaster } from "../play/playRecordsSupport";
 
@@ -24,6 +26,17 @@ const at = (account: Account, tool: string, args: Record<string, unknown> = {}) 
     body: JSON.stringify(args),
   });
 
+/** The bodies of calls through that app over a face: REST as above, or MCP with the SDK client (which checks the listed output schemas). */
+async function callsOver(face: "REST" | "MCP", account: Account) {
+  if (face === "REST") return async (tool: string, args: Record<string, unknown>) => ok(await at(account, tool, args));
+  const client = await mcpClient(account.apiKey, "/mcp", fetchThrough(app));
+  return async (tool: string, args: Record<string, unknown>) => {
+    const reply = await mcpCall(client, tool, args);
+    expect(reply.isError, reply.text).toBe(false);
+    return reply.body;
+  };
+}
+
 async function owning(timeZone?: string) {
   const account = await newAccount({ plan: "PREMIUM" });
   if (timeZone) await setTimeZone(createDb(env.DB), account.userId, timeZone);
@@ -34,23 +47,26 @@ async function owning(timeZone?: string) {
 beforeAll(importPlayMaster);
 
 describe("today in the account's time zone", () => {
-  it("a game cleared at 08:00 JST on 2026-12-02 by an Asia/Tokyo account ends on 2026-12-02", async () => {
-    const account = await owning();
-    const cleared = ok(await at(account, "addPlayRecord", { gameId: A, status: "COMPLETED" }));
-    expect(cleared.item).toMatchObject({ status: "COMPLETED", playEndDate: "2026-12-02", playStartDate: null });
-    const started = ok(await at(account, "addPlayRecord", { gameId: B, status: "PLAYING" }));
-    expect(started.item.playStartDate).toBe("2026-12-02");
-    const log = ok(await at(account, "addPlayLog", { playId: started.playId, playTime: 30 }));
-    expect(log.item.playDate).toBe("2026-12-02");
-    const done = ok(await at(account, "updatePlayRecord", { playId: started.playId, status: "DROPPED" }));
-    expect(done.item.playEndDate).toBe("2026-12-02");
-  });
+  for (const face of ["REST", "MCP"] as const) {
+    it(`a game cleared at 08:00 JST on 2026-12-02 by an Asia/Tokyo account ends on 2026-12-02 (over ${face})`, async () => {
+      const account = await owning();
+      const call = await callsOver(face, account);
+      const cleared = await call("addPlayRecord", { gameId: A, status: "COMPLETED" });
+      expect(cleared.item).toMatchObject({ status: "COMPLETED", playEndDate: "2026-12-02", playStartDate: null });
+      const started = await call("addPlayRecord", { gameId: B, status: "PLAYING" });
+      expect(started.item.playStartDate).toBe("2026-12-02");
+      const log = await call("addPlayLog", { playId: started.playId, playTime: 30 });
+      expect(log.item.playDate).toBe("2026-12-02");
+      const done = await call("updatePlayRecord", { playId: started.playId, status: "DROPPED" });
+      expect(done.item.playEndDate).toBe("2026-12-02");
+    });
 
-  it("the same moment is still 2026-12-01 for an account in UTC", async () => {
-    const account = await owning("UTC");
-    const cleared = ok(await at(account, "addPlayRecord", { gameId: A, status: "COMPLETED" }));
-    expect(cleared.item.playEndDate).toBe("2026-12-01");
-  });
+    it(`the same moment is still 2026-12-01 for an account in UTC (over ${face})`, async () => {
+      const call = await callsOver(face, await owning("UTC"));
+      const cleared = await call("addPlayRecord", { gameId: A, status: "COMPLETED" });
+      expect(cleared.item.playEndDate).toBe("2026-12-01");
+    });
+  }
 
   it("getAccount shows the zone (Asia/Tokyo for a new account) and its day; the quota counts the UTC day", async () => {
     const account = await owning();
