@@ -5,7 +5,7 @@ import { mountActivity } from "./activity";
 import { mountConsent } from "./consent";
 import { pageRoute } from "./guards";
 import { mountInvites } from "./invite";
-import { mountKeys } from "./keys";
+import { mountKeys } from "./keyPages";
 import { mountPasskeys } from "./passkeys";
 import { mountSettings } from "./settings";
 import { mountSignIn } from "./signin";

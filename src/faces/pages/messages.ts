@@ -32,9 +32,17 @@ function acceptedLang(header: string): Lang | undefined {
   return best?.lang;
 }
 
-/** `?lang=ja|en` wins (and is carried on the pages' links); else the browser's Accept-Language. */
-export function chooseLang(query: string | undefined, acceptLanguage: string | undefined): { lang: Lang; chosen: boolean } {
+/**
+ * `?lang=ja|en` wins (and is carried on the pages' links); else the language remembered in the
+ * `rgc_lang` cookie (the last one chosen with `?lang=`); else the browser's Accept-Language.
+ */
+export function chooseLang(
+  query: string | undefined,
+  remembered: string | undefined,
+  acceptLanguage: string | undefined,
+): { lang: Lang; chosen: boolean } {
   if (isLang(query)) return { lang: query, chosen: true };
+  if (isLang(remembered)) return { lang: remembered, chosen: false };
   return { lang: acceptedLang(acceptLanguage ?? "") ?? DEFAULT_LANG, chosen: false };
 }
 
@@ -42,8 +50,8 @@ const MESSAGES: Record<Lang, Messages> = { ja, en };
 
 export const messagesOf = (lang: Lang): Messages => MESSAGES[lang];
 
-/** An instant as the pages show it, in UTC for every reader (the quota's days are UTC days too). */
-export const formatInstant = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+/** An instant in UTC, as the pages show it on hover (and the quota's days are UTC days). */
+export const formatUtc = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 
 /** A count with thousands separators, as both languages write it. */
 export const formatCount = (n: number) => n.toLocaleString("en-US");

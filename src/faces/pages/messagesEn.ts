@@ -99,7 +99,7 @@ export const en: Messages = {
   presetIndividualHelp: "Choose each permission below: the only way to allow removing.",
   scopesLegend: "Permissions (used with individual settings)",
   scopesDisagree: (preset, scopes) =>
-    `scopes: the permissions ticked do not match "${preset}" (${scopes}); choose "Individual settings", or untick them.`,
+    `Permissions: the permissions ticked do not match "${preset}" (${scopes}); choose "Individual settings", or untick them.`,
   expiryNone: "none",
   expiryDays: (days) => `${days} days`,
   createKeyButton: "Create key",
@@ -157,6 +157,9 @@ export const en: Messages = {
   event: {
     keyCreated: "Key created",
     keyRevoked: "Key revoked",
+    keyRolled: "Key rolled",
+    keyRenamed: "Key renamed",
+    passkeyRenamed: "Passkey renamed",
     passkeyAdded: "Passkey added",
     passkeyRemoved: "Passkey removed",
     signedIn: "Signed in",
@@ -185,6 +188,40 @@ export const en: Messages = {
   errorFallback: "The request could not be completed",
   errorStatus: (status) => `HTTP status ${status}`,
   requestId: "Request id",
+  // settings navigation, times
+  nav: {
+    overview: "Overview",
+    keys: "API keys",
+    assistants: "Assistants",
+    passkeys: "Passkeys",
+    activity: "Activity",
+  },
+  timesIn: (timeZone) => `Times are in ${timeZone} (hover or long-press one for UTC).`,
+  // keys: folding, managing, rolling, renaming, expiry dates
+  endedKeys: (count) => `Revoked and expired keys (${count})`,
+  manage: "Manage",
+  keyTitle: (name) => `Key “${name}”`,
+  renameTitle: "Rename",
+  newName: "New name",
+  renameButton: "Rename",
+  keyRenamed: "The key was renamed.",
+  passkeyRenamed: "The passkey was renamed.",
+  rollTitle: "Roll the key",
+  rollExplain:
+    "Makes a new secret with the same name, permissions and expiry. The current secret stops working at once (401), and the new key is shown only once.",
+  rollButton: "Roll the key",
+  rolledTitle: "Your rolled key",
+  expiryOnDate: "On a date (below)",
+  expiresOnLabel: "Expiry date (with “On a date”: the key works through that day)",
+  // form problems, naming the field in words
+  problemName: "Name: enter 1 to 100 characters.",
+  problemScopesNone: "Permissions: with individual settings, tick at least one permission below.",
+  problemPreset: "Permissions: choose view only, standard or individual settings.",
+  problemExpiry: (from, to) => `Expiry date: choose a date from ${from} to ${to}.`,
+  problemTimeZone: (typed) => `Time zone: “${typed}” is not an IANA time zone name (e.g. Asia/Tokyo, Europe/Berlin, UTC).`,
+  problemKeyLimit: (plan, limit) =>
+    `The ${plan} plan allows ${limit} active API keys at a time: revoke one you no longer use (expired keys do not count) or change plan.`,
+  problemOther: (field) => `Please check what you entered (${field}).`,
   scope: {
     "library:read": "Read and export your library, wishlist, physical copies, tags, collections and attributes",
     "library:write": "Add and change library entries, wishlist, copies, tags, collections, attributes and custom games; import",

@@ -101,7 +101,7 @@ export const ja = {
   presetIndividualHelp: "下の権限を 1 つずつ選びます。削除の権限を付けられるのはここだけです。",
   scopesLegend: "権限 (個別設定のときに使われます)",
   scopesDisagree: (preset: string, scopes: string) =>
-    `scopes: 選んだ権限が「${preset}」(${scopes}) と一致しません。「個別設定」を選ぶか、チェックを外してください。`,
+    `権限: 選んだ権限が「${preset}」(${scopes}) と一致しません。「個別設定」を選ぶか、チェックを外してください。`,
   expiryNone: "なし",
   expiryDays: (days: number) => `${days} 日`,
   createKeyButton: "キーを作成",
@@ -160,6 +160,9 @@ export const ja = {
   event: {
     keyCreated: "キーを作成",
     keyRevoked: "キーを失効",
+    keyRolled: "キーを再発行",
+    keyRenamed: "キーの名前を変更",
+    passkeyRenamed: "パスキーの名前を変更",
     passkeyAdded: "パスキーを追加",
     passkeyRemoved: "パスキーを削除",
     signedIn: "サインイン",
@@ -188,6 +191,41 @@ export const ja = {
   errorFallback: "リクエストを完了できませんでした",
   errorStatus: (status: number) => `HTTP ステータス ${status}`,
   requestId: "問い合わせ番号",
+  // settings navigation, times
+  nav: {
+    overview: "概要",
+    keys: "API キー",
+    assistants: "アシスタント",
+    passkeys: "パスキー",
+    activity: "アクティビティ",
+  },
+  timesIn: (timeZone: string) => `日時は ${timeZone} の時刻です (UTC はポインターを重ねると表示されます)。`,
+  // keys: folding, managing, rolling, renaming, expiry dates
+  endedKeys: (count: number) => `失効・期限切れのキー (${count})`,
+  manage: "管理",
+  keyTitle: (name: string) => `キー「${name}」`,
+  renameTitle: "名前を変更",
+  newName: "新しい名前",
+  renameButton: "名前を変更",
+  keyRenamed: "キーの名前を変更しました。",
+  passkeyRenamed: "パスキーの名前を変更しました。",
+  rollTitle: "キーを再発行",
+  rollExplain:
+    "同じ名前・権限・有効期限で新しいシークレットを発行します。今のシークレットはすぐに使えなくなり (401)、新しいキーは一度だけ表示されます。",
+  rollButton: "キーを再発行",
+  rolledTitle: "再発行したキー",
+  expiryOnDate: "日付を指定 (下の欄)",
+  expiresOnLabel: "有効期限の日付 (「日付を指定」のとき。その日の終わりまで使えます)",
+  // form problems, naming the field in words
+  problemName: "名前: 1〜100 文字で入力してください。",
+  problemScopesNone: "権限: 個別設定では、下の権限を少なくとも 1 つ選んでください。",
+  problemPreset: "権限の選び方: 「閲覧のみ」「標準」「個別設定」のどれかを選んでください。",
+  problemExpiry: (from: string, to: string) => `有効期限: ${from} から ${to} までの日付を選んでください。`,
+  problemTimeZone: (typed: string) =>
+    `タイムゾーン: 「${typed}」は IANA タイムゾーン名ではありません (例: Asia/Tokyo、Europe/Berlin、UTC)。`,
+  problemKeyLimit: (plan: string, limit: number) =>
+    `${plan} プランで同時に使える API キーは ${limit} 個までです。使っていないキーを失効させるか (期限切れのキーは数えません)、プランを変更してください。`,
+  problemOther: (field: string) => `入力内容を確認してください (${field})。`,
   scope: {
     "library:read": "ライブラリ・ほしいもの・所持品・タグ・コレクション・属性の閲覧とエクスポート",
     "library:write": "ライブラリ・ほしいもの・所持品・タグ・コレクション・属性・独自ゲームの追加と変更、インポート",

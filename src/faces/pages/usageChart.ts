@@ -3,10 +3,14 @@ import type { UsageDay } from "../../accounts/accountSummary";
 import type { Html, Page } from "./layout";
 import { formatCount } from "./messages";
 
-/** The drawing's size and the plot area inside it (room for the axis labels around, and above it the quota when off the scale). */
+/**
+ * The drawing's size and the plot area inside it (room for the axis labels around, and above it
+ * the quota when off the scale). The left margin holds a six-digit tick label at the larger type a
+ * phone's stylesheet gives the labels (the drawing shrinks there, the labels must not).
+ */
 const WIDTH = 640;
 const HEIGHT = 256;
-const PLOT = { left: 64, right: WIDTH - 16, top: 40, bottom: 208 };
+const PLOT = { left: 88, right: WIDTH - 16, top: 40, bottom: 208 };
 /** Where the quota's line goes when it is far above the scale: over the plot, apart from it. */
 const QUOTA_ABOVE_Y = 22;
 /** The scale never ends below this (a month without calls still reads 0 to 10). */
