@@ -15,10 +15,9 @@
 // tmp/check-pages/NN-step.png, the settings page in tmp/check-pages/settings.png and the consent
 // page in tmp/check-pages/consent.png (`--docs-screenshot`: docs/settings.png and docs/consent.png,
 // the README's pictures). Needs Chromium (Debian: `apt-get install chromium`; else set CHROMIUM_PATH).
-// Run it through npm: the pages' messages.ts it imports needs Node 24, which npm puts first.
+// Run it through npm: the pages' texts it imports (messagesJa.ts, messagesEn.ts) need Node 24, which npm puts first.
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { messagesOf } from "../src/faces/pages/messages.ts";
 import { guardOrigins, launchChromium } from "./lib/chromium.mjs";
 import { startDemoServer } from "./lib/demoServer.mjs";
 import { projectRoot } from "./lib/local.mjs";
@@ -40,6 +39,7 @@ import {
   expectElements,
   expectStatus,
   hideNewKey,
+  messagesOf,
   pageState,
   revokeLinkOf,
   StepFailure,
@@ -62,7 +62,7 @@ const ASSISTANT_NAME = "check-pages assistant";
 const MCP_OAUTH_PATH = "/mcp/oauth";
 /** tools/list names what the key can call: a view-only grant reads, a standard key also writes, neither deletes. */
 const listed = (tools, name) => tools.some((tool) => tool.name === name);
-/** Headings of the settings page, as src/faces/pages/messages.ts writes them in each language. */
+/** Headings of the settings overview, as src/faces/pages/messagesJa.ts and messagesEn.ts write them. */
 const HEADINGS = ["planAndUsage", "timeZoneTitle", "signOutEverywhere", "keysTitle", "activityTitle"];
 /** The settings page from its top (plan, usage, chart), in English, as the README shows it. */
 async function settingsShot(page, baseUrl) {

@@ -1,7 +1,13 @@
 // The helpers of `npm run check:pages` (scripts/check-pages.mjs) and its step modules: a step's
 // failure, calling the API as curl would, reading a page, clicking, and making a key on the keys page.
 
+import { en } from "../../src/faces/pages/messagesEn.ts";
+import { ja } from "../../src/faces/pages/messagesJa.ts";
+
 export const TIMEOUT_MS = 30_000;
+
+/** The pages' texts in a language (the per-language files import only types, so Node 24 runs them as they are). */
+export const messagesOf = (lang) => ({ ja, en })[lang];
 const HIDDEN_SECRET = "rgc_••••••••••••••••••••••••••••••••••••••••••••••••";
 
 export class StepFailure extends Error {}

@@ -4,9 +4,18 @@
 // chart's labels legible, no text of the other language. With `--docs-screenshot` each page's
 // picture goes to docs/images/ (the README shows them), else to tmp/check-pages/.
 import { join } from "node:path";
-import { messagesOf } from "../../src/faces/pages/messages.ts";
 import { projectRoot } from "./local.mjs";
-import { callApi, clickAndLoad, createKey, expect, expectElements, expectStatus, hideNewKey, pageState } from "./pagesCheck.mjs";
+import {
+  callApi,
+  clickAndLoad,
+  createKey,
+  expect,
+  expectElements,
+  expectStatus,
+  hideNewKey,
+  messagesOf,
+  pageState,
+} from "./pagesCheck.mjs";
 
 const ROLLED_KEY = "check-pages rolled";
 const RENAMED_KEY = "check-pages renamed";
@@ -15,7 +24,10 @@ const WIDTHS = [390, 1280];
 /** The smallest tap target (WCAG 2.5.5) and the smallest chart label, in CSS pixels. */
 const MIN_TARGET_PX = 44;
 const MIN_LABEL_PX = 11;
-const IMAGES = join(projectRoot, ...(process.argv.includes("--docs-screenshot") ? ["docs", "images"] : ["tmp", "check-pages"]));
+const DOCS_SCREENSHOTS = process.argv.includes("--docs-screenshot");
+/** Where a page's picture goes: the README's and docs' pictures (desktop in English, phone in Japanese) to docs/images/ with --docs-screenshot. */
+const imagesDir = (width, lang) =>
+  join(projectRoot, ...(DOCS_SCREENSHOTS && width > 400 === (lang === "en") ? ["docs", "images"] : ["tmp", "check-pages"]));
 
 /** Every text of a language long enough to be told apart, which the other language writes differently. */
 function textsOnlyIn(lang, other) {
@@ -80,7 +92,7 @@ function layoutStep(width, lang) {
           expect(foreign.length === 0, `${path}?lang=${lang} reads ${other} texts: ${foreign.slice(0, 3).join(" | ")}`);
           if (path !== keyPage) {
             const name = `settings-${path.split("/")[2] ?? "overview"}-${width}-${lang}.png`;
-            await page.screenshot({ path: join(IMAGES, name), type: "png", fullPage: width > 400 });
+            await page.screenshot({ path: join(imagesDir(width, lang), name), type: "png", fullPage: width > 400 });
           }
         }
       } finally {

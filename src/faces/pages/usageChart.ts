@@ -59,9 +59,12 @@ export function usageChart(page: Page, days: readonly UsageDay[], quota: number)
     (n) => html`<line class="tick" x1="${PLOT.left - 4}" x2="${PLOT.right}" y1="${yOf(n)}" y2="${yOf(n)}"></line>
 <text x="${PLOT.left - 8}" y="${yOf(n) + 4}" text-anchor="end">${formatCount(n)}</text>`,
   );
-  const dates = LABELLED_DAYS.filter((i) => i < days.length).map(
-    (i) => html`<text x="${round1(xOf(i) + slot / 2)}" y="${PLOT.bottom + 16}" text-anchor="middle">${days[i]!.date.slice(5)}</text>`,
-  );
+  // The last date ends at the plot's edge, so that the larger type of a phone stays inside the drawing.
+  const dateLabel = (i: number) =>
+    i === days.length - 1
+      ? html`<text x="${PLOT.right}" y="${PLOT.bottom + 16}" text-anchor="end">${days[i]!.date.slice(5)}</text>`
+      : html`<text x="${round1(xOf(i) + slot / 2)}" y="${PLOT.bottom + 16}" text-anchor="middle">${days[i]!.date.slice(5)}</text>`;
+  const dates = LABELLED_DAYS.filter((i) => i < days.length).map(dateLabel);
   return html`<figure class="chart">
 <svg id="usage-chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="usage-chart-title usage-chart-desc">
 <title id="usage-chart-title">${t.chartTitle}</title>
