@@ -14,8 +14,11 @@
 // the server's and the callback's. One line per step; a screenshot of each in
 // tmp/check-pages/NN-step.png, the settings page in tmp/check-pages/settings.png and the consent
 // page in tmp/check-pages/consent.png (`--docs-screenshot`: docs/settings.png and docs/consent.png,
-// the README's pictures). Needs Chromium (Debian: `apt-get install chromium`; else set CHROMIUM_PATH).
-// Run it through npm: the pages' texts it imports (messagesJa.ts, messagesEn.ts) need Node 24, which npm puts first.
+// the README's pictures, and docs/images/ from scripts/lib/settingsSteps.mjs, whose steps run
+// between revoking a key and signing out: roll, rename, a chosen expiry date, a refusal in words,
+// every settings page at 390 px and 1280 px in both languages). Needs Chromium (Debian:
+// `apt-get install chromium`; else set CHROMIUM_PATH). Run it through npm: the pages' texts it
+// imports (messagesJa.ts, messagesEn.ts) need Node 24, which npm puts first.
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { guardOrigins, launchChromium } from "./lib/chromium.mjs";
