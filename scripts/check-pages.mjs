@@ -14,11 +14,13 @@
 // the server's and the callback's. One line per step; a screenshot of each in
 // tmp/check-pages/NN-step.png, the settings page in tmp/check-pages/settings.png and the consent
 // page in tmp/check-pages/consent.png (`--docs-screenshot`: docs/settings.png and docs/consent.png,
-// the README's pictures). Needs Chromium (Debian: `apt-get install chromium`; else set CHROMIUM_PATH).
-// Run it through npm: the pages' messages.ts it imports needs Node 24, which npm puts first.
+// the README's pictures, and docs/images/ from scripts/lib/settingsSteps.mjs, whose steps run
+// between revoking a key and signing out: roll, rename, a chosen expiry date, a refusal in words,
+// every settings page at 390 px and 1280 px in both languages). Needs Chromium (Debian:
+// `apt-get install chromium`; else set CHROMIUM_PATH). Run it through npm: the pages' texts it
+// imports (messagesJa.ts, messagesEn.ts) need Node 24, which npm puts first.
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { messagesOf } from "../src/faces/pages/messages.ts";
 import { SCOPES } from "./lib/adminCli.mjs";
 import { guardOrigins, launchChromium } from "./lib/chromium.mjs";
 import { startDemoServer } from "./lib/demoServer.mjs";
@@ -33,14 +35,29 @@ import {
   registerClient,
   startCallbackServer,
 } from "./lib/oauthCheck.mjs";
+import {
+  callApi,
+  clickAndLoad,
+  createKey,
+  expect,
+  expectElements,
+  expectStatus,
+  hideNewKey,
+  messagesOf,
+  pageState,
+  revokeLinkOf,
+  StepFailure,
+  TIMEOUT_MS,
+  waitForSettings,
+} from "./lib/pagesCheck.mjs";
 import { scanSteps } from "./lib/scanCheck.mjs";
+import { SETTINGS_STEPS } from "./lib/settingsSteps.mjs";
 
 const OUT_DIR = join(projectRoot, "tmp", "check-pages");
 const DOCS_SCREENSHOTS = process.argv.includes("--docs-screenshot");
 const SETTINGS_SHOT = join(projectRoot, ...(DOCS_SCREENSHOTS ? ["docs"] : ["tmp", "check-pages"]), "settings.png");
 const CONSENT_SHOT = join(projectRoot, ...(DOCS_SCREENSHOTS ? ["docs"] : ["tmp", "check-pages"]), "consent.png");
 const VIEWPORT = { width: 1000, height: 900 };
-const TIMEOUT_MS = 30_000;
 const LOG_TAIL_LINES = 40;
 const SESSION_COOKIE = "rgc_session";
 const VIEW_ONLY_KEY = "check-pages view-only";
@@ -50,9 +67,8 @@ const ASSISTANT_NAME = "check-pages assistant";
 const MCP_OAUTH_PATH = "/mcp/oauth";
 /** tools/list names what the key can call: a view-only grant reads, a standard key also writes, neither deletes. */
 const listed = (tools, name) => tools.some((tool) => tool.name === name);
-const HIDDEN_SECRET = "rgc_••••••••••••••••••••••••••••••••••••••••••••••••";
-/** Headings of the settings page, as src/faces/pages/messages.ts writes them in each language. */
-const HEADINGS = ["planAndUsage", "keysTitle", "createKeyTitle", "passkeysTitle", "activityTitle"];
+/** Headings of the settings overview, as src/faces/pages/messagesJa.ts and messagesEn.ts write them. */
+const HEADINGS = ["planAndUsage", "timeZoneTitle", "signOutEverywhere", "keysTitle", "activityTitle"];
 /** The settings page from its top (plan, usage, chart), in English, as the README shows it. */
 async function settingsShot(page, baseUrl) {
   await page.goto(`${baseUrl}/settings?lang=en`, { waitUntil: "networkidle0" });
@@ -60,105 +76,6 @@ async function settingsShot(page, baseUrl) {
 }
 const textsIn = (lang) => HEADINGS.map((name) => messagesOf(lang)[name]);
 const quoted = (texts) => texts.map((text) => `"${text}"`).join(", ");
-
-class StepFailure extends Error {}
-
-/** Throws a StepFailure (the step's own message) unless `condition` holds. */
-function expect(condition, message) {
-  if (!condition) throw new StepFailure(message);
-}
-
-/** Calls the API from Node as curl would: `{ status, body }`. */
-async function callApi(baseUrl, key, tool, { method = "GET", query, body } = {}) {
-  const url = new URL(`/rest/v1/${tool}`, baseUrl);
-  for (const [name, value] of Object.entries(query ?? {})) url.searchParams.set(name, value);
-  const response = await fetch(url, {
-    method,
-    headers: { Authorization: `Bearer ${key}`, ...(body ? { "Content-Type": "application/json" } : {}) },
-    body: body && JSON.stringify(body),
-  });
-  const text = await response.text();
-  let parsed = null;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = text;
-  }
-  return { status: response.status, body: parsed };
-}
-
-function expectStatus(reply, status, what) {
-  const code = reply.body?.code ? ` ${reply.body.code}` : "";
-  expect(reply.status === status, `${what}: expected ${status}, got ${reply.status}${code}: ${JSON.stringify(reply.body).slice(0, 300)}`);
-}
-
-/** What the page says, for a failure message: its address and the start of its visible text. */
-async function pageState(page) {
-  const text = await page.evaluate(() => document.body?.textContent ?? "").catch(() => "");
-  return `at ${page.url()}, the page reads: ${text.replace(/\s+/g, " ").trim().slice(0, 400) || "(nothing)"}`;
-}
-
-/** Waits until the settings page is shown, after a ceremony the page's script finishes by itself. */
-async function waitForSettings(page, after) {
-  try {
-    await page.waitForFunction(() => location.pathname === "/settings" && document.querySelector("#plan"), { timeout: TIMEOUT_MS });
-  } catch {
-    throw new StepFailure(`the settings page did not appear ${after}; ${await pageState(page)}`);
-  }
-}
-
-/** Clicks `selector` and waits for the page it leads to. */
-async function clickAndLoad(page, selector) {
-  const button = await page.$(selector);
-  expect(button, `no ${selector} ${await pageState(page)}`);
-  await Promise.all([page.waitForNavigation({ timeout: TIMEOUT_MS }), button.click()]);
-}
-
-async function expectElements(page, selectors) {
-  const missing = [];
-  for (const selector of selectors) if (!(await page.$(selector))) missing.push(selector);
-  expect(missing.length === 0, `missing ${missing.join(", ")} ${await pageState(page)}`);
-}
-
-/** Fills form#create-key (a name, a preset, for individual settings the scopes) and reads the key shown once. */
-async function createKey(page, baseUrl, { name, preset, scopes }) {
-  await page.goto(`${baseUrl}/settings`);
-  await expectElements(page, ["form#create-key", `input[name=preset][value=${preset}]`, "button#create-key-submit"]);
-  await page.$eval("form#create-key input[name=name]", (input, value) => (input.value = value), name);
-  await page.$eval(`input[name=preset][value=${preset}]`, (radio) => radio.click());
-  if (scopes) {
-    await page.$$eval(
-      "form#create-key input[name=scopes]",
-      (boxes, wanted) => {
-        for (const box of boxes) if (box.checked !== wanted.includes(box.value)) box.click();
-      },
-      scopes,
-    );
-  }
-  await clickAndLoad(page, "button#create-key-submit");
-  const apiKey = await page.$eval("code#new-key", (code) => code.textContent.trim()).catch(() => null);
-  expect(apiKey?.startsWith("rgc_"), `no new key in code#new-key after creating "${name}" ${await pageState(page)}`);
-  await expectElements(page, ["#copy-new-key"]);
-  return apiKey;
-}
-
-/** The a.revoke link of the row naming `name` in table#keys (or the table `table`, e.g. "assistants"), or null. */
-async function revokeLinkOf(page, name, table = "keys") {
-  const handle = await page.evaluateHandle(
-    (wanted, id) =>
-      [...document.querySelectorAll(`table#${id} tr[data-key-id]`)]
-        .find((row) => row.textContent.includes(wanted))
-        ?.querySelector("a.revoke"),
-    name,
-    table,
-  );
-  return handle.asElement();
-}
-
-/** Replaces the secret just shown, so that no screenshot holds it. */
-async function hideNewKey(page) {
-  await page.$eval("code#new-key", (code, hidden) => (code.textContent = hidden), HIDDEN_SECRET);
-}
 
 /** A game of the default catalog, found as a client would: the first hit of a search. */
 async function someGameId(baseUrl, key) {
@@ -365,7 +282,7 @@ const STEPS = [
   [
     "revoke-confirm",
     async ({ page, baseUrl }) => {
-      await page.goto(`${baseUrl}/settings`);
+      await page.goto(`${baseUrl}/settings/keys`);
       await expectElements(page, ["table#keys tr[data-key-id] a.revoke"]);
       const link = await revokeLinkOf(page, VIEW_ONLY_KEY);
       expect(link, `no row of table#keys names "${VIEW_ONLY_KEY}" with an a.revoke link`);
@@ -384,6 +301,7 @@ const STEPS = [
       return "revoked: the view-only key now gets 401, the individual key still 200";
     },
   ],
+  ...SETTINGS_STEPS,
   [
     "sign-out",
     async ({ page, baseUrl }) => {
@@ -405,9 +323,10 @@ const STEPS = [
       return `signed in again with the same passkey (its counter now ${credential.signCount}); /settings shown`;
     },
   ],
+  // English last: the language is remembered (a cookie), and the consent page's screenshot is in English.
   ...[
-    ["en", "ja"],
     ["ja", "en"],
+    ["en", "ja"],
   ].map(([lang, other]) => [
     `lang-${lang}`,
     async ({ page, baseUrl }) => {
@@ -585,7 +504,7 @@ const STEPS = [
   [
     "assistant-listed",
     async ({ page, baseUrl }) => {
-      await page.goto(`${baseUrl}/settings#assistants-section`);
+      await page.goto(`${baseUrl}/settings/assistants`);
       await expectElements(page, ["#assistants-section", "table#assistants tr[data-key-id]"]);
       const link = await revokeLinkOf(page, ASSISTANT_NAME, "assistants");
       expect(link, `no row of table#assistants names "${ASSISTANT_NAME}" with an a.revoke link ${await pageState(page)}`);

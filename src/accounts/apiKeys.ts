@@ -58,7 +58,11 @@ export interface IssuedKeyAnswer {
 const expiryOf = (days: number | null | undefined, now: Date) => (days ? new Date(now.getTime() + days * DAY_MS).toISOString() : null);
 
 /** The label of a key in the activity list: its id, prefix and name (when it has one). */
-const keyDetail = (keyId: string, displayPrefix: string, name: string | null) => ({ keyId, displayPrefix, ...(name ? { name } : {}) });
+export const keyDetail = (keyId: string, displayPrefix: string, name: string | null) => ({
+  keyId,
+  displayPrefix,
+  ...(name ? { name } : {}),
+});
 
 /**
  * The OAuth connection a key is granted to (a connected assistant, connectedAssistants.ts), and
@@ -78,11 +82,16 @@ export interface KeyConnection {
  * that holds the plan's key limit (403 plan_required past it). A connection's key revokes the keys
  * it replaces in the same batch, so reconnecting an assistant at the limit still works.
  */
-export async function issueKeyFor(db: Db, limit: LimitContext, choice: KeyChoice, connection?: KeyConnection): Promise<IssuedKeyAnswer> {
+export async function issueKeyFor(
+  db: Db,
+  limit: LimitContext,
+  choice: KeyChoice,
+  { connection, expiresAt: chosenExpiry }: { connection?: KeyConnection; expiresAt?: string } = {},
+): Promise<IssuedKeyAnswer> {
   refuseMalformedText(choice);
   const { preset, scopes: chosen, name = null, expiresInDays } = parseWith(keyChoiceInput, choice);
   const scopes = preset === "individual" ? [...new Set(chosen)] : [...KEY_PRESETS[preset]];
-  const expiresAt = expiryOf(expiresInDays, new Date());
+  const expiresAt = chosenExpiry ?? expiryOf(expiresInDays, new Date());
   const issued = await issueApiKey();
   const row = { id: issued.keyId, userId: limit.userId, name, displayPrefix: issued.displayPrefix, keyHash: issued.keyHash };
   const { replaces, accounting, ...connectedTo } = connection ?? { replaces: undefined, accounting: undefined };
@@ -115,7 +124,7 @@ const keyIdsOf = async (db: Db, userId: string, which: SQL) =>
  * leaves the keys refused rather than listed revoked but working; it is told again of every key
  * the statement revoked, which covers a key made in between.
  */
-async function revokeKeysOf(
+export async function revokeKeysOf(
   accounting: AccountingEnv,
   db: Db,
   userId: string,
@@ -142,7 +151,7 @@ export type KeyState = "active" | "revoked" | "expired";
 /** Why the service itself ended a connected assistant (src/accounts/oauthClaims.ts): a code or refresh token used twice. */
 export type EndedReason = "code_reused" | "refresh_token_reused";
 
-const keyState = sql<KeyState>`CASE WHEN ${apiKeys.revokedAt} IS NOT NULL THEN 'revoked'
+export const keyState = sql<KeyState>`CASE WHEN ${apiKeys.revokedAt} IS NOT NULL THEN 'revoked'
   WHEN ${keyIsLive(apiKeys.revokedAt, apiKeys.expiresAt)} THEN 'active' ELSE 'expired' END`;
 
 export interface KeyListItem {
@@ -182,6 +191,15 @@ export function redirectTargetOf(uri: string): string {
 
 const hostOf = (uri: string | null) => (uri === null ? null : redirectTargetOf(uri));
 
+/** Which of a kind's keys a list shows: the live ones, the revoked and expired ones, or all. */
+export type KeyStates = "live" | "ended" | "all";
+
+const OF_STATES: Record<KeyStates, SQL | undefined> = {
+  live: keyIsLive(apiKeys.revokedAt, apiKeys.expiresAt),
+  ended: sql`NOT (${keyIsLive(apiKeys.revokedAt, apiKeys.expiresAt)})`,
+  all: undefined,
+};
+
 /**
  * The user's keys of one kind, newest first, a page at a time; never the secret nor its hash. Last
  * use comes from the user's accounting object, which notes it as it admits each call (D1 is not
@@ -194,41 +212,54 @@ export async function listKeys(
   page: number,
   limit: number,
   kind: KeyKind = "all",
+  states: KeyStates = "all",
 ): Promise<{ items: KeyListItem[]; totalCount: number }> {
-  const ofUser = and(eq(apiKeys.userId, userId), OF_KIND[kind]);
+  const ofUser = and(eq(apiKeys.userId, userId), OF_KIND[kind], OF_STATES[states]);
   const [rows, [total]] = await db.batch([
-    db
-      .select({
-        keyId: apiKeys.id,
-        name: apiKeys.name,
-        displayPrefix: apiKeys.displayPrefix,
-        scopes: apiKeys.scopes,
-        createdAt: apiKeys.createdAt,
-        expiresAt: apiKeys.expiresAt,
-        state: keyState,
-        redirectUri: apiKeys.oauthRedirectUri,
-        endedReason: apiKeys.endedReason,
-      })
-      .from(apiKeys)
-      .where(ofUser)
+    keyRows(db, ofUser)
       // raw SQL: rowid is no schema column; it orders keys made within one millisecond as they were made.
       .orderBy(desc(apiKeys.createdAt), sql`${apiKeys}.rowid DESC`)
       .limit(limit)
       .offset((page - 1) * limit),
     db.select({ n: count() }).from(apiKeys).where(ofUser),
   ]);
+  return { items: await withLastUse(accounting, userId, rows), totalCount: total?.n ?? 0 };
+}
+
+/** One of the user's keys as a list shows it; undefined when the user has no key of that id. */
+export async function userKey(accounting: AccountingEnv, db: Db, userId: string, keyId: string): Promise<KeyListItem | undefined> {
+  const rows = await keyRows(db, and(eq(apiKeys.userId, userId), eq(apiKeys.id, keyId)));
+  return (await withLastUse(accounting, userId, rows))[0];
+}
+
+const keyRows = (db: Db, where: SQL | undefined) =>
+  db
+    .select({
+      keyId: apiKeys.id,
+      name: apiKeys.name,
+      displayPrefix: apiKeys.displayPrefix,
+      scopes: apiKeys.scopes,
+      createdAt: apiKeys.createdAt,
+      expiresAt: apiKeys.expiresAt,
+      state: keyState,
+      redirectUri: apiKeys.oauthRedirectUri,
+      endedReason: apiKeys.endedReason,
+    })
+    .from(apiKeys)
+    .where(where);
+
+type KeyRow = Awaited<ReturnType<typeof keyRows>>[number];
+
+async function withLastUse(accounting: AccountingEnv, userId: string, rows: KeyRow[]): Promise<KeyListItem[]> {
   const uses = rows.length > 0 ? await accountingOf(accounting, userId).lastUses(rows.map((row) => row.keyId)) : [];
   const lastUseOf = new Map(uses.map((use) => [use.keyId, new Date(use.lastUsedAt).toISOString()]));
-  const items = rows.map(({ expiresAt, state, redirectUri, endedReason, ...key }) => ({
+  return rows.map(({ redirectUri, endedReason, ...key }) => ({
     ...key,
     endedReason: endedReason as EndedReason | null,
     scopes: key.scopes as Scope[],
     lastUsedAt: lastUseOf.get(key.keyId) ?? null,
-    expiresAt,
-    state,
     connectedTo: hostOf(redirectUri),
   }));
-  return { items, totalCount: total?.n ?? 0 };
 }
 
 /** The user a key belongs to (revoked or not), for the operator, who names keys without their owner. */

@@ -45,7 +45,7 @@ export function issueAssistantKey(
   consent: ConsentDescription,
 ): Promise<IssuedKeyAnswer> {
   const name = consent.clientName.trim().slice(0, KEY_NAME_MAX) || consent.clientId.slice(0, KEY_NAME_MAX);
-  return issueKeyFor(db, limit, { ...choice, name }, connectionOf(accounting, consent));
+  return issueKeyFor(db, limit, { ...choice, name }, { connection: connectionOf(accounting, consent) });
 }
 
 /**

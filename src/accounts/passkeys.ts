@@ -4,6 +4,7 @@ import { type Db, statements } from "../platform/db";
 import { ApiError } from "../platform/errors";
 import { runConditional } from "../platform/registeredLimits";
 import { eventStatement } from "./events";
+import { nameOf } from "./keyChanges";
 
 export interface PasskeySummary {
   passkeyId: string;
@@ -80,6 +81,19 @@ export async function removePasskey(db: Db, userId: string, passkeyId: string): 
     [
       statements.delete(passkeys).where(owned(userId, passkeyId)).getSQL(),
       eventStatement(userId, "passkeyRemoved", { passkeyId, name: passkey.name }),
+    ],
+  );
+}
+
+/** Renames one of the user's passkeys (1 to 100 characters, 400 naming `name`), recording passkeyRenamed; another's or unknown: 404. */
+export async function renamePasskey(db: Db, userId: string, passkeyId: string, typed: string): Promise<void> {
+  const name = nameOf(typed);
+  await runConditional(
+    db,
+    [{ holds: exists(statements.select({ id: passkeys.id }).from(passkeys).where(owned(userId, passkeyId))), error: passkeyNotFound }],
+    [
+      statements.update(passkeys).set({ name }).where(owned(userId, passkeyId)).getSQL(),
+      eventStatement(userId, "passkeyRenamed", { passkeyId, name }),
     ],
   );
 }

@@ -25,6 +25,11 @@ export interface Session {
   expiresAt: string;
 }
 
+/** The session of a request, with the account's IANA time zone, in which the pages show times. */
+export interface CurrentSession extends Session {
+  timeZone: string;
+}
+
 const sessionSecret = (env: Bindings) => requiredSecret(env.SESSION_SECRET, "SESSION_SECRET", "sessions can be neither started nor read");
 
 /** The session's CSRF token: derived, not stored, so it needs no row and dies with the session. */
@@ -64,12 +69,12 @@ export async function startSession(c: Context<AppEnv>, userId: string): Promise<
 }
 
 /** The browser's session: a cookie whose signature holds, naming a row neither revoked nor expired, of a user not suspended; else null. */
-export async function currentSession(c: Context<AppEnv>): Promise<Session | null> {
+export async function currentSession(c: Context<AppEnv>): Promise<CurrentSession | null> {
   const token = await getSignedCookie(c, sessionSecret(c.env), SESSION_COOKIE);
   if (!token) return null;
   const tokenHash = await hashToken(token);
   const [row] = await createDb(c.env.DB)
-    .select({ userId: sessions.userId, expiresAt: sessions.expiresAt })
+    .select({ userId: sessions.userId, expiresAt: sessions.expiresAt, timeZone: users.timeZone })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(

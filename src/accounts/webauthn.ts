@@ -21,6 +21,7 @@ import { runConditional, type WriteCondition } from "../platform/registeredLimit
 import { utcDay } from "../platform/time";
 import { findUser } from "../tools/account/queries";
 import { CEREMONY_TTL_MS, consumeCeremony, relyingParty, startCeremony } from "./ceremonies";
+import { deviceNameOf } from "./deviceName";
 import { eventStatement } from "./events";
 import { inviteByToken } from "./invites";
 import { credentialDescriptors, markPasskeyUsed, passkeyByCredential } from "./passkeys";
@@ -126,9 +127,10 @@ async function verifiedRegistration(c: Context<AppEnv>, response: RegistrationRe
   });
 }
 
-function passkeyNameOf(name: unknown, now: Date): string {
+/** The name typed for a passkey; none typed: the browser and system registering it, else the day. */
+function passkeyNameOf(name: unknown, userAgent: string | undefined, now: Date): string {
   const trimmed = typeof name === "string" ? name.trim() : "";
-  if (!trimmed) return `Passkey ${utcDay(now)}`;
+  if (!trimmed) return deviceNameOf(userAgent) ?? `Passkey ${utcDay(now)}`;
   if (trimmed.length > PASSKEY_NAME_MAX) {
     throw new ApiError("invalid_input", `A passkey's name is at most ${PASSKEY_NAME_MAX} characters.`, { field: "name" });
   }
@@ -163,7 +165,7 @@ export async function completeRegistration(
 ): Promise<{ userId: string; passkeyId: string; newUser: boolean }> {
   const db = createDb(c.env.DB);
   const now = new Date();
-  const name = passkeyNameOf(input.name, now);
+  const name = passkeyNameOf(input.name, c.req.header("User-Agent"), now);
   const ceremony = await consumeCeremony(db, input.ceremonyToken, "register", now);
   const credential = await verifiedRegistration(c, input.response, ceremony.challenge);
   // Registration ceremonies always name their user; one not stored yet is an open sign-up's.

@@ -170,7 +170,17 @@ export const accountEvents = sqliteTable(
     id: text("id").primaryKey(),
     userId: text("user_id").notNull(),
     kind: text("kind", {
-      enum: ["keyCreated", "keyRevoked", "passkeyAdded", "passkeyRemoved", "signedIn", "signedOutEverywhere"],
+      enum: [
+        "keyCreated",
+        "keyRevoked",
+        "keyRolled",
+        "keyRenamed",
+        "passkeyAdded",
+        "passkeyRemoved",
+        "passkeyRenamed",
+        "signedIn",
+        "signedOutEverywhere",
+      ],
     }).notNull(),
     /** JSON details: the key's or passkey's id and name. */
     detail: text("detail", { mode: "json" }).$type<Record<string, string>>().notNull(),

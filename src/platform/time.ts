@@ -45,3 +45,34 @@ export function timeZoneNamed(name: string): string | undefined {
 }
 
 export const nowIso = () => new Date().toISOString();
+
+/** Formatters of an instant's wall-clock parts by time zone. */
+const clockFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** An instant's date and time on the clocks of a time zone: `YYYY-MM-DD HH:MM`. */
+export function clockIn(instant: Date, timeZone: string): string {
+  let format = clockFormats.get(timeZone);
+  if (!format) {
+    const parts = { year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" } as const;
+    format = new Intl.DateTimeFormat("en-US", { timeZone, ...parts });
+    clockFormats.set(timeZone, format);
+  }
+  const part = Object.fromEntries(format.formatToParts(instant).map(({ type, value }) => [type, value]));
+  return `${part.year}-${part.month}-${part.day} ${part.hour}:${part.minute}`;
+}
+
+/** How far a time zone's clocks are ahead of UTC at an instant, in milliseconds. */
+const offsetAt = (instant: Date, timeZone: string) => {
+  const [day = "", time = ""] = clockIn(instant, timeZone).split(" ");
+  return Date.parse(`${day}T${time}:00Z`) - Math.floor(instant.getTime() / 60_000) * 60_000;
+};
+
+/** The instant a day (YYYY-MM-DD) begins in a time zone (its midnight, or the first minute after a gap). */
+export function startOfDayIn(day: string, timeZone: string): Date {
+  const midnightUtc = Date.parse(`${day}T00:00:00Z`);
+  const guess = midnightUtc - offsetAt(new Date(midnightUtc), timeZone);
+  return new Date(midnightUtc - offsetAt(new Date(guess), timeZone));
+}
+
+/** The day `days` after a day (YYYY-MM-DD), on the calendar. */
+export const dayAfter = (day: string, days = 1) => new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);

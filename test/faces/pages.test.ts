@@ -63,7 +63,11 @@ describe("GET /signin", () => {
     expect(chosen.text).toContain('<html lang="en">');
     expect(chosen.text).toContain('data-options="/signin/options?lang=en"');
     expect(chosen.text).toContain('href="/signin?lang=ja"');
-    expect((await browser.get("/signin?lang=xx", { "Accept-Language": "ja" })).text).toContain('<html lang="ja">');
+    expect((await new PagesBrowser().get("/signin?lang=xx", { "Accept-Language": "ja" })).text).toContain('<html lang="ja">');
+    // The choice is remembered (a cookie of the pages): the next page, without ?lang=, stays English.
+    const next = await browser.get("/signin", { "Accept-Language": "ja" });
+    expect(next.text).toContain('<html lang="en">');
+    expect(next.text).toContain('href="/signin?lang=ja"');
   });
 
   it("offers sign-up only when SIGNUP_MODE is open", async () => {
@@ -113,52 +117,64 @@ describe("the settings without a session", () => {
 });
 
 describe("the settings page", () => {
-  it("renders in both languages with the elements the browser check relies on", async () => {
+  it("renders in both languages with the elements the browser check relies on, each settings page at its own address", async () => {
     const { browser } = await signedInPerson("LIGHT");
-    const english = await browser.get("/settings");
-    expectPageHeaders(english.headers);
-    expectSelfContained(english.text);
-    for (const selector of [
-      'id="plan"',
-      'id="usage-today"',
-      '<svg id="usage-chart"',
-      '<form id="create-key"',
-      'name="name"',
-      'name="preset" value="viewOnly"',
-      'name="preset" value="standard"',
-      'name="preset" value="individual"',
-      'name="expiresInDays"',
-      'id="create-key-submit"',
-      '<table id="passkeys">',
-      'id="activity"',
-      'id="signout"',
-      'id="signout-everywhere"',
-      'id="passkey-add"',
-    ]) {
-      expect(english.text).toContain(selector);
+    const pages = {
+      "/settings": [
+        'id="plan"',
+        'id="usage-today"',
+        '<svg id="usage-chart"',
+        'id="time-zone-form"',
+        'id="signout"',
+        'id="signout-everywhere"',
+      ],
+      "/settings/keys": [
+        '<form id="create-key"',
+        'name="name"',
+        'name="preset" value="viewOnly"',
+        'name="preset" value="standard"',
+        'name="preset" value="individual"',
+        'name="expiresInDays"',
+        'type="date" name="expiresOn"',
+        'id="create-key-submit"',
+      ],
+      "/settings/assistants": ["No assistant is connected."],
+      "/settings/passkeys": ['<table id="passkeys" class="cards">', 'id="passkey-add"'],
+      "/settings/activity": ['id="activity"'],
+    };
+    for (const [path, selectors] of Object.entries(pages)) {
+      const english = await browser.get(path);
+      expect(english.status, path).toBe(200);
+      expectPageHeaders(english.headers);
+      expectSelfContained(english.text);
+      expect(english.text).toContain('<nav class="settings-nav"');
+      expect(english.text).toContain(`href="${path}" aria-current="page"`);
+      for (const selector of selectors) expect(english.text, path).toContain(selector);
     }
+    const keys = await browser.get("/settings/keys");
     for (const scope of ["library:read", "library:write", "library:delete", "play:read", "play:write", "play:delete", "games:read"]) {
-      expect(english.text).toContain(`name="scopes" value="${scope}"`);
+      expect(keys.text).toContain(`name="scopes" value="${scope}"`);
     }
-    expect(english.text).toMatch(/<select name="expiresInDays"><option value="" selected>none<\/option><option value="30">/);
-    const japanese = await browser.get("/settings?lang=ja");
+    expect(keys.text).toMatch(/<select name="expiresInDays"><option value="" selected>none<\/option><option value="30">/);
+    const japanese = await browser.get("/settings/keys?lang=ja");
     expect(japanese.text).toContain('<html lang="ja">');
-    for (const text of ["プランと利用状況", "閲覧のみ", "標準", "個別設定", "本日の利用", "パスキー", "アクティビティ", "サインアウト"]) {
+    for (const text of ["閲覧のみ", "標準", "個別設定", "パスキー", "アクティビティ", "日付を指定"]) {
       expect(japanese.text).toContain(text);
     }
     expect(japanese.text).toContain('action="/settings/keys?lang=ja#create"');
+    expect((await browser.get("/settings?lang=ja")).text).toContain("プランと利用状況");
   });
 });
 
 describe("the usage chart", () => {
-  const page: Page = { lang: "en", t: messagesOf("en"), href: (path) => path, otherLanguageHref: "/" };
+  const page: Page = { lang: "en", t: messagesOf("en"), href: (path) => path, otherLanguageHref: "/", timeZone: "UTC" };
   const days = (counts: number[]) => counts.map((used, i) => ({ date: `2026-11-${String(i + 1).padStart(2, "0")}`, used }));
 
   it("draws a bar a day, labelled ticks and dates, the quota as a dashed, labelled line", async () => {
     const svg = String(await usageChart(page, days([...Array(29).fill(0), 600]), 1_000));
     expect(svg.match(/<rect class="bar"/g)).toHaveLength(30);
     expect(svg).toContain("<title>2026-11-30: 600</title>");
-    expect(svg).toMatch(/<line class="quota" x1="64" x2="624" y1="40" y2="40" stroke-dasharray="8 4">/);
+    expect(svg).toMatch(/<line class="quota" x1="88" x2="624" y1="40" y2="40" stroke-dasharray="8 4">/);
     expect(svg).toContain(">daily quota 1,000</text>");
     for (const label of [
       ">0</text>",
@@ -188,7 +204,7 @@ describe("the usage chart", () => {
     const svg = String(await usageChart(page, days([1, ...Array(28).fill(0), 1_500]), 1_000));
     expect(svg).toContain(">2,000</text>");
     expect(svg).toMatch(/<line class="quota"[^>]* y1="124" y2="124"/);
-    expect(svg).toMatch(/<rect class="bar" x="65" y="207" width="16.7" height="1">/);
+    expect(svg).toMatch(/<rect class="bar" x="89" y="207" width="15.9" height="1">/);
   });
 });
 

@@ -4,6 +4,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { listKeys } from "../../src/accounts/apiKeys";
+import { dayIn } from "../../src/platform/time";
 import { expireKey } from "../support/accounting";
 import { admin, callWith } from "../support/harness";
 import { db, type PagesBrowser, rowIds, signedInPerson } from "../support/pagesBrowser";
@@ -56,11 +57,11 @@ describe("creating a key on the settings page", () => {
     const ja = await browser.postForm("/settings/keys", { preset: "viewOnly", scopes: "library:delete" }, { "Accept-Language": "ja" });
     expect(ja.status).toBe(400);
     expect(ja.text).toContain('<html lang="ja">');
-    expect(ja.text).toMatch(/<form id="create-key"[\s\S]*class="error" role="alert">scopes: 選んだ権限が「閲覧のみ」/);
+    expect(ja.text).toMatch(/<form id="create-key"[\s\S]*class="error" role="alert">権限: 選んだ権限が「閲覧のみ」/);
     expect(ja.text).toContain('name="scopes" value="library:delete" checked');
     const en = await browser.postForm("/settings/keys", { preset: "standard", scopes: ["library:read", "play:delete"] });
     expect(en.status).toBe(400);
-    expect(en.text).toContain("scopes: the permissions ticked do not match &quot;Standard&quot;");
+    expect(en.text).toContain("Permissions: the permissions ticked do not match &quot;Standard&quot;");
     expect(shownKey(ja.text).apiKey ?? shownKey(en.text).apiKey).toBeUndefined();
     expect(await keyCount(userId)).toBe(0);
   });
@@ -79,12 +80,12 @@ describe("creating a key on the settings page", () => {
     const noScopes = await browser.postForm("/settings/keys", { name: "half done", preset: "individual" }, { "Accept-Language": "ja" });
     expect(noScopes.status).toBe(400);
     expect(noScopes.text).toContain('<html lang="ja">');
-    expect(noScopes.text).toMatch(/<form id="create-key"[\s\S]*class="error" role="alert">[^<]*scopes/);
+    expect(noScopes.text).toMatch(/<form id="create-key"[\s\S]*class="error" role="alert">権限: 個別設定では/);
     expect(noScopes.text).toContain('value="half done"');
     expect(noScopes.text).toContain('name="preset" value="individual" checked');
     const badExpiry = await browser.postForm("/settings/keys", { preset: "viewOnly", expiresInDays: "7" });
     expect(badExpiry.status).toBe(400);
-    expect(badExpiry.text).toContain("30, 90 or 365");
+    expect(badExpiry.text).toContain("Expiry date: choose a date from");
     const badPreset = await browser.postForm("/settings/keys", { preset: "everything" });
     expect(badPreset.status).toBe(400);
     expect(shownKey(badPreset.text).apiKey).toBeUndefined();
@@ -97,7 +98,7 @@ describe("creating a key on the settings page", () => {
     expect(reply.headers.get("Location")).toBeNull();
     const { keyId } = shownKey(reply.text);
     const later = [
-      await browser.get("/settings"),
+      await browser.get("/settings/keys"),
       await browser.get("/settings/activity"),
       await browser.get(`/settings/keys/${keyId}/revoke`),
     ];
@@ -107,7 +108,7 @@ describe("creating a key on the settings page", () => {
       expect(page.text).not.toContain(apiKey.slice(20));
     }
     expect(later[0]!.text).toContain(`<tr data-key-id="${keyId}" data-state="active">`);
-    const in90Days = new Date(Date.now() + 90 * 86_400_000).toISOString().slice(0, 10);
+    const in90Days = dayIn(new Date(Date.now() + 90 * 86_400_000), "Asia/Tokyo");
     expect(later[0]!.text).toContain(in90Days);
     expect(later[1]!.text).toContain('data-kind="keyCreated"');
   });
@@ -116,7 +117,7 @@ describe("creating a key on the settings page", () => {
     const { browser } = await signedInPerson();
     const name = `<script>alert("x")</script><img src=x onerror=alert(1)>`;
     const { reply } = await createKey(browser, { name, preset: "viewOnly" });
-    const settings = await browser.get("/settings");
+    const settings = await browser.get("/settings/keys");
     for (const html of [reply.text, settings.text]) {
       expect(html).not.toContain("<script>alert");
       expect(html).not.toContain("<img src=x");
@@ -130,7 +131,7 @@ describe("revoking a key", () => {
     const { browser } = await signedInPerson();
     const { reply, apiKey } = await createKey(browser, { preset: "viewOnly" });
     const { keyId } = shownKey(reply.text);
-    const settings = await browser.get("/settings");
+    const settings = await browser.get("/settings/keys");
     expect(settings.text).toContain(`href="/settings/keys/${keyId}/revoke"`);
     const confirm = await browser.get(`/settings/keys/${keyId}/revoke`);
     expect(confirm.status).toBe(200);
@@ -141,13 +142,13 @@ describe("revoking a key", () => {
     expect(await status(apiKey, "getAccount")).toBe(200);
     const revoked = await browser.postForm(`/settings/keys/${keyId}/revoke`);
     expect(revoked.status).toBe(303);
-    expect(revoked.headers.get("Location")).toBe("/settings?notice=keyRevoked#keys-section");
+    expect(revoked.headers.get("Location")).toBe("/settings/keys?notice=keyRevoked");
     expect(await status(apiKey, "getAccount")).toBe(401);
-    const after = await browser.get("/settings?notice=keyRevoked");
+    const after = await browser.get("/settings/keys?notice=keyRevoked");
     expect(after.text).toContain("The key was revoked.");
     expect(after.text).toContain(`<tr data-key-id="${keyId}" data-state="revoked">`);
     expect(after.text).not.toContain(`href="/settings/keys/${keyId}/revoke"`);
-    expect(after.text).toContain('data-kind="keyRevoked"');
+    expect((await browser.get("/settings/activity")).text).toContain('data-kind="keyRevoked"');
     expect((await browser.postForm(`/settings/keys/${keyId}/revoke`)).status).toBe(404);
   });
 
@@ -167,9 +168,9 @@ describe("an expired key", () => {
     expect(await status(apiKey, "getAccount")).toBe(200);
     await expireKey(keyId!);
     expect(await status(apiKey, "getAccount")).toBe(401);
-    const settings = await browser.get("/settings");
+    const settings = await browser.get("/settings/keys");
     expect(settings.text).toMatch(
-      new RegExp(`<tr data-key-id="${keyId}" data-state="expired">[\\s\\S]*?<td class="state-expired">expired</td>`),
+      new RegExp(`<tr data-key-id="${keyId}" data-state="expired">[\\s\\S]*?<td data-label="State" class="state-expired">expired</td>`),
     );
     expect(settings.text).not.toContain(`href="/settings/keys/${keyId}/revoke"`);
   });
@@ -204,13 +205,13 @@ describe("the key list", () => {
       const reply = await admin("POST", `/users/${userId}/keys`, { preset: "viewOnly", name: `key ${i}` });
       made.push(reply.body.keyId);
     }
-    const first = await browser.get("/settings");
-    const second = await browser.get("/settings?keysPage=2");
+    const first = await browser.get("/settings/keys");
+    const second = await browser.get("/settings/keys?keysPage=2");
     expect(rowIds(first.text, "keys", "data-key-id")).toEqual(made.slice(2).reverse());
     expect(rowIds(second.text, "keys", "data-key-id")).toEqual(made.slice(0, 2).reverse());
-    expect(first.text).toContain('href="/settings?keysPage=2#keys-section"');
+    expect(first.text).toContain('href="/settings/keys?keysPage=2#keys"');
     expect(first.text).toContain("Page 1 of 2");
-    expect(second.text).toContain('href="/settings?keysPage=1#keys-section"');
-    expect((await browser.get("/settings?keysPage=abc")).status).toBe(200);
+    expect(second.text).toContain('href="/settings/keys?keysPage=1#keys"');
+    expect((await browser.get("/settings/keys?keysPage=abc")).status).toBe(200);
   });
 });

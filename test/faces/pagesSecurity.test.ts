@@ -85,16 +85,17 @@ describe("isolation", () => {
     const bob = await signedInPerson("PREMIUM", "Bob");
     const { apiKey, keyId } = await keyOf(alice.browser);
     for (let i = 0; i < 2; i++) await callWith(apiKey, "getAccount", {}, "GET");
-    const alicePage = (await alice.browser.get("/settings")).text;
-    const bobPage = (await bob.browser.get("/settings")).text;
-    expect(rowIds(alicePage, "keys", "data-key-id")).toEqual([keyId]);
-    expect(bobPage).not.toContain(keyId);
-    const alicePasskeys = rowIds(alicePage, "passkeys", "data-passkey-id");
+    const pagesOf = async (browser: PagesBrowser) =>
+      (await Promise.all(["/settings", "/settings/keys", "/settings/passkeys"].map((path) => browser.get(path)))).map((page) => page.text);
+    const [aliceOverview, aliceKeys, alicePasskeyPage] = await pagesOf(alice.browser);
+    const [bobOverview, bobKeys, bobPasskeyPage] = await pagesOf(bob.browser);
+    expect(rowIds(aliceKeys!, "keys", "data-key-id")).toEqual([keyId]);
+    expect(bobKeys).not.toContain(keyId);
+    const alicePasskeys = rowIds(alicePasskeyPage!, "passkeys", "data-passkey-id");
     expect(alicePasskeys).toHaveLength(1);
-    expect(bobPage).not.toContain(alicePasskeys[0]!);
-    expect(alicePage).toContain("2 of 20,000 calls");
-    expect(bobPage).toContain("0 of 20,000 calls");
-    expect(bobPage).not.toContain('data-kind="keyCreated"');
+    expect(bobPasskeyPage).not.toContain(alicePasskeys[0]!);
+    expect(aliceOverview).toContain("2 of 20,000 calls");
+    expect(bobOverview).toContain("0 of 20,000 calls");
     expect((await bob.browser.get("/settings/activity")).text).not.toContain('data-kind="keyCreated"');
   });
 

@@ -33,7 +33,9 @@ describe("the settings page's time zone", () => {
     const refused = await browser.postForm("/settings/timezone", { timeZone: "JST<script>" }, { "Accept-Language": "ja" });
     expect(refused.status).toBe(400);
     expect(refused.text).toContain('<html lang="ja">');
-    expect(refused.text).toMatch(/<form id="time-zone-form"[\s\S]*class="error" role="alert">timeZone:/);
+    expect(refused.text).toMatch(
+      /<form id="time-zone-form"[\s\S]*class="error" role="alert">タイムゾーン: 「JST&lt;script&gt;」は IANA タイムゾーン名ではありません/,
+    );
     expect(refused.text).not.toContain("<script>'");
     expect(refused.text).toContain('value="JST&lt;script&gt;"');
     expect(await zoneOf(userId)).toBe("Asia/Tokyo");

@@ -82,7 +82,7 @@ describe("a refused API key", () => {
 
 /** The connected assistant's key id, as the settings page lists it. */
 async function assistantKeyId(browser: PagesBrowser): Promise<string> {
-  const [keyId] = rowIds((await browser.get("/settings")).text, "assistants", "data-key-id");
+  const [keyId] = rowIds((await browser.get("/settings/assistants")).text, "assistants", "data-key-id");
   expect(keyId).toBeDefined();
   return keyId!;
 }

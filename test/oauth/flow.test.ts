@@ -43,7 +43,7 @@ const rawCall = (accessToken: string, name = "getAccount") =>
 
 /** The connected assistant's key id, as the settings page lists it. */
 async function assistantKeyId(browser: PagesBrowser): Promise<string> {
-  const settings = await browser.get("/settings");
+  const settings = await browser.get("/settings/assistants");
   const [keyId] = rowIds(settings.text, "assistants", "data-key-id");
   expect(keyId, settings.text).toBeDefined();
   return keyId!;
@@ -100,7 +100,7 @@ describe("an assistant connects", () => {
     expect(key).toMatchObject({ name: "Test Assistant", connectedTo: "assistant.example", state: "active", lastUsedAt: null });
     expect((await listKeys(env, db, userId, 1, 10, "keys")).totalCount).toBe(0);
     expect((await rawCall(tokens.access_token)).status).toBe(200);
-    const settings = await browser.get("/settings");
+    const settings = await browser.get("/settings/assistants");
     expect(rowIds(settings.text, "assistants", "data-key-id")).toEqual([key!.keyId]);
     expect(settings.text).toContain("assistant.example");
     const account = await mcpCall(await overOAuth(tokens.access_token), "getAccount");

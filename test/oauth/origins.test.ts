@@ -90,7 +90,7 @@ describe("a desktop app's own redirect scheme (Cursor's cursor://)", () => {
     const allowed = await answerConsent(browser, page, { decision: "approve", preset: "viewOnly" });
     expect(allowed.status).toBe(302);
     expect(allowed.headers.get("Location")).toMatch(/^cursor:\/\/anysphere\.cursor-mcp\/oauth\/callback\?code=/);
-    const settings = await browser.get("/settings");
+    const settings = await browser.get("/settings/assistants");
     expect(settings.text).toContain("cursor://anysphere.cursor-mcp");
   });
 });

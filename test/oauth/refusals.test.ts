@@ -173,7 +173,7 @@ describe("the consent page", () => {
     const page = await browser.get(request.path);
     const refused = await answerConsent(browser, page, { decision: "approve", preset: "individual" });
     expect(refused.status).toBe(400);
-    expect(refused.text).toContain('class="error" role="alert">scopes');
+    expect(refused.text).toContain('class="error" role="alert">Permissions: with individual settings, tick at least one');
     expect(refused.text).toContain('value="individual" checked');
     const allowed = await answerConsent(browser, refused, {
       decision: "approve",

@@ -56,7 +56,7 @@ async function assistantsOf(userId: string) {
 
 async function expectEnded(browser: PagesBrowser, userId: string, reason: string, words: string) {
   expect((await assistantsOf(userId))[0]).toEqual({ state: "revoked", endedReason: reason });
-  const settings = await browser.get("/settings?lang=en");
+  const settings = await browser.get("/settings/assistants?lang=en");
   expect(settings.text).toContain(words);
 }
 

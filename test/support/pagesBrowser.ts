@@ -181,6 +181,6 @@ export async function invitedBrowser(userId: string, options: BrowserOptions = {
 
 /** The ids of the rows of the table `id` in a page (`data-key-id`, `data-passkey-id`, ...). */
 export function rowIds(html: string, tableId: string, attribute: string): string[] {
-  const table = new RegExp(`<table id="${tableId}">([\\s\\S]*?)</table>`).exec(html)?.[1] ?? "";
+  const table = new RegExp(`<table id="${tableId}"[^>]*>([\\s\\S]*?)</table>`).exec(html)?.[1] ?? "";
   return [...table.matchAll(new RegExp(`<tr ${attribute}="([^"]+)"`, "g"))].map((m) => m[1]!);
 }

@@ -9,10 +9,11 @@ import type { AppEnv } from "../../env";
 import { createDb } from "../../platform/db";
 import { ApiError } from "../../platform/errors";
 import { SCOPES, type Scope } from "../../platform/plans";
+import { formProblem, isFormRefusal } from "./formProblems";
 import { pageRoute, settingsForm } from "./guards";
 import { draftOfScopes, type KeyDraft, keyChoiceOf, keyDraftOf, permissionFields } from "./keys";
 import { csrfField, frame, type Html, htmlPage, type Page, redirectTo } from "./layout";
-import { isFormRefusal, limitContextOf } from "./settings";
+import { limitContextOf } from "./settings";
 
 /**
  * What the client asked for, as the person may grant it: the service's scopes among those asked
@@ -29,6 +30,7 @@ function askedScopes(consent: ConsentDescription): { known: Scope[]; ignored: st
 const firstDraft = (consent: ConsentDescription): KeyDraft => ({
   name: "",
   expiresInDays: "",
+  expiresOn: "",
   ...draftOfScopes(askedScopes(consent).known),
 });
 
@@ -38,7 +40,8 @@ interface ConsentForm {
   consentToken: string;
   session: Session;
   draft: KeyDraft;
-  refusal?: ApiError;
+  /** Why the last answer was refused, in the page's language. */
+  refusal?: string;
 }
 
 /** A loopback address or a desktop app's own scheme: whoever listens there on this computer gets the code. */
@@ -78,7 +81,7 @@ function consentPage(page: Page, form: ConsentForm): Html {
   const main = html`<p>${t.consentIntro(form.consent.clientName)}</p>
 ${clientFacts(page, form.consent)}
 <form id="consent" method="post" action="${page.href(AUTHORIZE_PATH)}">
-${form.refusal ? html`<p class="error" role="alert">${form.refusal.message}</p>` : ""}
+${form.refusal ? html`<p class="error" role="alert">${form.refusal}</p>` : ""}
 ${csrfField(form.session.csrfToken)}
 <input type="hidden" name="consent" value="${form.consentToken}">
 <input type="hidden" name="handle" value="${form.handle}">
@@ -163,10 +166,11 @@ export function mountConsent(app: Hono<AppEnv>): void {
         // The choice does not fit, or the plan's key limit: the same consent, asked again with the reason.
         const consentToken = await startConsent(db, session.userId, handle, consent);
         const draft = keyDraftOf(form);
+        const plan = error.code === "plan_required" ? (await limitContextOf(c, session.userId)).plan : undefined;
         return consentResponse(
           c,
           page,
-          { consent, handle, consentToken, session, draft, refusal: error },
+          { consent, handle, consentToken, session, draft, refusal: formProblem(page, error, { draft, plan }) },
           new Headers(),
           error.status as 400 | 403,
         );

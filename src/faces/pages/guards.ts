@@ -1,12 +1,12 @@
 import type { Context, Handler } from "hono";
 import { z } from "zod";
-import { checkCsrf, currentSession, type Session, sameOriginPosts } from "../../accounts/sessions";
+import { type CurrentSession, checkCsrf, currentSession, type Session, sameOriginPosts } from "../../accounts/sessions";
 import type { AppEnv } from "../../env";
 import { ApiError, asApiError } from "../../platform/errors";
 import { readJsonObject, readTextBody } from "../../platform/requestBody";
 import { parseWith, refuseMalformedText } from "../../platform/validation";
 import { errorPage } from "./errorPage";
-import { type Page, pageOf, redirectTo } from "./layout";
+import { inTimeZone, type Page, pageOf, redirectTo } from "./layout";
 
 /** A form of these pages holds a few short fields. */
 const FORM_BYTES = 16_384;
@@ -21,7 +21,7 @@ async function refuseForeignOrigin(c: Context<AppEnv>): Promise<void> {
 }
 
 /** The signed-in person's session; a missing, ended or tampered one is refused (401). */
-async function signedIn(c: Context<AppEnv>): Promise<Session> {
+async function signedIn(c: Context<AppEnv>): Promise<CurrentSession> {
   const session = await currentSession(c);
   if (!session) throw new ApiError("unauthorized", "You are not signed in, or your session ended: sign in again.");
   return session;
@@ -47,7 +47,7 @@ export const pageRoute =
 export const settingsPage = (work: SettingsWork) =>
   pageRoute(async (c, page) => {
     const session = await currentSession(c);
-    return session ? work(c, page, session) : redirectTo(c, page.href("/signin"));
+    return session ? work(c, inTimeZone(page, session.timeZone), session) : redirectTo(c, page.href("/signin"));
   });
 
 /**
@@ -60,7 +60,7 @@ export const settingsForm = (work: FormWork) =>
     const session = await signedIn(c);
     const form = new URLSearchParams(await readTextBody(c.req.raw, FORM_BYTES));
     checkCsrf(session, form.get("csrf") ?? undefined);
-    return work(c, page, session, form);
+    return work(c, inTimeZone(page, session.timeZone), session, form);
   });
 
 const ceremonyAnswer = z.object({

@@ -5,7 +5,7 @@ import { mountActivity } from "./activity";
 import { mountConsent } from "./consent";
 import { pageRoute } from "./guards";
 import { mountInvites } from "./invite";
-import { mountKeys } from "./keys";
+import { mountKeys } from "./keyPages";
 import { mountPasskeys } from "./passkeys";
 import { mountScan } from "./scan";
 import { mountSettings } from "./settings";

@@ -9,7 +9,7 @@ import { createDb } from "../../platform/db";
 import { ApiError } from "../../platform/errors";
 import { ceremonyAnswerOf, ceremonyRoute, pageRoute } from "./guards";
 import { frame, type Html, htmlPage, type Page, pathParam } from "./layout";
-import { formatInstant } from "./messages";
+import { formatUtc } from "./messages";
 import { ceremonyButton, passkeyNameField } from "./passkeys";
 import { signedInAs } from "./signin";
 
@@ -37,7 +37,7 @@ function staleInvite(c: Context<AppEnv>, page: Page, error: ApiError) {
 function liveInvite(page: Page, invite: FoundInvite, token: string): Html {
   const { t } = page;
   return html`<p>${invite.userName ? t.inviteFor(invite.userName) : t.inviteForUnnamed}</p>
-<p>${t.inviteOnce(formatInstant(invite.expiresAt))}</p>
+<p>${t.inviteOnce(formatUtc(invite.expiresAt))}</p>
 ${passkeyNameField(page)}
 ${ceremonyButton(page, {
   id: "passkey-register",

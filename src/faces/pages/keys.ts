@@ -1,4 +1,3 @@
-import type { Hono } from "hono";
 import { html } from "hono/html";
 import {
   type IssuedKeyAnswer,
@@ -7,17 +6,11 @@ import {
   type KeyChoice,
   type KeyListItem,
   type KeyPresetChoice,
-  keyOf,
 } from "../../accounts/apiKeys";
-import { revokeKey } from "../../accounts/connectedAssistants";
-import { grantHelpersFor } from "../../accounts/oauthServer";
-import type { AppEnv } from "../../env";
-import { createDb } from "../../platform/db";
-import { type ApiError, invalidInput, notFound } from "../../platform/errors";
+import { invalidInput } from "../../platform/errors";
 import { KEY_PRESETS, SCOPES, type Scope } from "../../platform/plans";
-import { settingsForm, settingsPage } from "./guards";
-import { confirmationPage, csrfField, type Html, htmlPage, type Page, pager, pathParam, redirectTo } from "./layout";
-import { formatInstant } from "./messages";
+import { dayAfter, dayIn } from "../../platform/time";
+import { csrfField, type Html, instant, type Page, pager } from "./layout";
 
 /** Keys listed per page of the settings (`?keysPage=`). */
 export const KEYS_PER_PAGE = 20;
@@ -27,10 +20,15 @@ export interface KeyDraft {
   name: string;
   preset: string;
   scopes: readonly string[];
+  /** "" (never), a number of days, or "date": the day in expiresOn. */
   expiresInDays: string;
+  expiresOn: string;
 }
 
-const EMPTY_DRAFT: KeyDraft = { name: "", preset: "viewOnly", scopes: [], expiresInDays: "" };
+const EMPTY_DRAFT: KeyDraft = { name: "", preset: "viewOnly", scopes: [], expiresInDays: "", expiresOn: "" };
+
+/** The choice of the expiry field that takes the date field's day. */
+export const ON_A_DATE = "date";
 
 /** The form's fields as the draft they are. */
 export const keyDraftOf = (form: URLSearchParams): KeyDraft => ({
@@ -38,6 +36,7 @@ export const keyDraftOf = (form: URLSearchParams): KeyDraft => ({
   preset: form.get("preset") ?? "",
   scopes: form.getAll("scopes"),
   expiresInDays: form.get("expiresInDays") ?? "",
+  expiresOn: form.get("expiresOn") ?? "",
 });
 
 /**
@@ -50,14 +49,14 @@ export function keyChoiceOf(page: Page, draft: KeyDraft): KeyChoice {
   const preset = draft.preset as KeyPresetChoice;
   const name = draft.name.trim();
   if (preset !== "individual" && draft.scopes.length > 0 && !samePresetScopes(preset, draft.scopes)) {
-    const [label] = presetText(page, preset) ?? [preset];
-    throw invalidInput("scopes", page.t.scopesDisagree(label, KEY_PRESETS[preset]?.join(", ") ?? ""));
+    throw invalidInput("scopes", page.t.scopesDisagree(presetLabel(page, preset), KEY_PRESETS[preset]?.join(", ") ?? ""));
   }
   return {
     preset,
     ...(preset === "individual" ? { scopes: draft.scopes as Scope[] } : {}),
     name: name === "" ? null : name,
-    expiresInDays: draft.expiresInDays === "" ? null : (Number(draft.expiresInDays) as KeyChoice["expiresInDays"]),
+    expiresInDays:
+      draft.expiresInDays === "" || draft.expiresInDays === ON_A_DATE ? null : (Number(draft.expiresInDays) as KeyChoice["expiresInDays"]),
   };
 }
 
@@ -79,67 +78,88 @@ function samePresetScopes(preset: KeyPresetChoice, scopes: readonly string[]): b
   return presetScopes !== undefined && chosen.size === presetScopes.length && presetScopes.every((scope) => chosen.has(scope));
 }
 
-const revokePath = (keyId: string) => `/settings/keys/${encodeURIComponent(keyId)}/revoke`;
+export const keyPath = (keyId: string) => `/settings/keys/${encodeURIComponent(keyId)}`;
+export const revokePath = (keyId: string) => `${keyPath(keyId)}/revoke`;
 
-const stateText = (page: Page, state: KeyListItem["state"]) =>
+export const stateText = (page: Page, state: KeyListItem["state"]) =>
   ({ active: page.t.stateActive, revoked: page.t.stateRevoked, expired: page.t.stateExpired })[state];
 
-/** The kinds of key list the settings page shows: keys made as keys, and connected assistants. */
-type ListKind = "keys" | "assistants";
+/** The kinds of key list the settings show: keys made as keys (live or ended), and connected assistants. */
+type ListKind = "keys" | "ended" | "assistants";
 
 /** A column of a key list: its heading and its cell for one key. */
 type KeyColumn = [heading: string, cell: (key: KeyListItem) => Html | string];
 
-/** The columns of a list before its state and revoke link: an assistant shows where it sends access instead of a prefix, and has no expiry. */
+/** A key's instant, or the word for none. */
+export const instantOr = (page: Page, iso: string | null, none: string) => (iso ? instant(page, iso) : none);
+
+/** The columns of a list before its state and actions: an assistant shows where it sends access instead of a prefix, and has no expiry. */
 function columnsOf(page: Page, kind: ListKind): KeyColumn[] {
   const { t } = page;
-  const instant = (iso: string | null, none: string) => (iso ? formatInstant(iso) : none);
-  const keysOnly = kind === "keys";
+  const keysOnly = kind !== "assistants";
   return [
-    [keysOnly ? t.keyName : t.assistantName, (key) => key.name ?? t.unnamed],
+    [
+      keysOnly ? t.keyName : t.assistantName,
+      (key) => (keysOnly ? html`<a href="${page.href(keyPath(key.keyId))}">${key.name ?? t.unnamed}</a>` : (key.name ?? t.unnamed)),
+    ],
     keysOnly ? [t.keyPrefix, (key) => html`<code>${key.displayPrefix}…</code>`] : [t.connectedTo, (key) => key.connectedTo ?? ""],
     [t.keyScopes, (key) => html`<ul class="scopes">${key.scopes.map((scope) => html`<li><code>${scope}</code></li>`)}</ul>`],
-    [t.created, (key) => formatInstant(key.createdAt)],
-    [t.lastUsed, (key) => instant(key.lastUsedAt, t.notYet)],
-    ...(keysOnly ? [[t.expires, (key: KeyListItem) => instant(key.expiresAt, t.never)] satisfies KeyColumn] : []),
+    [t.created, (key) => instant(page, key.createdAt)],
+    [t.lastUsed, (key) => instantOr(page, key.lastUsedAt, t.notYet)],
+    ...(keysOnly ? [[t.expires, (key: KeyListItem) => instantOr(page, key.expiresAt, t.never)] satisfies KeyColumn] : []),
   ];
 }
 
-/** A page of one kind of the person's keys (never a secret), each active one with its revoke link. */
+/** What a key's row offers: a live key its page (rename, roll) and its revocation; an assistant its revocation. */
+function actionsOf(page: Page, kind: ListKind, key: KeyListItem): Html {
+  const { t } = page;
+  const manage = kind === "assistants" ? "" : html`<a class="action" href="${page.href(keyPath(key.keyId))}">${t.manage}</a>`;
+  const revoke = key.state === "active" ? html`<a class="action revoke" href="${page.href(revokePath(key.keyId))}">${t.revoke}</a>` : "";
+  return html`${manage}${revoke}`;
+}
+
+/** A page of one kind of the person's keys (never a secret), as a table on a wide screen and as cards on a phone. */
 function keyList(page: Page, kind: ListKind, keys: { items: KeyListItem[]; totalCount: number }, current: number): Html {
   const { t } = page;
   const columns = columnsOf(page, kind);
   const row = (key: KeyListItem) => html`<tr data-key-id="${key.keyId}" data-state="${key.state}">
-${columns.map(([, cell]) => html`<td>${cell(key)}</td>`)}
-<td class="state-${key.state}">${stateText(page, key.state)}${key.endedReason ? html` <span class="ended-reason">(${t.endedReason[key.endedReason]})</span>` : ""}</td>
-<td>${key.state === "active" ? html`<a class="revoke" href="${page.href(revokePath(key.keyId))}">${t.revoke}</a>` : ""}</td>
+${columns.map(([heading, cell]) => html`<td data-label="${heading}">${cell(key)}</td>`)}
+<td data-label="${t.state}" class="state-${key.state}">${stateText(page, key.state)}${key.endedReason ? html` <span class="ended-reason">(${t.endedReason[key.endedReason]})</span>` : ""}</td>
+<td class="actions">${actionsOf(page, kind, key)}</td>
 </tr>`;
-  return html`<table id="${kind}">
+  const path = kind === "assistants" ? "/settings/assistants" : "/settings/keys";
+  return html`<table id="${kind}" class="cards">
 <thead><tr>${columns.map(([heading]) => html`<th scope="col">${heading}</th>`)}<th scope="col">${t.state}</th><th scope="col"></th></tr></thead>
 <tbody>${keys.items.map(row)}</tbody>
 </table>
-${pager(page, { current, totalCount: keys.totalCount, perPage: KEYS_PER_PAGE, hrefOf: (n) => `/settings?${kind}Page=${n}#${kind}-section` })}`;
+${pager(page, { current, totalCount: keys.totalCount, perPage: KEYS_PER_PAGE, hrefOf: (n) => `${path}?${kind}Page=${n}#${kind}` })}`;
 }
 
-/** The key list of the settings page: names, prefixes, scopes, dates and states. */
-export function keysTable(page: Page, keys: { items: KeyListItem[]; totalCount: number }, current: number): Html {
+type KeyPage = { items: KeyListItem[]; totalCount: number };
+
+/** The person's keys: the live ones listed, the revoked and expired ones folded away (open when their pager is used). */
+export function keysTable(page: Page, live: KeyPage, ended: KeyPage, at: { live: number; ended: number }): Html {
   const { t } = page;
-  return html`<h3>${t.yourKeys}</h3>${keys.totalCount === 0 ? html`<p>${t.noKeys}</p>` : keyList(page, "keys", keys, current)}`;
+  const endedList =
+    ended.totalCount === 0
+      ? ""
+      : html`<details id="ended-keys"${at.ended > 1 ? " open" : ""}><summary>${t.endedKeys(ended.totalCount)}</summary>${keyList(page, "ended", ended, at.ended)}</details>`;
+  return html`<h2>${t.yourKeys}</h2>${live.totalCount === 0 ? html`<p>${t.noKeys}</p>` : keyList(page, "keys", live, at.live)}${endedList}`;
 }
 
-/** The connected assistants of the settings page: the keys OAuth consents made, with where each sends access. */
-export function assistantsTable(page: Page, keys: { items: KeyListItem[]; totalCount: number }, current: number): Html {
+/** The connected assistants: the keys OAuth consents made, with where each sends access. */
+export function assistantsTable(page: Page, keys: KeyPage, current: number): Html {
   return keys.totalCount === 0 ? html`<p>${page.t.noAssistants}</p>` : keyList(page, "assistants", keys, current);
 }
 
 /** The one time a key's secret is shown: in the answer to the form that made it, never in a URL. */
-export function newKeyPanel(page: Page, issued: IssuedKeyAnswer): Html {
+export function newKeyPanel(page: Page, issued: IssuedKeyAnswer, title = page.t.newKeyTitle): Html {
   const { t } = page;
   return html`<div class="new-key" role="alert">
-<h3>${t.newKeyTitle}</h3>
+<h2>${title}</h2>
 <p class="warning">${t.newKeyWarning}</p>
 <p><code id="new-key">${issued.apiKey}</code> <button id="copy-new-key" type="button" hidden data-copied="${t.copied}">${t.copy}</button></p>
-<p>${t.keyScopes}: ${issued.scopes.join(", ")} · ${t.expires}: ${issued.expiresAt ? formatInstant(issued.expiresAt) : t.never}</p>
+<p>${t.keyScopes}: ${issued.scopes.join(", ")} · ${t.expires}: ${instantOr(page, issued.expiresAt, t.never)}</p>
 </div>`;
 }
 
@@ -152,6 +172,9 @@ const presetText = (page: Page, preset: KeyPresetChoice): PresetText | undefined
       individual: [page.t.presetIndividual, page.t.presetIndividualHelp],
     }) satisfies Record<KeyPresetChoice, PresetText>
   )[preset];
+
+/** A preset's name in the page's language (an unknown one as sent). */
+export const presetLabel = (page: Page, preset: string) => presetText(page, preset as KeyPresetChoice)?.[0] ?? preset;
 
 const presetChoice = (page: Page, draft: Pick<KeyDraft, "preset">, preset: KeyPresetChoice) => {
   const [label, help] = presetText(page, preset)!;
@@ -172,65 +195,33 @@ export const permissionFields = (page: Page, draft: Pick<KeyDraft, "preset" | "s
   html`<fieldset><legend>${page.t.presetLegend}</legend>${KEY_PRESET_CHOICES.map((preset) => presetChoice(page, draft, preset))}</fieldset>
 <fieldset class="scopes"><legend>${page.t.scopesLegend}</legend>${SCOPES.map((scope) => scopeChoice(page, draft, scope))}</fieldset>`;
 
-/** The create-key form with the spec's choices; a refused attempt comes back with its error and what was entered. */
-export function createKeyForm(page: Page, csrfToken: string, refused?: { draft: KeyDraft; error: ApiError }): Html {
+/** The days a chosen expiry date may be, in the account's time zone: tomorrow to a year from today. */
+export function expiryDayRange(page: Page, now = new Date()): { from: string; to: string } {
+  const today = dayIn(now, page.timeZone);
+  return { from: dayAfter(today), to: dayAfter(today, 365) };
+}
+
+/** The expiry fields: never, 30, 90 or 365 days, or a date of the person's choice up to a year ahead. */
+function expiryFields(page: Page, draft: KeyDraft): Html {
+  const { t } = page;
+  const { from, to } = expiryDayRange(page);
+  return html`<label>${t.expires} <select name="expiresInDays">${expiryOption(draft, "", t.expiryNone)}${KEY_EXPIRY_DAYS.map((days) =>
+    expiryOption(draft, String(days), t.expiryDays(days)),
+  )}${expiryOption(draft, ON_A_DATE, t.expiryOnDate)}</select></label>
+<label>${t.expiresOnLabel} <input type="date" name="expiresOn" min="${from}" max="${to}" value="${draft.expiresOn}"></label>`;
+}
+
+/** The create-key form with the spec's choices; a refused attempt comes back with its problem, in the page's language, and what was entered. */
+export function createKeyForm(page: Page, csrfToken: string, refused?: { draft: KeyDraft; problem: string; upgradeUrl?: string }): Html {
   const { t } = page;
   const draft = refused?.draft ?? EMPTY_DRAFT;
-  const upgradeUrl = refused?.error.details.upgradeUrl;
   return html`<form id="create-key" method="post" action="${page.href("/settings/keys#create")}">
-<h3>${t.createKeyTitle}</h3>
-${
-  refused
-    ? html`<p class="error" role="alert">${refused.error.message}${typeof upgradeUrl === "string" ? html` <a href="${upgradeUrl}">${t.upgrade}</a>` : ""}</p>`
-    : ""
-}
+<h2>${t.createKeyTitle}</h2>
+${refused ? html`<p class="error" role="alert">${refused.problem}${refused.upgradeUrl ? html` <a href="${refused.upgradeUrl}">${t.upgrade}</a>` : ""}</p>` : ""}
 ${csrfField(csrfToken)}
 <label>${t.keyName} <input name="name" maxlength="100" value="${draft.name}" autocomplete="off"></label>
 ${permissionFields(page, draft)}
-<label>${t.expires} <select name="expiresInDays">${expiryOption(draft, "", t.expiryNone)}${KEY_EXPIRY_DAYS.map((days) =>
-    expiryOption(draft, String(days), t.expiryDays(days)),
-  )}</select></label>
+${expiryFields(page, draft)}
 <p><button id="create-key-submit" type="submit">${t.createKeyButton}</button></p>
 </form>`;
-}
-
-/** Revoking asks first (GET: a confirmation page), then revokes (POST from that page). */
-export function mountKeys(app: Hono<AppEnv>): void {
-  app.get(
-    "/settings/keys/:keyId/revoke",
-    settingsPage(async (c, page, session) => {
-      const keyId = pathParam(c, "keyId");
-      const key = await keyOf(createDb(c.env.DB), keyId);
-      if (key?.userId !== session.userId) throw notFound("The key");
-      const { t } = page;
-      const ask = key.connectedTo
-        ? {
-            title: t.revokeAssistantTitle,
-            explain: t.revokeAssistantExplain(key.name, key.connectedTo),
-            buttonLabel: t.confirmRevokeAssistant,
-            back: "/settings#assistants-section",
-          }
-        : {
-            title: t.revokeTitle,
-            explain: t.revokeExplain(key.name, key.displayPrefix),
-            buttonLabel: t.confirmRevoke,
-            back: "/settings#keys-section",
-          };
-      return htmlPage(
-        c,
-        confirmationPage(page, { ...ask, action: revokePath(keyId), csrfToken: session.csrfToken, buttonId: "confirm-revoke" }),
-      );
-    }),
-  );
-  app.post(
-    "/settings/keys/:keyId/revoke",
-    settingsForm(async (c, page, session) => {
-      const keyId = pathParam(c, "keyId");
-      const db = createDb(c.env.DB);
-      const key = await keyOf(db, keyId);
-      await revokeKey(c.env, db, grantHelpersFor(c.env, c.req.url), session.userId, keyId);
-      const shown = key?.connectedTo ? "?notice=assistantRevoked#assistants-section" : "?notice=keyRevoked#keys-section";
-      return redirectTo(c, page.href(`/settings${shown}`));
-    }),
-  );
 }

@@ -1,9 +1,11 @@
 import type { Context } from "hono";
+import { getCookie, setCookie } from "hono/cookie";
 import { html } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../../env";
-import { chooseLang, type Lang, type Messages, messagesOf } from "./messages";
+import { clockIn } from "../../platform/time";
+import { chooseLang, formatUtc, type Lang, type Messages, messagesOf } from "./messages";
 
 /** A piece of rendered HTML: hono/html's `html` escapes every value put into it. */
 export type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
@@ -47,7 +49,20 @@ export interface Page {
   href(path: string): string;
   /** The same page in the other language. */
   otherLanguageHref: string;
+  /** The IANA time zone the page shows times in: the signed-in account's, else UTC. */
+  timeZone: string;
 }
+
+/** The page read in the account's time zone (pages of a signed-in person). */
+export const inTimeZone = (page: Page, timeZone: string): Page => ({ ...page, timeZone });
+
+/** An instant as the pages show it: on the clocks of the page's time zone, with UTC on hover. */
+export const instant = (page: Page, iso: string): Html =>
+  html`<time datetime="${iso}" title="${formatUtc(iso)}">${clockIn(new Date(iso), page.timeZone)}${page.timeZone === "UTC" ? " UTC" : ""}</time>`;
+
+/** The cookie that remembers the language last chosen with `?lang=` (a page preference, no account data). */
+const LANG_COOKIE = "rgc_lang";
+const LANG_COOKIE_DAYS = 365;
 
 /** `path` (which may hold a query and a fragment) with one query parameter set. */
 function withParam(path: string, name: string, value: string): string {
@@ -56,21 +71,50 @@ function withParam(path: string, name: string, value: string): string {
   return `${url.pathname}${url.search}${url.hash}`;
 }
 
-/** The page's reader, from `?lang=` or Accept-Language. A page answered to a POST switches language on the settings. */
+/** The page's reader, from `?lang=`, the remembered choice, or Accept-Language. A page answered to a POST switches language on the settings. */
 export function pageOf(c: Context<AppEnv>): Page {
   const url = new URL(c.req.url);
-  const { lang, chosen } = chooseLang(url.searchParams.get("lang") ?? undefined, c.req.header("Accept-Language"));
+  const { lang, chosen } = chooseLang(
+    url.searchParams.get("lang") ?? undefined,
+    getCookie(c, LANG_COOKIE),
+    c.req.header("Accept-Language"),
+  );
   const here = c.req.method === "GET" ? `${url.pathname}${url.search}` : "/settings";
   return {
     lang,
     t: messagesOf(lang),
     href: (path) => (chosen ? withParam(path, "lang", lang) : path),
     otherLanguageHref: withParam(here, "lang", lang === "ja" ? "en" : "ja"),
+    timeZone: "UTC",
   };
 }
 
-/** The frame of every page: the stylesheet, the ceremonies' script where a page needs it, the language switch. */
-export function frame(page: Page, content: { title: string; main: Html; script?: boolean; assets?: Html }): Html {
+/** Remembers a language chosen with `?lang=` for the next pages (and the next visit), in a cookie of the pages alone. */
+function rememberLang(c: Context<AppEnv>): void {
+  const chosen = c.req.query("lang");
+  if ((chosen === "ja" || chosen === "en") && getCookie(c, LANG_COOKIE) !== chosen) {
+    const local = ["localhost", "127.0.0.1", "[::1]"].includes(new URL(c.req.url).hostname);
+    setCookie(c, LANG_COOKIE, chosen, { path: "/", sameSite: "Lax", httpOnly: true, secure: !local, maxAge: LANG_COOKIE_DAYS * 86_400 });
+  }
+}
+
+/** The settings pages, each with its own address, in the order the navigation lists them. */
+export const SETTINGS_PAGES = ["overview", "keys", "assistants", "passkeys", "activity"] as const;
+export type SettingsPageName = (typeof SETTINGS_PAGES)[number];
+
+const settingsPathOf = (name: SettingsPageName) => (name === "overview" ? "/settings" : `/settings/${name}`);
+
+/** The navigation between the settings pages, the current one marked; and the time zone times are shown in. */
+function settingsNav(page: Page, current: SettingsPageName): Html {
+  const { t } = page;
+  const link = (name: SettingsPageName) =>
+    html`<li><a href="${page.href(settingsPathOf(name))}"${name === current ? html` aria-current="page"` : ""}>${t.nav[name]}</a></li>`;
+  return html`<nav class="settings-nav" aria-label="${t.settingsTitle}"><ul>${SETTINGS_PAGES.map(link)}</ul></nav>
+<p class="help times-in">${t.timesIn(page.timeZone)}</p>`;
+}
+
+/** The frame of every page: the stylesheet, the ceremonies' script where a page needs it, the language switch, the settings navigation. */
+export function frame(page: Page, content: { title: string; main: Html; script?: boolean; assets?: Html; nav?: SettingsPageName }): Html {
   const { t } = page;
   return html`<!doctype html>
 <html lang="${page.lang}">
@@ -87,6 +131,7 @@ ${content.assets ?? ""}
 <a class="site-name" href="${page.href("/settings")}">${t.siteName}</a>
 <a class="language" href="${page.otherLanguageHref}" lang="${page.lang === "ja" ? "en" : "ja"}">${t.otherLanguage}</a>
 </header>
+${content.nav ? settingsNav(page, content.nav) : ""}
 <main>
 <h1>${content.title}</h1>
 ${content.main}
@@ -96,12 +141,15 @@ ${content.main}
 }
 
 /** A page as the answer, with the pages' headers; a page that runs WebAssembly (/scan) widens its own policy alone. */
-export const htmlPage = async (c: Context<AppEnv>, body: Html | Promise<Html>, status: ContentfulStatusCode = 200, csp = PAGE_CSP) =>
-  c.html(await body, status, { ...PAGE_HEADERS, "Content-Security-Policy": csp });
+export async function htmlPage(c: Context<AppEnv>, body: Html | Promise<Html>, status: ContentfulStatusCode = 200, csp = PAGE_CSP) {
+  rememberLang(c);
+  return c.html(await body, status, { ...PAGE_HEADERS, "Content-Security-Policy": csp });
+}
 
 /** A redirect after a form or to sign-in (303: the browser follows it with GET), with the pages' headers. */
 export function redirectTo(c: Context<AppEnv>, location: string): Response {
   for (const [name, value] of Object.entries(PAGE_HEADERS)) c.header(name, value);
+  rememberLang(c);
   return c.redirect(location, 303);
 }
 

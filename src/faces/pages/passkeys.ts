@@ -1,22 +1,38 @@
 import type { RegistrationResponseJSON } from "@simplewebauthn/server";
-import type { Hono } from "hono";
+import type { Context, Hono } from "hono";
 import { html } from "hono/html";
-import { listPasskeys, type PasskeySummary, removePasskey } from "../../accounts/passkeys";
+import { listPasskeys, type PasskeySummary, removePasskey, renamePasskey } from "../../accounts/passkeys";
+import type { Session } from "../../accounts/sessions";
 import { completeRegistration, registrationOptions } from "../../accounts/webauthn";
 import type { AppEnv } from "../../env";
 import { createDb } from "../../platform/db";
 import { ApiError } from "../../platform/errors";
+import { formProblem, isFormRefusal } from "./formProblems";
 import { ceremonyAnswerOf, settingsCeremony, settingsForm, settingsPage } from "./guards";
-import { confirmationPage, type Html, htmlPage, type Page, pageOf, pathParam, redirectTo } from "./layout";
-import { formatInstant } from "./messages";
+import {
+  confirmationPage,
+  csrfField,
+  frame,
+  type Html,
+  htmlPage,
+  instant,
+  noticeOf,
+  type Page,
+  pageOf,
+  pathParam,
+  redirectTo,
+} from "./layout";
 
 const removePath = (passkeyId: string) => `/settings/passkeys/${encodeURIComponent(passkeyId)}/remove`;
 
-const passkeyRow = (page: Page, passkey: PasskeySummary) => html`<tr data-passkey-id="${passkey.passkeyId}">
-<td>${passkey.name}</td>
-<td>${formatInstant(passkey.createdAt)}</td>
-<td>${passkey.lastUsedAt ? formatInstant(passkey.lastUsedAt) : page.t.notYet}</td>
-<td><a class="remove" href="${page.href(removePath(passkey.passkeyId))}">${page.t.remove}</a></td>
+const renamePath = (passkeyId: string) => `/settings/passkeys/${encodeURIComponent(passkeyId)}/rename`;
+
+/** A passkey: its name (renamable in place), when it was added and last used, and its removal. */
+const passkeyRow = (page: Page, csrfToken: string, passkey: PasskeySummary) => html`<tr data-passkey-id="${passkey.passkeyId}">
+<td data-label="${page.t.keyName}"><form class="rename-passkey" method="post" action="${page.href(renamePath(passkey.passkeyId))}">${csrfField(csrfToken)}<input name="name" aria-label="${page.t.newName}" maxlength="100" required value="${passkey.name}" autocomplete="off"> <button type="submit">${page.t.renameButton}</button></form></td>
+<td data-label="${page.t.added}">${instant(page, passkey.createdAt)}</td>
+<td data-label="${page.t.lastUsed}">${passkey.lastUsedAt ? instant(page, passkey.lastUsedAt) : page.t.notYet}</td>
+<td class="actions"><a class="action remove" href="${page.href(removePath(passkey.passkeyId))}">${page.t.remove}</a></td>
 </tr>`;
 
 /**
@@ -38,12 +54,16 @@ export function ceremonyButton(
 export const passkeyNameField = (page: Page) =>
   html`<label>${page.t.passkeyNameLabel} <input id="passkey-name" name="passkeyName" maxlength="100" autocomplete="off"></label>`;
 
-/** The person's passkeys, each removable after a confirmation, and the button that adds another. */
-export function passkeysSection(page: Page, csrfToken: string, passkeys: readonly PasskeySummary[]): Html {
+/** GET /settings/passkeys: the person's passkeys, each renamable and removable after a confirmation, and the button that adds another. */
+async function passkeysView(c: Context<AppEnv>, page: Page, session: Session, refusedRename?: string): Promise<Html> {
   const { t } = page;
-  return html`<table id="passkeys">
+  const passkeys = await listPasskeys(createDb(c.env.DB), session.userId);
+  const main = html`<section id="passkeys-section">
+${noticeOf(c, { passkeyRemoved: t.passkeyRemoved, passkeyAdded: t.passkeyAdded, passkeyRenamed: t.passkeyRenamed })}
+${refusedRename ? html`<p class="error" role="alert">${refusedRename}</p>` : ""}
+<table id="passkeys" class="cards">
 <thead><tr><th scope="col">${t.keyName}</th><th scope="col">${t.added}</th><th scope="col">${t.lastUsed}</th><th scope="col"></th></tr></thead>
-<tbody>${passkeys.map((passkey) => passkeyRow(page, passkey))}</tbody>
+<tbody>${passkeys.map((passkey) => passkeyRow(page, session.csrfToken, passkey))}</tbody>
 </table>
 ${passkeyNameField(page)}
 ${ceremonyButton(page, {
@@ -52,12 +72,30 @@ ${ceremonyButton(page, {
   options: "/settings/passkeys/options",
   verify: "/settings/passkeys/verify",
   label: t.addPasskeyButton,
-  csrfToken,
-})}`;
+  csrfToken: session.csrfToken,
+})}
+</section>`;
+  return frame(page, { title: t.passkeysTitle, main, script: true, nav: "passkeys" });
 }
 
 /** Adding a passkey (JSON, for the script) and removing one (a confirmation page, then its form). */
 export function mountPasskeys(app: Hono<AppEnv>): void {
+  app.get(
+    "/settings/passkeys",
+    settingsPage(async (c, page, session) => htmlPage(c, passkeysView(c, page, session))),
+  );
+  app.post(
+    "/settings/passkeys/:passkeyId/rename",
+    settingsForm(async (c, page, session, form) => {
+      try {
+        await renamePasskey(createDb(c.env.DB), session.userId, pathParam(c, "passkeyId"), form.get("name") ?? "");
+        return redirectTo(c, page.href("/settings/passkeys?notice=passkeyRenamed"));
+      } catch (error) {
+        if (!isFormRefusal(error)) throw error;
+        return htmlPage(c, passkeysView(c, page, session, formProblem(page, error)), error.status);
+      }
+    }),
+  );
   app.post(
     "/settings/passkeys/options",
     settingsCeremony(async (c, _body, session) => c.json(await registrationOptions(c, { kind: "signedIn", userId: session.userId }))),
@@ -66,7 +104,7 @@ export function mountPasskeys(app: Hono<AppEnv>): void {
     "/settings/passkeys/verify",
     settingsCeremony(async (c, body, session) => {
       await completeRegistration(c, ceremonyAnswerOf<RegistrationResponseJSON>(body), { kind: "signedIn", userId: session.userId });
-      return c.json({ redirect: pageOf(c).href("/settings?notice=passkeyAdded#passkeys-section") });
+      return c.json({ redirect: pageOf(c).href("/settings/passkeys?notice=passkeyAdded") });
     }),
   );
   app.get(
@@ -85,7 +123,7 @@ export function mountPasskeys(app: Hono<AppEnv>): void {
           csrfToken: session.csrfToken,
           buttonId: "confirm-remove",
           buttonLabel: t.confirmRemovePasskey,
-          back: "/settings#passkeys-section",
+          back: "/settings/passkeys",
         }),
       );
     }),
@@ -94,7 +132,7 @@ export function mountPasskeys(app: Hono<AppEnv>): void {
     "/settings/passkeys/:passkeyId/remove",
     settingsForm(async (c, page, session) => {
       await removePasskey(createDb(c.env.DB), session.userId, pathParam(c, "passkeyId"));
-      return redirectTo(c, page.href("/settings?notice=passkeyRemoved#passkeys-section"));
+      return redirectTo(c, page.href("/settings/passkeys?notice=passkeyRemoved"));
     }),
   );
 }

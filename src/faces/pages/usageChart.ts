@@ -3,10 +3,14 @@ import type { UsageDay } from "../../accounts/accountSummary";
 import type { Html, Page } from "./layout";
 import { formatCount } from "./messages";
 
-/** The drawing's size and the plot area inside it (room for the axis labels around, and above it the quota when off the scale). */
+/**
+ * The drawing's size and the plot area inside it (room for the axis labels around, and above it
+ * the quota when off the scale). The left margin holds a six-digit tick label at the larger type a
+ * phone's stylesheet gives the labels (the drawing shrinks there, the labels must not).
+ */
 const WIDTH = 640;
 const HEIGHT = 256;
-const PLOT = { left: 64, right: WIDTH - 16, top: 40, bottom: 208 };
+const PLOT = { left: 88, right: WIDTH - 16, top: 40, bottom: 208 };
 /** Where the quota's line goes when it is far above the scale: over the plot, apart from it. */
 const QUOTA_ABOVE_Y = 22;
 /** The scale never ends below this (a month without calls still reads 0 to 10). */
@@ -55,9 +59,12 @@ export function usageChart(page: Page, days: readonly UsageDay[], quota: number)
     (n) => html`<line class="tick" x1="${PLOT.left - 4}" x2="${PLOT.right}" y1="${yOf(n)}" y2="${yOf(n)}"></line>
 <text x="${PLOT.left - 8}" y="${yOf(n) + 4}" text-anchor="end">${formatCount(n)}</text>`,
   );
-  const dates = LABELLED_DAYS.filter((i) => i < days.length).map(
-    (i) => html`<text x="${round1(xOf(i) + slot / 2)}" y="${PLOT.bottom + 16}" text-anchor="middle">${days[i]!.date.slice(5)}</text>`,
-  );
+  // The last date ends at the plot's edge, so that the larger type of a phone stays inside the drawing.
+  const dateLabel = (i: number) =>
+    i === days.length - 1
+      ? html`<text x="${PLOT.right}" y="${PLOT.bottom + 16}" text-anchor="end">${days[i]!.date.slice(5)}</text>`
+      : html`<text x="${round1(xOf(i) + slot / 2)}" y="${PLOT.bottom + 16}" text-anchor="middle">${days[i]!.date.slice(5)}</text>`;
+  const dates = LABELLED_DAYS.filter((i) => i < days.length).map(dateLabel);
   return html`<figure class="chart">
 <svg id="usage-chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="usage-chart-title usage-chart-desc">
 <title id="usage-chart-title">${t.chartTitle}</title>
