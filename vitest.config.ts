@@ -16,15 +16,28 @@ const withoutMapsWithoutSources: Plugin = {
   load: (id) => (MAPS_WITHOUT_SOURCES.test(id) ? { code: readFileSync(id, "utf8"), map: null } : null),
 };
 
-/** Tests that must run in Node (they spawn processes, e.g. the operator CLI): `*.node.test.ts`. */
+/** Tests that must run in Node (they read the repository or run Node-only libraries): `*.node.test.ts`. */
 const NODE_TESTS = "test/**/*.node.test.ts";
+/**
+ * Node tests that start processes (the operator CLI, wrangler, `npm run dev`): `*.process.node.test.ts`.
+ * They are the slowest files and mostly wait on their children, so they have a project of their own
+ * that `npm test` runs beside the others and `npm run test:fast` leaves out.
+ */
+const PROCESS_TESTS = "test/**/*.process.node.test.ts";
 /** Workers tests that call the real `npm run dev` over HTTP: only their project starts it. */
 const SERVED_TESTS = "test/served/**/*.test.ts";
+/**
+ * Workers tests that search real catalog rows (hand-picked titles, catalog-like ids, DAT imports):
+ * their fixtures give the same ids and titles other rows, so each file keeps storage of its own.
+ * Every other workers file shares one runtime and its storage per worker (`isolate: false`): its
+ * fixtures use ids and marker words no other file uses, and each test makes its own users.
+ */
+const CATALOG_TESTS = "test/tools/games/gamesSearch*.test.ts";
 
 const migrations = await readD1Migrations("./migrations");
 
 /** A project of tests that run inside workerd against the local bindings, migrations applied. */
-function workersProject(name: string, test: { include?: string[]; exclude?: string[]; globalSetup?: string[] }) {
+function workersProject(name: string, test: { include?: string[]; exclude?: string[]; globalSetup?: string[]; isolate?: boolean }) {
   return {
     plugins: [
       withoutMapsWithoutSources,
@@ -51,22 +64,22 @@ function workersProject(name: string, test: { include?: string[]; exclude?: stri
   };
 }
 
+/** A project of tests that run in plain Node. */
+function nodeProject(name: string, test: { include: string[]; exclude?: string[] }) {
+  return { test: { name, environment: "node", testTimeout: 20_000, ...test } };
+}
+
 export default defineConfig(() => ({
   test: {
     reporters: ["default", "./test/setup/closingLine.ts"],
     // Every tool call logs a line; show a test's logs only when it fails.
     silent: "passed-only" as const,
     projects: [
-      workersProject("workers", { exclude: [NODE_TESTS, SERVED_TESTS] }),
+      workersProject("workers", { exclude: [NODE_TESTS, SERVED_TESTS, CATALOG_TESTS], isolate: false }),
+      workersProject("catalog", { include: [CATALOG_TESTS] }),
       workersProject("served", { include: [SERVED_TESTS], globalSetup: ["./test/setup/devServer.ts"] }),
-      {
-        test: {
-          name: "node",
-          environment: "node",
-          include: [NODE_TESTS],
-          testTimeout: 20_000,
-        },
-      },
+      nodeProject("node", { include: [NODE_TESTS], exclude: [PROCESS_TESTS] }),
+      nodeProject("processes", { include: [PROCESS_TESTS] }),
     ],
   },
 }));

@@ -9,7 +9,7 @@ import { adminFetch, adminToken, baseUrl } from "./local.mjs";
 import { importCatalog, importNdjsonFile, MASTER_DATASETS, readNdjsonLines } from "./masterImport.mjs";
 import { importProgress } from "./progress.mjs";
 
-/** Mirrors src/platform/plans.ts (test/admin/adminCli.node.test.ts keeps them equal). */
+/** Mirrors src/platform/plans.ts (test/admin/adminCli.process.node.test.ts keeps them equal). */
 export const PLANS = ["FREE", "LIGHT", "PREMIUM"];
 export const PRESETS = ["viewOnly", "standard", "individual"];
 export const SCOPES = ["library:read", "library:write", "library:delete", "play:read", "play:write", "play:delete", "games:read"];

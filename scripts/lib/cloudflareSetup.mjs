@@ -2,7 +2,7 @@
 // there, change only what is not right": the resources found by name, the R2 lifecycle rules, the
 // production config, migrations, secrets, the deployment, the master data and the operator's
 // account. Everything outside this file is passed in (wrangler, the operator API, files, the build),
-// so the tests run the steps against a fake account (test/scripts/setupCloudflare.node.test.ts).
+// so the tests run the steps against a fake account (test/scripts/setupCloudflare.process.node.test.ts).
 import { randomBytes } from "node:crypto";
 import { stripVTControlCharacters } from "node:util";
 import { PRODUCTION_CONFIG, productionConfig, resourcesOf, TRACKED_CONFIG } from "./cloudflareConfig.mjs";

@@ -12,6 +12,7 @@ import snesReleaseYear from "../fixtures/libretro/metadat/releaseyear/Nintendo -
 import mdReleaseYear from "../fixtures/libretro/metadat/releaseyear/Sega - Mega Drive - Genesis.dat?raw";
 import snesSerial from "../fixtures/libretro/metadat/serial/Nintendo - Super Nintendo Entertainment System.dat?raw";
 import mdSerial from "../fixtures/libretro/metadat/serial/Sega - Mega Drive - Genesis.dat?raw";
+import { WITHOUT_IDENTIFIERS } from "../support/gameRows";
 
 const SNES = "Nintendo - Super Nintendo Entertainment System.dat";
 const MD = "Sega - Mega Drive - Genesis.dat";
@@ -129,15 +130,7 @@ describe("master rows from libretro-database", () => {
       genreKey: null,
       releaseDate: null,
       releaseYearMonth: null,
-      janCode: null,
-      modelNumber: [],
-      price: null,
-      mediaId: null,
-      gpsId: null,
-      dbId: null,
-      dbSlug: null,
-      dbCoverId: null,
-      editions: [],
+      ...WITHOUT_IDENTIFIERS,
     });
     expect(master.games.some((game) => game.title.includes("BIOS"))).toBe(false);
   });

@@ -6,6 +6,7 @@ import companies from "../fixtures/master/import.companies.ndjson?raw";
 import games from "../fixtures/master/import.games.ndjson?raw";
 import genres from "../fixtures/master/import.genres.ndjson?raw";
 import platforms from "../fixtures/master/import.platforms.ndjson?raw";
+import { WITHOUT_IDENTIFIERS } from "../support/gameRows";
 import { ADMIN_TOKEN, newAccount, send } from "../support/harness";
 import {
   type Dataset,
@@ -54,15 +55,7 @@ function gameRow(overrides: Record<string, unknown> = {}): Record<string, unknow
     genreSubId: null,
     genreKey: null,
     releaseDate: "1990-01-01",
-    janCode: null,
-    modelNumber: [],
-    price: null,
-    mediaId: null,
-    gpsId: null,
-    dbId: null,
-    dbSlug: null,
-    dbCoverId: null,
-    editions: [],
+    ...WITHOUT_IDENTIFIERS,
     ...overrides,
   };
 }

@@ -7,22 +7,16 @@ import { portabilityFindings } from "../../scripts/lib/schemaPortability";
 import { KEY_PRESETS, PLAN_LIMITS } from "../../src/platform/plans";
 import { isNoteSaidOnce } from "../../src/registry/mcpInstructions";
 import { tools } from "../../src/tools";
-import companies from "../fixtures/master/library.companies.ndjson?raw";
-import games from "../fixtures/master/library.games.ndjson?raw";
-import genres from "../fixtures/master/library.genres.ndjson?raw";
-import platforms from "../fixtures/master/library.platforms.ndjson?raw";
 import { atWindowStart, burstUsed, setUsedOn, useBurstWindow, usedToday } from "../support/accounting";
 import { type Account, admin, authHeader, newAccount, send } from "../support/harness";
-import { importFixture } from "../support/master";
+import { importLibraryMaster } from "../support/masterSets";
 import { type McpReply, mcpCall, mcpClient, mcpClientV2 } from "../support/mcp";
 
 const A = 750001;
 const B = 750002;
 const GAME_IDS = Array.from({ length: 25 }, (_, i) => 750001 + i);
 
-beforeAll(async () => {
-  await importFixture({ platforms, companies, genres, games });
-});
+beforeAll(importLibraryMaster);
 
 const clients: Client[] = [];
 afterEach(async () => {

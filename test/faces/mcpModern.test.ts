@@ -6,21 +6,15 @@
 import { exports } from "cloudflare:workers";
 import type { Client as ClientV2 } from "@modelcontextprotocol/client";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import companies from "../fixtures/master/library.companies.ndjson?raw";
-import games from "../fixtures/master/library.games.ndjson?raw";
-import genres from "../fixtures/master/library.genres.ndjson?raw";
-import platforms from "../fixtures/master/library.platforms.ndjson?raw";
 import { atWindowStart, burstUsed } from "../support/accounting";
 import { type Account, newAccount, ORIGIN } from "../support/harness";
-import { importFixture } from "../support/master";
+import { importLibraryMaster } from "../support/masterSets";
 import { mcpClientV2, type PersonsReply, type WireLog } from "../support/mcp";
 
 const A = 750001;
 const B = 750002;
 
-beforeAll(async () => {
-  await importFixture({ platforms, companies, genres, games });
-});
+beforeAll(importLibraryMaster);
 
 const clients: ClientV2[] = [];
 afterEach(async () => {

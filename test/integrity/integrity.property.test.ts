@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { recountCollections } from "../support/collectionRecount";
 import { type Player, player } from "../support/harness";
 import { fictionalGame, importFixture, toNdjson } from "../support/master";
+import { pick, removeConfirmed, removeSomeCollection, some, updateSomeCollection } from "../support/propertyOps";
 
 const PLATFORM = 870001;
 const GAMES = [870101, 870102, 870103, 870104];
@@ -42,16 +43,6 @@ async function targets(userId: string) {
     ids("SELECT id FROM attributes WHERE user_id = ? ORDER BY id", userId),
   ]);
   return { games: [...GAMES, ...(custom as number[])], tags, collections, consoles, plays, platforms, attributes };
-}
-
-const pick = <T>(list: readonly T[], n: number): T | undefined => (list.length ? list[n % list.length] : undefined);
-const some = <T>(list: readonly T[], n: number) => list.filter((_, i) => (n >> i) & 1);
-
-/** A two-step removal: the preview, then its confirmation (a changed target previews again: also fine). */
-async function removeConfirmed(p: Player, tool: string, args: Record<string, unknown>) {
-  const preview = await p.call(tool, args);
-  if (preview.body?.confirmToken === undefined) return preview;
-  return p.call(tool, { ...args, confirmToken: preview.body.confirmToken });
 }
 
 interface Op {
@@ -100,14 +91,8 @@ const OPS = {
     ];
     return p.call("addCollection", { name: `集め${a}`, purpose: pick(["LIBRARY", "PLAY"], a >> 2), ...pick(shapes, a) });
   },
-  updateCollection: (p: Player, t: Targets, { a, b }: Op) => {
-    const collection = pick(t.collections, a);
-    if (!collection) return p.call("getCollections", {});
-    const list = collection.type === "INDIVIDUAL" ? "gameIds" : "excludeGameIds";
-    return p.call("updateCollection", { collectionId: collection.id, [list]: some(t.games, b).slice(0, 3), revision: collection.revision });
-  },
-  removeCollection: (p: Player, t: Targets, { a }: Op) =>
-    removeConfirmed(p, "removeCollection", { collectionId: pick(t.collections, a)?.id ?? "col_none" }),
+  updateCollection: (p: Player, t: Targets, { a, b }: Op) => updateSomeCollection(p, t, a, b, 3),
+  removeCollection: (p: Player, t: Targets, { a }: Op) => removeSomeCollection(p, t, a),
   addCustomGame: (p: Player, t: Targets, { a, b }: Op) =>
     p.call("addCustomGame", { title: `インテグ自作${a}`, platformId: pick([PLATFORM, ...t.platforms], b) }),
   removeCustomGame: (p: Player, t: Targets, { a }: Op) =>

@@ -3,20 +3,14 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { canonical, sha256Hex } from "../../src/platform/hashing";
 import { addPlayLog } from "../../src/tools/play/addPlayLog";
-import companies from "../fixtures/master/library.companies.ndjson?raw";
-import games from "../fixtures/master/library.games.ndjson?raw";
-import genres from "../fixtures/master/library.genres.ndjson?raw";
-import platforms from "../fixtures/master/library.platforms.ndjson?raw";
 import { type Account, authHeader, newAccount, send, sendTo, testApp } from "../support/harness";
 import { holdFirstCall } from "../support/heldCalls";
-import { importFixture } from "../support/master";
+import { importLibraryMaster } from "../support/masterSets";
 
 const A = 750001;
 const B = 750002;
 
-beforeAll(async () => {
-  await importFixture({ platforms, companies, genres, games });
-});
+beforeAll(importLibraryMaster);
 
 const post = (account: Pick<Account, "apiKey">, tool: string, args: Record<string, unknown>, key?: string) =>
   send(`/rest/v1/${tool}`, {

@@ -5,17 +5,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { sessionStartOf } from "../../src/platform/readSessions";
 import { readsMasterOnly } from "../../src/registry/defineTool";
 import { tools } from "../../src/tools";
-import companies from "../fixtures/master/library.companies.ndjson?raw";
-import games from "../fixtures/master/library.games.ndjson?raw";
-import genres from "../fixtures/master/library.genres.ndjson?raw";
-import platforms from "../fixtures/master/library.platforms.ndjson?raw";
 import { authHeader, newAccount, send } from "../support/harness";
-import { importFixture } from "../support/master";
+import { importLibraryMaster } from "../support/masterSets";
 import { statementsOf } from "../support/recordingD1";
 
-beforeAll(async () => {
-  await importFixture({ platforms, companies, genres, games });
-});
+beforeAll(importLibraryMaster);
 
 const GAME = 750001;
 const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/;

@@ -7,6 +7,7 @@ import { normalizeSearchText } from "../../src/platform/normalize";
 import { CUSTOM_ID_BASE } from "../../src/platform/schemas";
 import type { GameRow } from "../../src/tools/games/masterRows";
 import { searchColumnsOf } from "../../src/tools/games/searchColumns";
+import { WITHOUT_IDENTIFIERS } from "./gameRows";
 import { ADMIN_TOKEN, type Reply, send } from "./harness";
 
 export type Dataset = "platforms" | "companies" | "genres" | "games";
@@ -170,14 +171,6 @@ export const fictionalGame = (fields: Pick<GameRow, "gameId" | "title" | "platfo
   genreId: null,
   genreSubId: null,
   releaseDate: null,
-  janCode: null,
-  modelNumber: [],
-  price: null,
-  mediaId: null,
-  gpsId: null,
-  dbId: null,
-  dbSlug: null,
-  dbCoverId: null,
-  editions: [],
+  ...WITHOUT_IDENTIFIERS,
   ...fields,
 });

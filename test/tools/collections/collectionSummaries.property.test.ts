@@ -13,6 +13,7 @@ import type { GameRow } from "../../../src/tools/games/masterRows";
 import { recountCollections } from "../../support/collectionRecount";
 import { type Player, player } from "../../support/harness";
 import { fictionalGame, importFixture, importOk, toNdjson } from "../../support/master";
+import { pick, removeConfirmed, removeSomeCollection, some, updateSomeCollection } from "../../support/propertyOps";
 
 const [P1, P2] = [561001, 561002];
 const [RPG, ARPG, ACT, STG, DUNGEON] = [561201, 561202, 561203, 561204, 561205];
@@ -93,15 +94,6 @@ async function targets(userId: string) {
 }
 type Targets = Awaited<ReturnType<typeof targets>>;
 
-const pick = <T>(list: readonly T[], n: number): T | undefined => (list.length ? list[n % list.length] : undefined);
-const some = <T>(list: readonly T[], n: number) => list.filter((_, i) => (n >> i) & 1);
-
-async function removeConfirmed(p: Player, tool: string, args: Record<string, unknown>) {
-  const preview = await p.call(tool, args);
-  if (preview.body?.confirmToken === undefined) return preview;
-  return p.call(tool, { ...args, confirmToken: preview.body.confirmToken });
-}
-
 /** A PLATFORM collection's narrowing: none, a genre (root or not), release dates. */
 const platformShape = (a: number, b: number) => ({
   type: "PLATFORM",
@@ -132,14 +124,8 @@ const OPS = {
     ];
     return p.call("addCollection", { name: `サマリ集${a}`, purpose: pick(["LIBRARY", "PLAY"], a >> 2), ...pick(shapes, a) });
   },
-  updateCollection: (p: Player, t: Targets, { a, b }: Op) => {
-    const collection = pick(t.collections, a);
-    if (!collection) return p.call("getCollections", {});
-    const list = collection.type === "INDIVIDUAL" ? "gameIds" : "excludeGameIds";
-    return p.call("updateCollection", { collectionId: collection.id, [list]: some(t.games, b).slice(0, 4), revision: collection.revision });
-  },
-  removeCollection: (p: Player, t: Targets, { a }: Op) =>
-    removeConfirmed(p, "removeCollection", { collectionId: pick(t.collections, a)?.id ?? "col_none" }),
+  updateCollection: (p: Player, t: Targets, { a, b }: Op) => updateSomeCollection(p, t, a, b, 4),
+  removeCollection: (p: Player, t: Targets, { a }: Op) => removeSomeCollection(p, t, a),
   addCustomGame: (p: Player, _t: Targets, { a, b }: Op) =>
     p.call("addCustomGame", {
       title: `サマリ自作${a}`,

@@ -20,10 +20,25 @@ import {
 
 beforeAll(importConsolePlatforms);
 
+/** A LIGHT account holding `count` consoles, added over three of its keys so no key meets its burst limit. */
+async function lightWithConsoles(count: number) {
+  const light = await newAccount({ plan: "LIGHT" });
+  const keys = [
+    light.apiKey,
+    (await light.newKey(["play:read", "play:write"])).apiKey,
+    (await light.newKey(["play:read", "play:write"])).apiKey,
+  ];
+  for (let i = 0; i < count; i++) {
+    const reply = await callWith(keys[i % 3]!, "addConsole", { name: `ネビュラ ${i}` });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+  }
+  return { light, keys };
+}
+
 describe("addConsole", () => {
   it("adds a console and answers it with every field group", async () => {
     const account = await newAccount({ plan: "LIGHT" });
-    const reply = await add(account, {
+    const fields = {
       name: "Nebula Alpha",
       nameKana: "ねびゅらあるふぁ",
       memo: "初期型、電池交換済み",
@@ -32,6 +47,9 @@ describe("addConsole", () => {
       buyPrice: 12800,
       buyPlace: "中古屋",
       publisherName: "ネビュラ電機",
+    };
+    const reply = await add(account, {
+      ...fields,
       platformPriorities: [
         { platformId: P1, priority: 2 },
         { platformId: P3, priority: 5 },
@@ -41,16 +59,7 @@ describe("addConsole", () => {
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
     const { item } = reply.body;
     expect(item.consoleId).toMatch(/^con_/);
-    expect(item).toMatchObject({
-      name: "Nebula Alpha",
-      nameKana: "ねびゅらあるふぁ",
-      memo: "初期型、電池交換済み",
-      rating: 4,
-      buyDate: "2024-02-29",
-      buyPrice: 12800,
-      buyPlace: "中古屋",
-      publisherName: "ネビュラ電機",
-    });
+    expect(item).toMatchObject(fields);
     // priority desc, then platformId asc
     expect(item.platforms).toEqual([
       { platformId: P3, name: PLATFORM_NAMES[P3], priority: 5 },
@@ -209,17 +218,7 @@ describe("addConsole", () => {
   });
 
   it("counts consoles in getAccount and stops LIGHT at 50 with 403 plan_required", async () => {
-    const light = await newAccount({ plan: "LIGHT" });
-    // Spread the calls over three keys so no single key meets its burst limit.
-    const keys = [
-      light.apiKey,
-      (await light.newKey(["play:read", "play:write"])).apiKey,
-      (await light.newKey(["play:read", "play:write"])).apiKey,
-    ];
-    for (let i = 0; i < 50; i++) {
-      const reply = await callWith(keys[i % 3]!, "addConsole", { name: `ネビュラ ${i}` });
-      expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-    }
+    const { light, keys } = await lightWithConsoles(50);
     expect((await light.call("getAccount")).body.registered.consoles).toEqual({ count: 50, limit: 50 });
     const over = await callWith(keys[1]!, "addConsole", { name: "one more" });
     expect(over.status).toBe(403);
@@ -229,16 +228,7 @@ describe("addConsole", () => {
   });
 
   it("holds the plan limit against concurrent adds", async () => {
-    const light = await newAccount({ plan: "LIGHT" });
-    const keys = [
-      light.apiKey,
-      (await light.newKey(["play:read", "play:write"])).apiKey,
-      (await light.newKey(["play:read", "play:write"])).apiKey,
-    ];
-    for (let i = 0; i < 48; i++) {
-      const reply = await callWith(keys[i % 3]!, "addConsole", { name: `ネビュラ ${i}` });
-      expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-    }
+    const { light, keys } = await lightWithConsoles(48);
     const racing = await Promise.all([0, 1, 2, 3, 4, 5].map((i) => callWith(keys[i % 3]!, "addConsole", { name: `競争 ${i}` })));
     expect(racing.map((r) => r.status).sort()).toEqual([200, 200, 403, 403, 403, 403]);
     expect((await light.call("getAccount")).body.registered.consoles).toEqual({ count: 50, limit: 50 });

@@ -29,18 +29,13 @@ import {
 import { cleanUpExports } from "../../../src/tools/bucketCleanup";
 import { DOWNLOAD_COSTS } from "../../../src/tools/exports/downloadCosts";
 import { EXPORT_OPENERS, type ExportOpener } from "../../../src/tools/exports/downloads";
-import companies from "../../fixtures/master/exports.companies.ndjson?raw";
-import games from "../../fixtures/master/exports.games.ndjson?raw";
-import genres from "../../fixtures/master/exports.genres.ndjson?raw";
-import platforms from "../../fixtures/master/exports.platforms.ndjson?raw";
 import { setUsedOn, usedToday } from "../../support/accounting";
 import { fetchLink, fetchLinkFrom, ndjsonOf, recordedUploads, tokenOf, uploadStillOpen } from "../../support/downloads";
 import { admin, newAccount, ORIGIN, textOf } from "../../support/harness";
-import { importFixture, insertCustomPlatform } from "../../support/master";
+import { insertCustomPlatform } from "../../support/master";
+import { importExportsMaster } from "../../support/masterSets";
 
-beforeAll(async () => {
-  await importFixture({ platforms, companies, genres, games });
-});
+beforeAll(importExportsMaster);
 
 const PLATFORMS_REQUEST: ExportRequest = { kind: "masterData", dataset: "platforms", format: "ndjson", args: {} };
 const issueFor = (userId: string, request: ExportRequest = PLATFORMS_REQUEST, now = new Date()) =>

@@ -9,15 +9,10 @@ import { cleanUpExports } from "../../../src/tools/bucketCleanup";
 import { DOWNLOAD_COSTS } from "../../../src/tools/exports/downloadCosts";
 import { officialPartKey, readMasterState } from "../../../src/tools/exports/masterData/officialGames";
 import { gameRow } from "../../../src/tools/games/masterRows";
-import companies from "../../fixtures/master/exports.companies.ndjson?raw";
-import games from "../../fixtures/master/exports.games.ndjson?raw";
-import genres from "../../fixtures/master/exports.genres.ndjson?raw";
-import platforms from "../../fixtures/master/exports.platforms.ndjson?raw";
 import { usedToday } from "../../support/accounting";
 import { fetchLink, ndjsonOf, tokenOf } from "../../support/downloads";
 import { type Account, admin, newAccount, ORIGIN, send, textOf } from "../../support/harness";
 import {
-  importFixture,
   importMaster,
   importOk,
   insertCustomCompany,
@@ -26,14 +21,13 @@ import {
   storedGeneration,
   toNdjson,
 } from "../../support/master";
+import { EXPORTS_GAMES, importExportsMaster } from "../../support/masterSets";
 
 const HOME = 860001; // five official games
 const PORTABLE = 860002; // one official game
 const EMPTY = 860003; // none until a test adds one
 
-beforeAll(async () => {
-  await importFixture({ platforms, companies, genres, games });
-});
+beforeAll(importExportsMaster);
 
 async function exportOk(account: Account, args: Record<string, unknown>) {
   const reply = await account.call("exportMasterData", args);
@@ -185,7 +179,14 @@ describe("exportMasterData: games", () => {
     await downloadRows((await exportOk(account, { dataset: "games", platformId: EMPTY })).url);
     expect(await env.EXPORTS.head(officialPartKey(EMPTY, before))).not.toBeNull();
 
-    const added = { ...ndjsonOf(games)[0]!, gameId: 860010, title: "エクスポ 空機ソフト", platformId: EMPTY, janCode: null, editions: [] };
+    const added = {
+      ...ndjsonOf(EXPORTS_GAMES)[0]!,
+      gameId: 860010,
+      title: "エクスポ 空機ソフト",
+      platformId: EMPTY,
+      janCode: null,
+      editions: [],
+    };
     await importOk("games", toNdjson([added]));
     const after = await readMasterState(createDb(env.DB));
     expect(after.tag).not.toBe(before.tag);

@@ -3,18 +3,14 @@
 // that inclusive bounds, undated games, null values (sorted last) and ties (by gameId) show.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import companies from "../../fixtures/master/library.companies.ndjson?raw";
-import games from "../../fixtures/master/library.games.ndjson?raw";
-import genres from "../../fixtures/master/library.genres.ndjson?raw";
-import platforms from "../../fixtures/master/library.platforms.ndjson?raw";
 import { type Account, authHeader, callWith, newAccount, type Reply, send } from "../../support/harness";
-import { gameIdsOf, importFixture, insertCustomGame } from "../../support/master";
+import { gameIdsOf, insertCustomGame } from "../../support/master";
+import { importLibraryMaster, KASUMI_GAME } from "../../support/masterSets";
 import { ok } from "../../support/replies";
 
 const PA = 750001;
 const PB = 750002;
 const PC = 750003;
-const C1 = 750001;
 const G_RPG = 750001; // root
 const G_DUNGEON = 750002; // lumina_rpg.dungeon
 const G_DEEP = 750003; // lumina_rpg.dungeon.deep
@@ -52,9 +48,7 @@ const SEED = [
 ];
 const SEEDED = SEED.map((entry) => entry.gameId);
 
-beforeAll(async () => {
-  await importFixture({ platforms, companies, genres, games });
-});
+beforeAll(importLibraryMaster);
 
 interface Seeded {
   account: Account;
@@ -417,19 +411,7 @@ describe("getLibrary: envelope, limits and field groups", () => {
       attributes: [{ id: "box", label: "箱あり", custom: false }],
     });
     expect(typeof item.revision).toBe("string");
-    expect(item.game).toMatchObject({
-      gameId: KASUMI,
-      title: "ルミナ 霞の迷宮",
-      titleEn: ["Lumina 750001"],
-      platform: { platformId: PA, name: "ルミナ機A" },
-      publisher: { companyId: C1, name: "ルミナソフト" },
-      genre: { genreId: G_RPG, name: "ルミナRPG" },
-      releaseDate: "1991-01-10",
-      custom: false,
-      dbId: 7500001,
-      dbSlug: "lumina-750001-test",
-      dbCoverId: "lcov1",
-    });
+    expect(item.game).toMatchObject(KASUMI_GAME);
     expect((await lib(account, {}, "GET")).body).toEqual(reply.body);
   });
 

@@ -6,18 +6,14 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { confirmTokenArg, confirmTwoStep } from "../../../src/platform/confirm";
 import { defineTool } from "../../../src/registry/defineTool";
-import companies from "../../fixtures/master/library.companies.ndjson?raw";
-import games from "../../fixtures/master/library.games.ndjson?raw";
-import genres from "../../fixtures/master/library.genres.ndjson?raw";
-import platforms from "../../fixtures/master/library.platforms.ndjson?raw";
 import { type Account, callWith, newAccount, player, type Reply, send, sendTo, testApp } from "../../support/harness";
-import { importFixture, insertCustomGame } from "../../support/master";
+import { insertCustomGame } from "../../support/master";
+import { importLibraryMaster, KASUMI_GAME } from "../../support/masterSets";
 import { headStartOf, race } from "../../support/race";
+import { expectError } from "../../support/replies";
 
 const PA = 750001;
 const PB = 750002;
-const C1 = 750001;
-const G_RPG = 750001;
 
 const KASUMI = 750001; // ルミナ 霞の迷宮, PA, C1, RPG, 1991-01-10
 const IZUMI = 750002; // ルミナ 泉の章
@@ -44,9 +40,7 @@ const WRITE_ITEM_KEYS = [
   "userLinks",
 ];
 
-beforeAll(async () => {
-  await importFixture({ platforms, companies, genres, games });
-});
+beforeAll(importLibraryMaster);
 
 const add = (account: Account, args: Record<string, unknown>) => account.call("addToLibrary", args);
 const update = (account: Account, args: Record<string, unknown>) => account.call("updateLibraryEntry", args);
@@ -62,21 +56,16 @@ async function entries(account: Account): Promise<Map<number, any>> {
 
 const entryOf = async (account: Account, gameId: number) => (await entries(account)).get(gameId);
 
-function expectError(reply: Reply, status: number, code: string, field?: string) {
-  expect(reply.status, JSON.stringify(reply.body)).toBe(status);
-  expect(reply.body.code).toBe(code);
-  if (field !== undefined) expect(reply.body.field).toBe(field);
-}
-
-const FULL = {
+/** Every field of an entry but its attributes, as sent and as answered. */
+const PURCHASE = {
   rating: 4,
   buyDate: "2020-02-29",
   buyPrice: 4980,
   buyPlace: "ルミナ堂 本店",
   memo: "初回版を確保した",
   userLinks: [{ name: "攻略メモ", url: "https://example.com/lumina/kasumi" }],
-  attributes: ["box", "説明書あり"],
 };
+const FULL = { ...PURCHASE, attributes: ["box", "説明書あり"] };
 
 describe("addToLibrary", () => {
   it("adds an entry and answers {item, revision} with every field group but latestPlay", async () => {
@@ -89,33 +78,13 @@ describe("addToLibrary", () => {
     expect(revision.length).toBeGreaterThan(0);
     expect(item.revision).toBe(revision);
     expect(keysOf(item)).toEqual(WRITE_ITEM_KEYS);
-    expect(item).toMatchObject({
-      gameId: KASUMI,
-      rating: 4,
-      buyDate: "2020-02-29",
-      buyPrice: 4980,
-      buyPlace: "ルミナ堂 本店",
-      memo: "初回版を確保した",
-      userLinks: [{ name: "攻略メモ", url: "https://example.com/lumina/kasumi" }],
-    });
+    expect(item).toMatchObject({ gameId: KASUMI, ...PURCHASE });
     expect(item.attributes).toEqual([
       { id: "box", label: "箱あり", custom: false },
       { id: "manual", label: "説明書あり", custom: false },
       { id: own.id, label: "ルミナ帯あり", custom: true },
     ]);
-    expect(item.game).toMatchObject({
-      gameId: KASUMI,
-      title: "ルミナ 霞の迷宮",
-      titleEn: ["Lumina 750001"],
-      platform: { platformId: PA, name: "ルミナ機A" },
-      publisher: { companyId: C1, name: "ルミナソフト" },
-      genre: { genreId: G_RPG, name: "ルミナRPG" },
-      releaseDate: "1991-01-10",
-      custom: false,
-      dbId: 7500001,
-      dbSlug: "lumina-750001-test",
-      dbCoverId: "lcov1",
-    });
+    expect(item.game).toMatchObject(KASUMI_GAME);
     expect(Number.isNaN(Date.parse(item.createdAt))).toBe(false);
     expect(Number.isNaN(Date.parse(item.updatedAt))).toBe(false);
 

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { type Account, newAccount, player } from "../../support/harness";
 import { fictionalGame, importFixture, toNdjson } from "../../support/master";
 import { headStartOf, race } from "../../support/race";
+import { expectError } from "../../support/replies";
 
 const GAME = 770101;
 beforeAll(async () => {
@@ -103,8 +104,7 @@ describe("addPhysicalCopy: the transition table", () => {
     const account = await owner();
     await add(account, { mode: "materialize" });
     const reply = await add(account, { mode: "materialize" });
-    expect(reply.status).toBe(409);
-    expect(reply.body.code).toBe("already_exists");
+    expectError(reply, 409, "already_exists");
     expect((await copies(account)).body.totalCount).toBe(1);
   });
 
@@ -113,8 +113,7 @@ describe("addPhysicalCopy: the transition table", () => {
     const stale = await revisionOf(account);
     await add(account, { mode: "materialize" });
     const reply = await account.call("addPhysicalCopy", { gameId: GAME, mode: "additional", revision: stale });
-    expect(reply.status).toBe(409);
-    expect(reply.body.code).toBe("revision_conflict");
+    expectError(reply, 409, "revision_conflict");
     expect((await copies(account)).body.totalCount).toBe(1);
   });
 
@@ -228,23 +227,10 @@ describe("the representative copy and the library agree (issue 13)", () => {
     const reply = await add(account, { mode: "materialize", buyPrice: 2500, memo: "箱潰れ", rating: 2, attributes: [] });
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
     expect(reply.body).toMatchObject({ librarySynced: true, activePhysicalId: reply.body.item.physicalId });
-    expect(reply.body.item).toMatchObject({
-      isActive: true,
-      buyPrice: 2500,
-      memo: "箱潰れ",
-      rating: 2,
-      buyDate: "2020-01-01",
-      buyPlace: "中古屋",
-      attributes: [],
-    });
-    expect(await library(account)).toMatchObject({
-      buyPrice: 2500,
-      memo: "箱潰れ",
-      rating: 2,
-      buyDate: "2020-01-01",
-      buyPlace: "中古屋",
-      attributes: [],
-    });
+    // The copy's own values, with the entry's date and place where the copy names none.
+    const synced = { buyPrice: 2500, memo: "箱潰れ", rating: 2, buyDate: "2020-01-01", buyPlace: "中古屋", attributes: [] };
+    expect(reply.body.item).toMatchObject({ isActive: true, ...synced });
+    expect(await library(account)).toMatchObject(synced);
     expect(reply.body.revision).toBe(await revisionOf(account));
   });
 });

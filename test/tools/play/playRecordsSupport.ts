@@ -1,4 +1,4 @@
-// Shared by the play record suites (playRecordsWrite, playRecordsRead, playReplay): a tiny
+// Shared by the play record suites (playRecordsWrite, playRecordsRead): a tiny
 // fictional master (ids 790000-790099, marker word オリオン in every title), the calls the suites
 // make, and the seeded account of the getPlayRecords tests. Heavy tests spread their calls over
 // several keys of the same user so no key meets its burst limit.

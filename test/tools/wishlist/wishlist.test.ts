@@ -47,23 +47,10 @@ async function seeded() {
 describe("addToWishlist", () => {
   it("adds a game with its plans and lists it", async () => {
     const account = await newAccount({ plan: "FREE" });
-    const reply = await wish(account, {
-      gameId: A,
-      priority: 5,
-      wishDate: "2030-01-01",
-      wishPrice: 2980,
-      wishPlace: "駅前",
-      memo: "箱付き",
-    });
+    const plans = { priority: 5, wishDate: "2030-01-01", wishPrice: 2980, wishPlace: "駅前", memo: "箱付き" };
+    const reply = await wish(account, { gameId: A, ...plans });
     expect(reply.status).toBe(200);
-    expect(reply.body.item).toMatchObject({
-      gameId: A,
-      priority: 5,
-      wishDate: "2030-01-01",
-      wishPrice: 2980,
-      wishPlace: "駅前",
-      memo: "箱付き",
-    });
+    expect(reply.body.item).toMatchObject({ gameId: A, ...plans });
     expect(reply.body.item.game).toMatchObject({ gameId: A, title: "ソレイユの冒険" });
     expect(ids(await list(account))).toEqual([A]);
     expect((await account.call("getAccount")).body.registered.wishlist).toEqual({ count: 1, limit: 100 });
