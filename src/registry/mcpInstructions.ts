@@ -58,4 +58,5 @@ export const MCP_INSTRUCTIONS = [
   ...SHARED_ARGUMENT_RULES,
   `Attributes every user has: ${SYSTEM_ATTRIBUTES.map(({ id, label }) => `${id} (${label})`).join(", ")}; listAttributes adds the user's own.`,
   "The tools listed are those this key can call (its plan and scopes).",
+  "Files are REST only: a CSV or JSON export (POST /rest/v1/exportMyData answers a download link) and imports are not MCP tools, so point the person there.",
 ].join(" ");

@@ -23,7 +23,9 @@ export const consoleFieldArgs = {
     .array(platformPriority)
     .max(20)
     .refine((list) => new Set(list.map((p) => p.platformId)).size === list.length, "lists a platformId twice")
-    .describe("The platforms it plays, each with your priority 1-5."),
+    .describe(
+      "The platforms it plays, each with your priority 1-5 (an order among consoles of one platform; 3 when the person gives none).",
+    ),
 };
 
 export const consoleSchema = z

@@ -4,7 +4,7 @@ import { buildWithoutLookups } from "../../platform/lookups";
 import { searchForm, searchTerms } from "../../platform/normalize";
 import { limitArgOf, type Paging, pageEnvelopeFields } from "../../platform/paging";
 import { ALL_PLANS } from "../../platform/plans";
-import { isoDate, orderedRanges, positiveId, searchCode, searchText, text } from "../../platform/schemas";
+import { isoDate, janCode, orderedRanges, positiveId, searchCode, searchText, text } from "../../platform/schemas";
 import { defineTool } from "../../registry/defineTool";
 import { gameFieldsArg, gameSchema, toGame } from "./gameObject";
 import { closestPlatformWord } from "./platformWords";
@@ -68,6 +68,8 @@ function searchHint(
   }
   if (result.totalCount > 0) return undefined;
   if (args.janCode !== undefined) {
+    const misread = janCode.safeParse(args.janCode.replace(/[\s-]/g, "")).error?.issues[0]?.message;
+    if (misread) return `No game has the JAN code ${args.janCode}: it ${misread}, so it was misread or mistyped; read the barcode again.`;
     return `No game has the JAN code ${args.janCode} yet. Holding the box? Find the game by its title, then suggestGameIdentifier (kind janCode) adds it once reviewed.`;
   }
   if (args.query === undefined)
@@ -120,8 +122,8 @@ export const searchGames = defineTool({
   }),
   notes: [
     "One of query, janCode, modelNumber or externalId is required; several terms must all match.",
-    "No paging (best matches first): narrow with platformIds, the release dates or a platform word beside other terms (SFC, メガドラ).",
-    "Near spellings match only when nothing matches as typed (exact false, with a hint).",
+    "One page of the best matches (no page argument): when hasMore, narrow with platformIds, the release dates or a platform word beside other terms (SFC, メガドラ).",
+    "exact is true when the whole query equals the matched title or alias; near spellings (within one character) match only when nothing matches as typed, with a hint.",
   ],
   firstReads(args, { userId, pageLimit }) {
     if (userId === undefined) return undefined;

@@ -25,6 +25,10 @@ import {
 import { taggedWithAny } from "../tags/queries";
 import { ENTRY_KEYS, type EntryRow } from "./items";
 
+/** 404 for a game the caller's library lacks (a play record or copy needs it there), naming the tool that adds it. */
+export const notInLibrary = (gameId: number) =>
+  new ApiError("not_found", `Game ${gameId} is not in your library: add it with addToLibrary first.`, { field: "gameId" });
+
 /** The plan limit on library: counted here, where its rows are written. */
 export const LIBRARY_COUNTER = listSizeCounter("library", "library");
 

@@ -6,9 +6,9 @@ import { givenFields } from "../../platform/updates";
 import { readBack } from "../../platform/writes";
 import { defineTool } from "../../registry/defineTool";
 import { attributeLabels, attributesKept, resolveAttributeIds } from "../attributes/queries";
-import { entryValuesOf, findEntry } from "../library/queries";
+import { entryValuesOf, findEntry, notInLibrary } from "../library/queries";
 import { type CopyValues, copyFieldArgs, copyWriteResult, type NewCopy, newCopy, toPhysicalCopy } from "./items";
-import { findCopy, insertCopySql, listCopies, notInLibrary, revisionConflict, setActiveSql, writeCopies } from "./queries";
+import { findCopy, insertCopySql, listCopies, revisionConflict, setActiveSql, writeCopies } from "./queries";
 
 export const addPhysicalCopy = defineTool({
   name: "addPhysicalCopy",

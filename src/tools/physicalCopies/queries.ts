@@ -1,10 +1,11 @@
 import { and, asc, eq, exists, type SQL, sql } from "drizzle-orm";
 import { libraryEntries, physicalCopies } from "../../db/schema";
 import { type Db, statements } from "../../platform/db";
-import { ApiError, notFound } from "../../platform/errors";
+import { ApiError } from "../../platform/errors";
 import { newRevision } from "../../platform/ids";
 import { placeKey } from "../../platform/normalize";
 import { runConditional, type WriteCondition } from "../../platform/registeredLimits";
+import { notInLibrary } from "../library/queries";
 import type { CopyRow, CopyValues, NewCopy } from "./items";
 
 const copiesOf = (userId: string, gameId: number) => and(eq(physicalCopies.userId, userId), eq(physicalCopies.gameId, gameId));
@@ -58,8 +59,6 @@ export function touchLibrarySql(userId: string, gameId: number, revision: string
     .where(entryOf(userId, gameId))
     .getSQL();
 }
-
-export const notInLibrary = (gameId: number) => notFound(`Game ${gameId} in your library (add it with addToLibrary first)`);
 
 export const revisionConflict = () =>
   new ApiError("revision_conflict", "The game's copies changed since that revision; read getPhysicalCopies again and resend.", {

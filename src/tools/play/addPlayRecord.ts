@@ -8,7 +8,7 @@ import { runConditional, type WriteCondition } from "../../platform/registeredLi
 import { positiveId, text } from "../../platform/schemas";
 import { lazyToday } from "../../platform/timeZones";
 import { defineTool } from "../../registry/defineTool";
-import { findEntry, ownedSql } from "../library/queries";
+import { findEntry, notInLibrary, ownedSql } from "../library/queries";
 import { PLAY_STATUSES, playFieldArgs, playRecordSchema } from "./items";
 import { latestPlay, renderPlay } from "./listQueries";
 import {
@@ -79,7 +79,7 @@ export const addPlayRecord = defineTool({
   notes: ["Without dates, PLAYING starts and COMPLETED or DROPPED ends today; null is the same as leaving a field out."],
   async handler(ctx, args) {
     const { db, auth, now } = ctx;
-    const notOwned = () => notFound(`Game ${args.gameId} in your library (add it with addToLibrary first)`);
+    const notOwned = () => notInLibrary(args.gameId);
     if (!(await findEntry(db, auth.userId, args.gameId))) throw notOwned();
     // Checked again in the batch that writes, so a record never outlives its library entry.
     const owned: WriteCondition = { holds: ownedSql(auth.userId, args.gameId), error: notOwned };

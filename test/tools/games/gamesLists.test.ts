@@ -187,9 +187,9 @@ describe("listPublishers", () => {
       const reply = await account.call("listPublishers", { query });
       expect(idsOf(reply), query).toEqual([720001, 720002, 720003]);
     }
-    expect(idsOf(await account.call("listPublishers", { query: "コウボウ" }))).toEqual([720001]);
-    expect(idsOf(await account.call("listPublishers", { query: "でんき" }))).toEqual([720002]);
-    expect(idsOf(await account.call("listPublishers", { query: "Electric" }))).toEqual([720002]);
+    expect(idsOf(await account.call("listPublishers", { query: "みるふぇあこうぼう" }))).toEqual([720001]);
+    expect(idsOf(await account.call("listPublishers", { query: "みるふぇあでんき" }))).toEqual([720002]);
+    expect(idsOf(await account.call("listPublishers", { query: "Mirufea Electric" }))).toEqual([720002]);
     expect(idsOf(await account.call("listPublishers", { query: "mirufea works" }))).toEqual([720001]);
     expect(idsOf(await account.call("listPublishers", { query: "ミルフェアソフト" }))).toEqual([720003]);
     expect(idsOf(await account.call("listPublishers", { query: "ミルフェア・ソフト" }, "GET"))).toEqual([720003]);

@@ -149,6 +149,14 @@ describe("suggestGameIdentifier", () => {
     expect(body.hint).toContain("suggestGameIdentifier");
   });
 
+  it("says a JAN with a wrong check digit was misread, instead of inviting a suggestion", async () => {
+    const account = await newAccount();
+    const body = await searchJan(account, "4902370501213");
+    expect(body.items).toEqual([]);
+    expect(body.hint).toContain("wrong check digit");
+    expect(body.hint).not.toContain("suggestGameIdentifier");
+  });
+
   it("holds the daily limit of 50, also for calls at once (429 rate_limited with resetAt)", async () => {
     const account = await newAccount();
     const today = new Date().toISOString();
