@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
@@ -71,6 +72,10 @@ function nodeProject(name: string, test: { include: string[]; exclude?: string[]
 
 export default defineConfig(() => ({
   test: {
+    // Vitest's default is one worker fewer than the cores: a single worker on a 2-core machine, so
+    // every file waited for the one before. A worker mostly waits on workerd or on the processes
+    // it starts, so twice the cores (at most 8) keeps the cores busy.
+    maxWorkers: Math.min(8, availableParallelism() * 2),
     reporters: ["default", "./test/setup/closingLine.ts"],
     // Every tool call logs a line; show a test's logs only when it fails.
     silent: "passed-only" as const,
