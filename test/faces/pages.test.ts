@@ -149,6 +149,7 @@ describe("the settings page", () => {
       expectSelfContained(english.text);
       expect(english.text).toContain('<nav class="settings-nav"');
       expect(english.text).toContain(`href="${path}" aria-current="page"`);
+      expect(english.text).toContain('<li><a href="/scan">Scan a barcode</a></li>');
       for (const selector of selectors) expect(english.text, path).toContain(selector);
     }
     const keys = await browser.get("/settings/keys");

@@ -109,7 +109,8 @@ function settingsNav(page: Page, current: SettingsPageName): Html {
   const { t } = page;
   const link = (name: SettingsPageName) =>
     html`<li><a href="${page.href(settingsPathOf(name))}"${name === current ? html` aria-current="page"` : ""}>${t.nav[name]}</a></li>`;
-  return html`<nav class="settings-nav" aria-label="${t.settingsTitle}"><ul>${SETTINGS_PAGES.map(link)}</ul></nav>
+  const scan = html`<li><a href="${page.href("/scan")}">${t.nav.scan}</a></li>`;
+  return html`<nav class="settings-nav" aria-label="${t.settingsTitle}"><ul>${SETTINGS_PAGES.map(link)}${scan}</ul></nav>
 <p class="help times-in">${t.timesIn(page.timeZone)}</p>`;
 }
 

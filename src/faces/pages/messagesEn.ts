@@ -195,6 +195,7 @@ export const en: Messages = {
     assistants: "Assistants",
     passkeys: "Passkeys",
     activity: "Activity",
+    scan: "Scan a barcode",
   },
   timesIn: (timeZone) => `Times are in ${timeZone} (hover or long-press one for UTC).`,
   // keys: folding, managing, rolling, renaming, expiry dates

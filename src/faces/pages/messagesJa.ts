@@ -198,6 +198,7 @@ export const ja = {
     assistants: "アシスタント",
     passkeys: "パスキー",
     activity: "アクティビティ",
+    scan: "バーコードで確認",
   },
   timesIn: (timeZone: string) => `日時は ${timeZone} の時刻です (UTC はポインターを重ねると表示されます)。`,
   // keys: folding, managing, rolling, renaming, expiry dates
