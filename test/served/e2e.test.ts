@@ -19,6 +19,13 @@ describe("npm run dev", () => {
     expect(((await reply.json()) as { tools: unknown[] }).tools.length).toBeGreaterThan(0);
   });
 
+  it("prints on a fresh state only the server, the seed and the demo account: no stack trace, no warning", () => {
+    expect(log).not.toMatch(/^\s+at /m); // a stack frame
+    expect(log).not.toMatch(/ENOTFOUND|Request\.cf|responseMode|Scheduled Workers|WARNING|\[wrangler:(warn|error)\]/);
+    expect(log).toMatch(/^Serving on http:\/\/127\.0\.0\.1:\d+/m);
+    expect(log).toMatch(/^Settings: open http:\/\/\S+\/invite\/\S+ to register a passkey/m);
+  });
+
   it("seeded a demo account whose printed keys work", async () => {
     const keys = [...log.matchAll(/^\s+(standard|viewOnly|full)\s+(rgc_[A-Za-z0-9]{48})/gm)];
     expect(keys.map((k) => k[1])).toEqual(["standard", "viewOnly", "full"]);
