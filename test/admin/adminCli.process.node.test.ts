@@ -289,12 +289,21 @@ describe("the operator token", () => {
     });
     // host.invalid is not this machine, so no local token file is read; it resolves nowhere, and the
     // request fails after the token was asked for (the stand-in server sees nothing).
+    // Typed once the prompt shows, as a person would: the terminal is in raw mode by then (typed
+    // earlier, a loaded machine's slow start would leave it echoing what is typed).
+    const prompt = "Operator token (ADMIN_TOKEN) for http://host.invalid";
     let output = "";
-    child.stdout.on("data", (chunk) => (output += chunk));
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const asked = new Promise<void>((resolve) =>
+      child.stdout.on("data", (chunk) => {
+        output += chunk;
+        if (output.includes(prompt)) resolve();
+      }),
+    );
+    const closed = new Promise((resolve) => child.on("close", resolve));
+    await asked;
     child.stdin.write(`${typed}x\u007f\r`); // one character too many, then Backspace
-    const code = await new Promise((resolve) => child.on("close", resolve));
-    expect(output).toContain("Operator token (ADMIN_TOKEN) for http://host.invalid");
+    const code = await closed;
+    expect(output).toContain(prompt);
     expect(output).not.toContain(typed);
     expect(output).toContain("cannot reach http://host.invalid");
     expect(code).toBe(1);
