@@ -1,6 +1,8 @@
 // startWrangler (scripts/lib/devServer.mjs), behind `npm run dev`, the setup's --local mode and the
 // benchmarks, started once here on a fresh state folder with secrets of its own, and checked from
 // the outside:
+// - applyMigrations built the fresh database in one go and recorded every migration in
+//   d1_migrations as `wrangler d1 migrations apply` does, so the next start applies none.
 // - the secrets reach the Worker through a private file, never wrangler's command line, which every
 //   user of the machine can read in `ps`; the file is gone once wrangler exits.
 // - read calls leave the local D1 database as it was, while getAccount counts every one of them
@@ -8,12 +10,12 @@
 //   read from its file: every table but `_cf_METADATA`, where the local runtime's storage advances
 //   its own commit counter (the bookmark of D1 sessions) on every query, a read included, even for a
 //   bare `SELECT 1`.
-// The catalog is a few real rows of seed/master (its platforms, companies and genres, and the games
-// titled ゼルダ), imported through the operator API as `npm run dev`'s seed imports the whole of it,
-// and the user and key are made there too: the whole catalog would cost the seed's import for
-// nothing these checks read.
+// The catalog is a slice of seed/master's real rows (all its platforms, companies and genres, but
+// only the games titled ゼルダ), imported through the operator API as `npm run dev`'s seed imports
+// the whole of it, and the user and key are made there too: the whole catalog would cost the
+// seed's import for nothing these checks read.
 import { createHash } from "node:crypto";
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -57,6 +59,30 @@ beforeAll(async () => {
 afterAll(async () => {
   if (wrangler) await stopWrangler();
   rmSync(stateDir, { recursive: true, force: true });
+});
+
+/** What `read` finds in a copy of the D1 database's files, which the running server leaves alone. */
+function readD1<T>(read: (db: DatabaseSync) => T): T {
+  const file = d1File(stateDir);
+  const copy = join(mkdtempSync(join(tmpdir(), "rgc-d1-copy-")), basename(file));
+  for (const suffix of ["", "-wal", "-shm"]) {
+    if (existsSync(file + suffix)) copyFileSync(file + suffix, copy + suffix);
+  }
+  const db = new DatabaseSync(copy, { readOnly: true });
+  try {
+    return read(db);
+  } finally {
+    db.close();
+    rmSync(dirname(copy), { recursive: true, force: true });
+  }
+}
+
+it("built the fresh database with every migration recorded as wrangler records them, so the next start applies none", () => {
+  const files = readdirSync(join(projectRoot, "migrations"))
+    .filter((name) => name.endsWith(".sql"))
+    .sort();
+  const recorded = readD1((db) => db.prepare("SELECT id, name FROM d1_migrations ORDER BY id").all());
+  expect(recorded).toEqual(files.map((name, index) => ({ id: index + 1, name })));
 });
 
 let secretsFile = "";
@@ -109,23 +135,17 @@ describe("40 read calls against the served Worker", () => {
     apiKey = (await operator(`/users/${user.userId}/keys`, { preset: "standard", name: "read calls" })).apiKey as string;
   }, 60_000);
 
-  /** Every table of the D1 database but the runtime's commit counter, as one digest (read from a copy of its files). */
+  /** Every table of the D1 database but the runtime's commit counter, as one digest. */
   function d1Content(): string {
-    const file = d1File(stateDir);
-    const copy = join(mkdtempSync(join(tmpdir(), "rgc-d1-copy-")), basename(file));
-    for (const suffix of ["", "-wal", "-shm"]) {
-      if (existsSync(file + suffix)) copyFileSync(file + suffix, copy + suffix);
-    }
-    const db = new DatabaseSync(copy, { readOnly: true });
-    const digest = createHash("sha256");
-    const tables = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name <> '_cf_METADATA' ORDER BY name").all();
-    for (const table of tables) {
-      digest.update(String(table.sql));
-      for (const row of db.prepare(`SELECT * FROM "${table.name}"`).all()) digest.update(JSON.stringify(row));
-    }
-    db.close();
-    rmSync(dirname(copy), { recursive: true, force: true });
-    return digest.digest("hex");
+    return readD1((db) => {
+      const digest = createHash("sha256");
+      const tables = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name <> '_cf_METADATA' ORDER BY name").all();
+      for (const table of tables) {
+        digest.update(String(table.sql));
+        for (const row of db.prepare(`SELECT * FROM "${table.name}"`).all()) digest.update(JSON.stringify(row));
+      }
+      return digest.digest("hex");
+    });
   }
 
   /** What this test reads of getAccount's answer. */
