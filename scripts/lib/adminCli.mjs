@@ -7,7 +7,6 @@ import { join } from "node:path";
 import { Argument, Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { adminFetch, adminToken, baseUrl } from "./local.mjs";
 import { importCatalog, importNdjsonFile, MASTER_DATASETS, readNdjsonLines } from "./masterImport.mjs";
-import { importProgress } from "./progress.mjs";
 
 /** Mirrors src/platform/plans.ts (test/admin/adminCli.process.node.test.ts keeps them equal). */
 export const PLANS = ["FREE", "LIGHT", "PREMIUM"];
@@ -158,11 +157,24 @@ async function findOperatorToken(tokenFile) {
   throw new UsageError(NO_TOKEN);
 }
 
+/** The progress display on `stream` (cli-progress), loaded only by the commands that import: every other start is spared it. */
+const importProgress = async (stream) => (await import("./progress.mjs")).importProgress(stream);
+
+/** Commander's own output (help, its usage errors) on the CLI's streams, wrapped to their width when they are terminals. */
+const outputOn = (stdout, stderr) => ({
+  writeOut: (text) => stdout.write(text),
+  writeErr: (text) => stderr.write(text),
+  getOutHelpWidth: () => (stdout.isTTY ? stdout.columns : undefined),
+  getErrHelpWidth: () => (stderr.isTTY ? stderr.columns : undefined),
+});
+
 /**
- * The command tree. `print(result)` receives each command's answer; the actions throw UsageError
- * for command-line mistakes commander cannot see (e.g. --scopes without --preset individual).
+ * The command tree, writing to `stdout` (each command's answer, as JSON; help) and `stderr` (errors,
+ * import progress). The actions throw UsageError for command-line mistakes commander cannot see
+ * (e.g. --scopes without --preset individual).
  */
-export function buildProgram({ print }) {
+export function buildProgram({ stdout, stderr }) {
+  const print = (result) => stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   let token;
   const operatorToken = async () => (token ??= await findOperatorToken(program.opts().tokenFile));
   const send = async (path, options) => adminFetch(path, { ...options, token: await operatorToken() });
@@ -171,6 +183,7 @@ export function buildProgram({ print }) {
     .description("Operate a Retro Game Collection API server: users, API keys, master data and identifier suggestions.")
     .addOption(new Option("--token-file <file>", "read the operator token from this file (first line) instead of ADMIN_TOKEN"))
     .exitOverride()
+    .configureOutput(outputOn(stdout, stderr))
     .showHelpAfterError("(add --help for usage)")
     .helpCommand(false)
     .configureHelp({ sortSubcommands: false })
@@ -268,7 +281,7 @@ export function buildProgram({ print }) {
       if (!existsSync(file) || !statSync(file).isFile()) throw new UsageError(`master import: no such file: ${file}`);
       if (readNdjsonLines(file).lines.length === 0) throw new UsageError(`master import: ${file} holds no rows.`);
       const options = { token: await operatorToken() };
-      const progress = importProgress();
+      const progress = await importProgress(stderr);
       let result;
       try {
         result = await importNdjsonFile(dataset, file, { ...options, onProgress: progress.onProgress });
@@ -290,7 +303,7 @@ export function buildProgram({ print }) {
         if (!existsSync(join(dir, `${dataset}.ndjson`))) throw new UsageError(`master load: no ${dataset}.ndjson in ${dir}`);
       }
       const options = { token: await operatorToken() };
-      const progress = importProgress();
+      const progress = await importProgress(stderr);
       let results;
       try {
         results = await importCatalog(dir, { ...options, onProgress: progress.onProgress });
@@ -328,10 +341,9 @@ export function buildProgram({ print }) {
   return program;
 }
 
-/** Runs the CLI on `argv` (without node and the script) and answers the exit code. */
+/** Runs the CLI on `argv` (without node and the script), writing to `stdout` and `stderr`, and answers the exit code. */
 export async function runAdminCli(argv, { stdout = process.stdout, stderr = process.stderr } = {}) {
-  const print = (result) => stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-  const program = buildProgram({ print });
+  const program = buildProgram({ stdout, stderr });
   try {
     await program.parseAsync(argv, { from: "user" });
     return EXIT_OK;

@@ -1,8 +1,9 @@
 // Starting the Worker locally with wrangler: shared by `npm run dev` and the benchmarks.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import {
   adminToken as configuredAdminToken,
   sessionSecret as configuredSessionSecret,
@@ -11,6 +12,7 @@ import {
   projectRoot,
   wranglerBin,
 } from "./local.mjs";
+import { d1File, hasD1Database } from "./localState.mjs";
 
 /**
  * Read at spawn time, so a script may set variables (e.g. X_LOCAL_OBSERVABILITY) before starting.
@@ -44,8 +46,76 @@ function vanishedMigrations(stateDir) {
   return recorded.filter((name) => !present.has(name));
 }
 
+const MIGRATIONS_TABLE = "d1_migrations";
+
+/** The files of migrations/ in the order wrangler applies them. */
+const migrationNames = () =>
+  readdirSync(join(projectRoot, "migrations"))
+    .filter((name) => name.endsWith(".sql"))
+    .sort();
+
+/**
+ * Whether the local database has recorded every migration of migrations/, read from its file;
+ * false when it cannot tell (no such table, a file it cannot open), and wrangler decides.
+ */
+function allMigrationsRecorded(stateDir) {
+  let db;
+  try {
+    db = new DatabaseSync(d1File(stateDir), { readOnly: true });
+    const recorded = new Set(
+      db
+        .prepare(`SELECT name FROM ${MIGRATIONS_TABLE}`)
+        .all()
+        .map(({ name }) => name),
+    );
+    return migrationNames().every((name) => recorded.has(name));
+  } catch {
+    return false;
+  } finally {
+    db?.close();
+  }
+}
+
+/**
+ * Every migration of migrations/ in wrangler's order, each followed by the row `wrangler d1
+ * migrations apply` records for it, after that command's CREATE of its table: one SQL text.
+ */
+function allMigrationsSql() {
+  const dir = join(projectRoot, "migrations");
+  const names = migrationNames();
+  const table = `CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE}(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL);`;
+  const record = (name) => `INSERT INTO ${MIGRATIONS_TABLE} (name) values ('${name.replaceAll("'", "''")}');`;
+  const steps = names.map((name) => `${readFileSync(join(dir, name), "utf8")}\n${record(name)}`);
+  return [table, ...steps].join("\n");
+}
+
+/**
+ * A fresh state folder's database, built by all migrations in one `wrangler d1 execute` (one
+ * transaction), with the bookkeeping `wrangler d1 migrations apply` keeps, so that command finds
+ * them applied. That command starts the local runtime once per migration and twice more: ~17 s of
+ * CPU for the fourteen starts on a fresh folder, against ~5 s for this one.
+ */
+function applyAllMigrations(stateDir) {
+  const dir = mkdtempSync(join(tmpdir(), "rgc-migrations-"));
+  try {
+    const file = join(dir, "all.sql");
+    writeFileSync(file, allMigrationsSql());
+    return runWrangler(["d1", "execute", ...localDb(stateDir), "--file", file]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** Applies migrations/ to the local database in `stateDir`; refuses, saying what to do, one built before the fold. */
 export function applyMigrations(stateDir) {
+  if (!hasD1Database(stateDir)) {
+    const result = applyAllMigrations(stateDir);
+    if (result.status === 0) return;
+    throw new Error(`migrations failed:\n${result.stdout}${result.stderr}`);
+  }
+  // `wrangler d1 migrations apply` starts the local runtime twice to find nothing to do: ~4 s of
+  // CPU on every start of `npm run dev` on a folder used before.
+  if (allMigrationsRecorded(stateDir)) return;
   const result = runWrangler(["d1", "migrations", "apply", ...localDb(stateDir)]);
   if (result.status === 0) return;
   const vanished = vanishedMigrations(stateDir);

@@ -1,6 +1,10 @@
-// `npm run admin` (scripts/admin.mjs) as a terminal user meets it. Runs in Node (the "node" project
-// of vitest.config.ts), not workerd: it spawns the CLI against a stand-in operator API served
-// here, which records the requests and answers like src/admin/adminRoutes.ts.
+// `npm run admin` (scripts/admin.mjs) as a terminal user meets it. Runs in Node (the "processes"
+// project of vitest.config.ts), not workerd, against a stand-in operator API served here, which
+// records the requests and answers like src/admin/adminRoutes.ts. What needs a process of its own
+// spawns the CLI (`admin`): the exit code the shell sees, stdout kept apart from stderr, a terminal,
+// the folder import's TypeScript loader. The arguments, the usage and the requests they make run
+// the same code in this process (`cli`: runAdminCli, which scripts/admin.mjs calls), each spawn
+// costing a Node start and the CLI's modules.
 import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -83,6 +87,46 @@ function admin(args: string[], env: Record<string, string | undefined> = {}): Pr
   });
 }
 
+// @ts-expect-error: a plain ES module without type declarations
+const { runAdminCli } = (await import("../../scripts/lib/adminCli.mjs")) as {
+  runAdminCli: (argv: string[], streams: { stdout: object; stderr: object }) => Promise<number>;
+};
+
+/** A stream that keeps what is written to it, as a pipe would (not a terminal). */
+function collector() {
+  const stream = {
+    text: "",
+    isTTY: false,
+    write(chunk: string) {
+      stream.text += chunk;
+      return true;
+    },
+  };
+  return stream;
+}
+
+/** Runs the CLI on `args` in this process, with the environment `admin` gives its child (`undefined` unsets). */
+async function cli(args: string[], env: Record<string, string | undefined> = {}): Promise<Run> {
+  requests = [];
+  const variables = { RGC_BASE_URL: baseUrl, ADMIN_TOKEN: TOKEN, ...env };
+  const saved = Object.fromEntries(Object.keys(variables).map((name) => [name, process.env[name]]));
+  const setAll = (values: Record<string, string | undefined>) => {
+    for (const [name, value] of Object.entries(values)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  };
+  const stdout = collector();
+  const stderr = collector();
+  setAll(variables);
+  try {
+    const code = await runAdminCli(args, { stdout, stderr });
+    return { code, stdout: stdout.text, stderr: stderr.text };
+  } finally {
+    setAll(saved);
+  }
+}
+
 const bodyOf = (index = 0) => JSON.parse(requests[index]!.body) as unknown;
 
 describe("--help", () => {
@@ -112,19 +156,19 @@ describe("--help", () => {
     ["master"],
     ["master", "import"],
   ])("answers %s %s --help with that command's usage", async (...command) => {
-    const run = await admin([...command, "--help"]);
+    const run = await cli([...command, "--help"]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`Usage: npm run admin -- ${command.join(" ")}`);
     expect(requests).toEqual([]);
   });
 
   it("documents the choices where they are used", async () => {
-    expect((await admin(["users", "create", "--help"])).stdout).toMatch(/FREE.*LIGHT.*PREMIUM/s);
-    expect((await admin(["keys", "create", "--help"])).stdout).toMatch(
+    expect((await cli(["users", "create", "--help"])).stdout).toMatch(/FREE.*LIGHT.*PREMIUM/s);
+    expect((await cli(["keys", "create", "--help"])).stdout).toMatch(
       /viewOnly.*standard.*individual.*full:\s+individual\s+with\s+every\s+scope.*--expires-in-days.*30, 90 or 365/s,
     );
-    expect((await admin(["users", "invite", "--help"])).stdout).toMatch(/one-time link.*72 hours.*passkey/s);
-    expect((await admin(["master", "import", "--help"])).stdout).toMatch(/platforms.*companies.*genres.*games/s);
+    expect((await cli(["users", "invite", "--help"])).stdout).toMatch(/one-time link.*72 hours.*passkey/s);
+    expect((await cli(["master", "import", "--help"])).stdout).toMatch(/platforms.*companies.*genres.*games/s);
   });
 });
 
@@ -159,23 +203,34 @@ describe("usage errors exit 2 and send nothing", () => {
     ["--page 0", ["users", "list", "--page", "0"]],
     ["--limit ten", ["users", "list", "--limit", "ten"]],
   ])("%s", async (_name, args) => {
-    const run = await admin(args);
+    const run = await cli(args);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/error|Usage/);
     expect(run.stderr).not.toMatch(/\bat .*\.m?js:\d+/);
     expect(requests).toEqual([]);
   });
 
+  it.each([
+    ["commander's", ["users", "create", "--plan", "GOLD"]],
+    ["the CLI's own", ["users", "update", "usr_1"]],
+  ])("end the process with exit code 2, %s message on stderr and nothing on stdout", async (_name, args) => {
+    const run = await admin(args);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^error: .*\n\(add --help for usage\)\n$/);
+    expect(run.stdout).toBe("");
+    expect(requests).toEqual([]);
+  });
+
   it("names the accepted values", async () => {
-    expect((await admin(["users", "update", "usr_1", "--suspended", "yes"])).stderr).toContain("Give true or false");
-    expect((await admin(["users", "create", "--plan", "GOLD"])).stderr).toContain("FREE, LIGHT, PREMIUM");
-    const scopes = await admin(["keys", "create", "usr_1", "--preset", "individual", "--scopes", "games:write"]);
+    expect((await cli(["users", "update", "usr_1", "--suspended", "yes"])).stderr).toContain("Give true or false");
+    expect((await cli(["users", "create", "--plan", "GOLD"])).stderr).toContain("FREE, LIGHT, PREMIUM");
+    const scopes = await cli(["keys", "create", "usr_1", "--preset", "individual", "--scopes", "games:write"]);
     expect(scopes.stderr).toContain("'games:write'");
     expect(scopes.stderr).toContain(SCOPES.join(", "));
   });
 
   it("says where to get an operator token when there is none", async () => {
-    const run = await admin(["users", "list"], { ADMIN_TOKEN: "" }); // set but empty: no local file is read
+    const run = await cli(["users", "list"], { ADMIN_TOKEN: "" }); // set but empty: no local file is read
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("set ADMIN_TOKEN, give --token-file <file>, run the command in a terminal to be asked for it");
     expect(requests).toEqual([]);
@@ -198,7 +253,7 @@ describe("the operator token", () => {
       ["--token-file", path, "users", "list"],
       ["users", "list", "--token-file", path],
     ]) {
-      const run = await admin(args);
+      const run = await cli(args);
       expect(run.code, run.stderr).toBe(0);
       expect(requests[0]!.authorization).toBe(`Bearer ${FILE_TOKEN}`);
       expect(run.stdout + run.stderr).not.toContain(FILE_TOKEN);
@@ -209,7 +264,7 @@ describe("the operator token", () => {
     ["a missing file", () => join(dir, "no-such-token"), "cannot read"],
     ["an empty file", () => tokenFile("empty-token", "\n"), "is empty"],
   ])("is a usage error with %s, and nothing is sent", async (_name, path, message) => {
-    const run = await admin(["users", "list", "--token-file", path()]);
+    const run = await cli(["users", "list", "--token-file", path()]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`--token-file: `);
     expect(run.stderr).toContain(message);
@@ -217,7 +272,7 @@ describe("the operator token", () => {
   });
 
   it("is never asked for, read or sent by --help and usage errors", async () => {
-    const run = await admin(["keys", "create", "usr_1", "--token-file", join(dir, "no-such-token")]);
+    const run = await cli(["keys", "create", "usr_1", "--token-file", join(dir, "no-such-token")]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("--preset");
     expect(run.stderr).not.toContain("--token-file: ");
@@ -234,12 +289,21 @@ describe("the operator token", () => {
     });
     // host.invalid is not this machine, so no local token file is read; it resolves nowhere, and the
     // request fails after the token was asked for (the stand-in server sees nothing).
+    // Typed once the prompt shows, as a person would: the terminal is in raw mode by then (typed
+    // earlier, a loaded machine's slow start would leave it echoing what is typed).
+    const prompt = "Operator token (ADMIN_TOKEN) for http://host.invalid";
     let output = "";
-    child.stdout.on("data", (chunk) => (output += chunk));
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const asked = new Promise<void>((resolve) =>
+      child.stdout.on("data", (chunk) => {
+        output += chunk;
+        if (output.includes(prompt)) resolve();
+      }),
+    );
+    const closed = new Promise((resolve) => child.on("close", resolve));
+    await asked;
     child.stdin.write(`${typed}x\u007f\r`); // one character too many, then Backspace
-    const code = await new Promise((resolve) => child.on("close", resolve));
-    expect(output).toContain("Operator token (ADMIN_TOKEN) for http://host.invalid");
+    const code = await closed;
+    expect(output).toContain(prompt);
     expect(output).not.toContain(typed);
     expect(output).toContain("cannot reach http://host.invalid");
     expect(code).toBe(1);
@@ -278,7 +342,7 @@ describe("commands send what the operator API expects", () => {
     [["identifiers", "approve", "sug_1"], "POST", "/admin/v1/identifiers/sug_1/approve", undefined],
     [["identifiers", "reject", "sug_1", "--reason", "別の版"], "POST", "/admin/v1/identifiers/sug_1/reject", { reason: "別の版" }],
   ])("%j", async (args, method, path, body) => {
-    const run = await admin(args);
+    const run = await cli(args);
     expect(run.code, run.stderr).toBe(0);
     expect(requests).toHaveLength(1);
     expect(requests[0]).toMatchObject({ method, path, authorization: `Bearer ${TOKEN}` });
@@ -287,15 +351,15 @@ describe("commands send what the operator API expects", () => {
   });
 
   it("lists users in the order the help names, the operator API's order (oldest first)", async () => {
-    expect((await admin(["users", "list", "--help"])).stdout).toContain("oldest first");
-    expect((await admin(["--help"])).stdout).toMatch(/users list .*\(oldest first\)/);
+    expect((await cli(["users", "list", "--help"])).stdout).toContain("oldest first");
+    expect((await cli(["--help"])).stdout).toMatch(/users list .*\(oldest first\)/);
   });
 
   it.each([
     ["users", "invite"],
     ["keys", "list"],
   ])("exits 1 with the server's 404 for %s %s of an unknown user", async (...command) => {
-    const run = await admin([...command, "usr_missing"]);
+    const run = await cli([...command, "usr_missing"]);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("404");
     expect(run.stdout).toBe("");
@@ -346,7 +410,7 @@ describe("master load", () => {
   });
 
   it("is a usage error (exit 2, nothing sent) when a dataset file is missing", async () => {
-    const run = await admin(["master", "load", join(dir, "nowhere")]);
+    const run = await cli(["master", "load", join(dir, "nowhere")]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("master load: no platforms.ndjson");
     expect(requests).toHaveLength(0);
@@ -384,7 +448,7 @@ describe("master import", () => {
     const rows = [1, 2, 3].map((id) => JSON.stringify({ platformId: id, name: "機".repeat(1024 * 1024) }));
     const file = join(dir, "wide.ndjson");
     writeFileSync(file, `${rows.join("\n")}\n`);
-    const run = await admin(["master", "import", "platforms", file]);
+    const run = await cli(["master", "import", "platforms", file]);
     expect(run.code, run.stderr).toBe(0);
     expect(requests.map((r) => r.body.split("\n").filter((l) => l !== "").length)).toEqual([2, 1]);
     for (const request of requests) expect(Buffer.byteLength(request.body)).toBeLessThanOrEqual(8 * 1024 * 1024);
@@ -401,7 +465,7 @@ describe("master import", () => {
       return defaultAnswer(request);
     };
     try {
-      const run = await admin(["master", "import", "platforms", file]);
+      const run = await cli(["master", "import", "platforms", file]);
       expect(run.code).toBe(1);
       expect(requests).toHaveLength(3);
       expect(run.stderr).toContain("bad.ndjson line 4321: name: Too big");
@@ -416,7 +480,7 @@ describe("master import", () => {
     const file = ndjsonFile("first.ndjson", 10, [1, 2]);
     answer = () => [400, { code: "invalid_input", message: "line 5: (row): not readable as JSON", field: "(row)", line: 5 }];
     try {
-      const run = await admin(["master", "import", "platforms", file]);
+      const run = await cli(["master", "import", "platforms", file]);
       expect(run.code).toBe(1);
       expect(run.stderr).toContain("first.ndjson line 7: (row): not readable as JSON");
       expect(run.stderr).toContain("Nothing was imported");
@@ -428,7 +492,7 @@ describe("master import", () => {
   it("refuses an empty file as a usage error", async () => {
     const path = join(dir, "empty.ndjson");
     writeFileSync(path, "\n\n");
-    const run = await admin(["master", "import", "genres", path]);
+    const run = await cli(["master", "import", "genres", path]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("holds no rows");
     expect(requests).toEqual([]);
