@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Account, newAccount, player } from "../../support/harness";
 import { fictionalGame, importFixture, toNdjson } from "../../support/master";
-import { headStartOf, race } from "../../support/race";
+import { headStartOf, RACE_ROUNDS, race } from "../../support/race";
 import { expectError, ok, okPreview } from "../../support/replies";
 
 const P1 = 810001;
@@ -249,7 +249,7 @@ describe("revision-guarded writes under concurrency (issue 21)", () => {
 
   it("never keeps the games of a collection removed while updateCollection replaces them", async () => {
     const p = await player({}, 4);
-    for (let round = 0; round < 24; round++) {
+    for (let round = 0; round < RACE_ROUNDS; round++) {
       const { item } = ok(await p.call("addCollection", { name: `競争${round}`, type: "INDIVIDUAL", gameIds: [A] }));
       const { confirmToken } = okPreview(await p.call("removeCollection", { collectionId: item.collectionId }));
       const [removed, updated] = await race(

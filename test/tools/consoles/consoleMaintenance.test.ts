@@ -5,7 +5,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { accountDay } from "../../support/days";
 import { type Account, callWith, newAccount, player, type Reply } from "../../support/harness";
-import { headStartOf, race } from "../../support/race";
+import { headStartOf, RACE_ROUNDS, race } from "../../support/race";
 
 /** A pause so consecutive writes get distinct createdAt / updatedAt values. */
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
@@ -527,7 +527,8 @@ describe("under concurrency (issue 13)", () => {
   it("answers addConsoleMaintenanceLog racing removeConsole with its result or 404, never 500, and leaves no log behind", async () => {
     const p = await player({ plan: "PREMIUM" }, 5);
     const statuses: number[] = [];
-    for (let round = 0; round < 40; round++) {
+    // Without the console re-checked in the writing batch, this failed at head start 3.
+    for (let round = 0; round < RACE_ROUNDS; round++) {
       const consoleId = (await p.call("addConsole", { name: `消える本体 ${round}` })).body.item.consoleId as string;
       const { confirmToken } = (await p.call("removeConsole", { consoleId })).body;
       const [removed, added] = await race(

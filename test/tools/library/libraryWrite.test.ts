@@ -9,7 +9,7 @@ import { defineTool } from "../../../src/registry/defineTool";
 import { type Account, callWith, newAccount, player, type Reply, send, sendTo, testApp } from "../../support/harness";
 import { insertCustomGame } from "../../support/master";
 import { importLibraryMaster, KASUMI_GAME } from "../../support/masterSets";
-import { headStartOf, race } from "../../support/race";
+import { headStartOf, RACE_ROUNDS, race } from "../../support/race";
 import { expectError } from "../../support/replies";
 
 const PA = 750001;
@@ -676,7 +676,7 @@ describe("under concurrency (issue 13)", () => {
   it("answers updateLibraryEntry racing a removal with its result or 404, never 500", async () => {
     const p = await player({ plan: "PREMIUM" }, 4);
     const statuses: number[] = [];
-    for (let round = 0; round < 40; round++) {
+    for (let round = 0; round < RACE_ROUNDS; round++) {
       expect((await p.call("addToLibrary", { gameId: KASUMI })).status).toBe(200);
       const { confirmToken } = (await p.call("removeFromLibrary", { gameId: KASUMI })).body;
       const [removed, updated] = await race(
@@ -698,7 +698,7 @@ describe("under concurrency (issue 13)", () => {
 
   it("never keeps an entry of a custom game removed while addToLibrary adds it (issue 21)", async () => {
     const p = await player({ plan: "PREMIUM" }, 5);
-    for (let round = 0; round < 24; round++) {
+    for (let round = 0; round < RACE_ROUNDS; round++) {
       const added = await p.call("addCustomGame", { title: `ルミナ 競う自作${round}`, platformId: PA });
       expect(added.status, JSON.stringify(added.body)).toBe(200);
       const gameId = added.body.item.gameId as number;
@@ -734,7 +734,8 @@ describe("under concurrency (issue 13)", () => {
         .bind(p.account.userId)
         .first<number>("n");
     expect((await p.call("addToLibrary", { gameId: IZUMI })).status).toBe(200);
-    for (let round = 0; round < 24; round++) {
+    // Each write sweeps every head start (a write on odd rounds only met odd head starts before).
+    for (let round = 0; round < 2 * RACE_ROUNDS; round++) {
       const label = `競争ラベル${round}`;
       expect((await p.call("addAttribute", { label })).status).toBe(200);
       const { confirmToken } = (await p.call("removeAttribute", { attribute: label })).body;
@@ -742,7 +743,11 @@ describe("under concurrency (issue 13)", () => {
         round % 2 === 0
           ? () => p.call("addToLibrary", { gameId: KASUMI, attributes: [label] })
           : () => p.call("updateLibraryEntry", { gameId: IZUMI, attributes: [label] });
-      const [removed, written] = await race(() => p.call("removeAttribute", { attribute: label, confirmToken }), write, headStartOf(round));
+      const [removed, written] = await race(
+        () => p.call("removeAttribute", { attribute: label, confirmToken }),
+        write,
+        headStartOf(round >> 1),
+      );
       expect([200, 400], JSON.stringify(written.body)).toContain(written.status);
       if (removed.body.removed !== true) {
         expect(removed.body).toMatchObject({ confirmRequired: true, targetChanged: true });

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { accountDay } from "../../support/days";
 import { callWith, type Player, player, type Reply } from "../../support/harness";
 import { fictionalGame, importFixture, toNdjson } from "../../support/master";
-import { headStartOf, race } from "../../support/race";
+import { headStartOf, RACE_ROUNDS, race } from "../../support/race";
 import { expectError, ok, okDone, okPreview } from "../../support/replies";
 
 const PLATFORM = 790501;
@@ -207,7 +207,7 @@ describe("updatePlayLog", () => {
   it("keeps both of concurrent patches to different fields (issue 21, item 1: omitted fields are never written back)", async () => {
     const p = await player({}, 2);
     const playId = await recordOf(p);
-    for (let round = 1; round <= 16; round++) {
+    for (let round = 1; round <= RACE_ROUNDS; round++) {
       const log = await addLog(p, playId, 10, { memo: "前" });
       const [timed, noted] = await race(
         () => p.call("updatePlayLog", { playLogId: log.playLogId, playTime: 10 + round }),
@@ -442,7 +442,8 @@ describe("under concurrency (issue 13)", () => {
   it("answers addPlayLog racing the record's removal with its result or 404, never 500, and leaves no log behind", async () => {
     const p = await player({ plan: "PREMIUM" }, 5);
     const statuses: number[] = [];
-    for (let round = 0; round < 40; round++) {
+    // Without the record re-checked in the writing batch, this failed at head starts 2 and 3.
+    for (let round = 0; round < RACE_ROUNDS; round++) {
       const playId = await recordOf(p, B);
       const { confirmToken } = await preview(p, "removeFromLibrary", { gameId: B });
       const [removed, added] = await race(

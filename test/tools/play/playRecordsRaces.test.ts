@@ -2,7 +2,7 @@
 // removeFromLibrary answer their result or 404, never 500. Master rows and helpers: ./playRecordsSupport.ts.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { headStartOf, race } from "../../support/race";
+import { headStartOf, RACE_ROUNDS, race } from "../../support/race";
 import { A, addLog, B, C, D, E, importPlayMaster, own, player, playIds, preview, records, started } from "./playRecordsSupport";
 
 beforeAll(importPlayMaster);
@@ -35,7 +35,8 @@ describe("under concurrency (issue 13)", () => {
   it("answers addPlayRecord racing removeFromLibrary with its result or 404, never 500, and leaves no record behind", async () => {
     const p = await player({ plan: "PREMIUM" }, 5);
     const statuses: number[] = [];
-    for (let round = 0; round < 40; round++) {
+    // Without the library entry re-checked in the writing batch, this failed at head starts 2 and 3.
+    for (let round = 0; round < RACE_ROUNDS; round++) {
       await own(p, D);
       const { confirmToken } = await preview(p, "removeFromLibrary", { gameId: D });
       const [removed, added] = await race(
@@ -57,7 +58,8 @@ describe("under concurrency (issue 13)", () => {
 
   it("answers updatePlayRecord racing removeFromLibrary with its result or 404, never 500", async () => {
     const p = await player({ plan: "PREMIUM" }, 5);
-    for (let round = 0; round < 40; round++) {
+    // Without the record re-checked in the writing batch, this answered 409 at head start 3.
+    for (let round = 0; round < RACE_ROUNDS; round++) {
       const { playId } = await started(p, E);
       const { confirmToken } = await preview(p, "removeFromLibrary", { gameId: E });
       const [removed, updated] = await race(

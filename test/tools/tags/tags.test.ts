@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Account, callWith, newAccount, player } from "../../support/harness";
 import { fictionalGame, importFixture, toNdjson } from "../../support/master";
-import { headStartOf, race } from "../../support/race";
+import { headStartOf, RACE_ROUNDS, race } from "../../support/race";
 import { ok, okDone, okPreview } from "../../support/replies";
 
 const GAMES = [800101, 800102, 800103];
@@ -136,7 +136,8 @@ describe("under concurrency and no-op writes (issue 13)", () => {
     for (const gameId of GAMES) await p.call("addToLibrary", { gameId });
     const { tagId } = ok(await p.call("addTag", { name: "競争" })).item;
     const [gameId] = GAMES;
-    for (let round = 0; round < 40; round++) {
+    // Without ownership re-checked in the writing batch, this failed at head starts 1 and 2.
+    for (let round = 0; round < RACE_ROUNDS; round++) {
       if (round > 0) expect((await p.call("addToLibrary", { gameId })).status).toBe(200);
       const { confirmToken } = okPreview(await p.call("removeFromLibrary", { gameId }));
       const [removed, tagged] = await race(
@@ -207,7 +208,7 @@ describe("removals and the records they touch (issue 21)", () => {
   it("never writes a tag_games row for a tag removed while updateTagGames adds to it (404 or 200)", async () => {
     const p = await player({ plan: "PREMIUM" }, 5);
     for (const gameId of GAMES) ok(await p.call("addToLibrary", { gameId }));
-    for (let round = 0; round < 24; round++) {
+    for (let round = 0; round < RACE_ROUNDS; round++) {
       const { tagId } = ok(await p.call("addTag", { name: `競争${round}` })).item;
       const { confirmToken } = okPreview(await p.call("removeTag", { tagId }));
       const [removed, tagged] = await race(
@@ -230,7 +231,7 @@ describe("removals and the records they touch (issue 21)", () => {
 
   it("answers updateTag racing removeTag with its result or 404, never a 409 for a tag that is gone", async () => {
     const p = await player({ plan: "PREMIUM" }, 3);
-    for (let round = 0; round < 16; round++) {
+    for (let round = 0; round < RACE_ROUNDS; round++) {
       const { tagId } = ok(await p.call("addTag", { name: `改名${round}` })).item;
       const { confirmToken } = okPreview(await p.call("removeTag", { tagId }));
       const [removed, renamed] = await race(
@@ -267,7 +268,8 @@ describe("removals and the records they touch (issue 21)", () => {
 
   it("never leaves a TAG collection on a tag removed while addCollection names it", async () => {
     const p = await player({ plan: "PREMIUM" }, 5);
-    for (let round = 0; round < 24; round++) {
+    // Without the tag re-checked in the writing batch, this failed at head start 3.
+    for (let round = 0; round < RACE_ROUNDS; round++) {
       const { tagId } = ok(await p.call("addTag", { name: `土台${round}` })).item;
       const { confirmToken } = okPreview(await p.call("removeTag", { tagId }));
       const [removed, added] = await race(
