@@ -25,7 +25,10 @@ const NODE_TESTS = "test/**/*.node.test.ts";
  * that `npm test` runs beside the others and `npm run test:fast` leaves out.
  */
 const PROCESS_TESTS = "test/**/*.process.node.test.ts";
-/** Workers tests that call the real `npm run dev` over HTTP: only their project starts it. */
+/**
+ * Node tests that call the real `npm run dev` over HTTP: only their project starts it, without
+ * waiting (test/setup/devServer.ts), so the other projects run while it seeds the catalog.
+ */
 const SERVED_TESTS = "test/served/**/*.test.ts";
 /**
  * Workers tests that search real catalog rows (hand-picked titles, catalog-like ids, DAT imports):
@@ -70,7 +73,7 @@ function workersProject(name: string, test: { include?: string[]; exclude?: stri
  * (`isolate: false`): none changes a global another reads, and each loads Vite's transform of the
  * scripts once instead of once per file.
  */
-function nodeProject(name: string, test: { include: string[]; exclude?: string[] }) {
+function nodeProject(name: string, test: { include: string[]; exclude?: string[]; globalSetup?: string[] }) {
   return { test: { name, environment: "node", testTimeout: 20_000, isolate: false, ...test } };
 }
 
@@ -86,8 +89,8 @@ export default defineConfig(() => ({
     projects: [
       workersProject("workers", { exclude: [NODE_TESTS, SERVED_TESTS, CATALOG_TESTS], isolate: false }),
       workersProject("catalog", { include: [CATALOG_TESTS] }),
-      workersProject("served", { include: [SERVED_TESTS], globalSetup: ["./test/setup/devServer.ts"], isolate: false }),
       nodeProject("node", { include: [NODE_TESTS], exclude: [PROCESS_TESTS] }),
+      nodeProject("served", { include: [SERVED_TESTS], globalSetup: ["./test/setup/devServer.ts"] }),
       nodeProject("processes", { include: [PROCESS_TESTS] }),
     ],
   },

@@ -2,10 +2,12 @@
 // The OpenAPI document as linters and generators want it (`npm run lint:openapi` runs Redocly and
 // Spectral on it): servers, licence, one described tag per family, comma-separated arrays in GET,
 // and each shared shape once under components, referenced everywhere else.
+import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import typesSource from "../../client/openapi.d.ts?raw";
 import { ERROR_STATUS } from "../../src/platform/errors";
 import { tools } from "../../src/tools";
-import { send } from "../support/harness";
+import { ORIGIN, send, textOf } from "../support/harness";
 
 type Node = Record<string, any>;
 const document = async () => (await send("/rest/v1/openapi.json")).body as Node;
@@ -137,5 +139,15 @@ describe("the error answers openapi.json publishes", () => {
       expect(operation.responses["414"], `${method} ${path}`).toEqual({ $ref: "#/components/responses/UriTooLong" });
       if (method === "post") expect(operation.responses["413"], path).toEqual({ $ref: "#/components/responses/PayloadTooLarge" });
     }
+  });
+});
+
+describe("client/openapi.d.ts", () => {
+  const hex = (bytes: ArrayBuffer) => [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");
+
+  it("was generated from the document the service serves (else run `npm run client:types`)", async () => {
+    const text = await textOf(await exports.default.fetch(new Request(`${ORIGIN}/rest/v1/openapi.json`)));
+    const digest = hex(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+    expect(/^\/\/ openapi\.json sha256: ([0-9a-f]{64})$/m.exec(typesSource)?.[1]).toBe(digest);
   });
 });

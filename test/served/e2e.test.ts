@@ -2,16 +2,15 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { servedDevServer } from "../support/servedDevServer";
 
-const url = inject("devServerUrl");
-const log = inject("devServerLog");
+const { url, log, adminToken, startMs } = await servedDevServer();
 
 describe("npm run dev", () => {
   // About 10-15 s on an idle 2-core machine, 25-60 s while other test runs load it; 60 s still
   // catches a real regression (a start that hangs, or work added before the server listens).
   it("serves the catalog within 60 s of start", async () => {
-    const startMs = inject("devServerStartMs");
     console.log(`npm run dev served the catalog ${(startMs / 1000).toFixed(1)} s after start`);
     expect(startMs, `npm run dev took ${startMs} ms to serve the catalog`).toBeLessThan(60_000);
     const reply = await fetch(`${url}/rest/v1/tools`);
@@ -35,7 +34,7 @@ describe("npm run dev", () => {
   });
 
   it("takes the operator token from ADMIN_TOKEN and refuses anything else", async () => {
-    const ok = await fetch(`${url}/admin/v1/users`, { headers: { Authorization: `Bearer ${inject("devServerAdminToken")}` } });
+    const ok = await fetch(`${url}/admin/v1/users`, { headers: { Authorization: `Bearer ${adminToken}` } });
     expect(ok.status).toBe(200);
     expect(((await ok.json()) as { totalCount: number }).totalCount).toBe(1);
     const refused = await fetch(`${url}/admin/v1/users`, { headers: { Authorization: "Bearer guess" } });

@@ -1,13 +1,15 @@
 // What `npm run dev` serves over HTTP (test/setup/devServer.ts starts it once for the served
 // project): the static script, stylesheet and reference bundle with public/_headers' policies.
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SCALAR_BUNDLE_PATH } from "../../src/faces/docs";
 import { PAGE_CSP } from "../../src/faces/pages/layout";
 import { attributes } from "../support/html";
+import { servedDevServer } from "../support/servedDevServer";
+
+const { url: base } = await servedDevServer();
 
 describe("public/settings/ over HTTP", () => {
   it("is what npm run dev serves, with public/_headers' policy; the pages answer over HTTP too", async () => {
-    const base = inject("devServerUrl");
     const script = await fetch(`${base}/settings/passkeys.js`);
     expect(script.status).toBe(200);
     expect(script.headers.get("Content-Security-Policy")).toBe(PAGE_CSP);
@@ -23,7 +25,7 @@ describe("public/settings/ over HTTP", () => {
 
 describe("the reference bundle over HTTP", () => {
   it("is what npm run dev serves over HTTP, with public/_headers' long cache", async () => {
-    const url = `${inject("devServerUrl")}${SCALAR_BUNDLE_PATH}`;
+    const url = `${base}${SCALAR_BUNDLE_PATH}`;
     const reply = await fetch(url);
     expect(reply.status).toBe(200);
     expect(reply.headers.get("Content-Type")).toMatch(/javascript/);
@@ -31,7 +33,7 @@ describe("the reference bundle over HTTP", () => {
     const etag = reply.headers.get("ETag")!;
     expect((await reply.text()).length).toBeGreaterThan(1_000_000);
     expect((await fetch(url, { headers: { "If-None-Match": etag } })).status).toBe(304);
-    const page = await fetch(`${inject("devServerUrl")}/docs`);
+    const page = await fetch(`${base}/docs`);
     expect(attributes(await page.text(), "src")).toEqual([SCALAR_BUNDLE_PATH]);
   });
 });
