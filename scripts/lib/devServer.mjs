@@ -33,19 +33,6 @@ const runWrangler = (args) =>
     stdio: ["ignore", "pipe", "pipe"],
   });
 
-/**
- * Migrations the local database recorded as applied that migrations/ no longer holds: a state
- * folder made before the migrations were folded into one baseline, whose tables the baseline then
- * fails to create again.
- */
-function vanishedMigrations(stateDir) {
-  const result = runWrangler(["d1", "execute", ...localDb(stateDir), "--json", "--command", "SELECT name FROM d1_migrations"]);
-  if (result.status !== 0) return [];
-  const recorded = JSON.parse(result.stdout)[0].results.map(({ name }) => name);
-  const present = new Set(readdirSync(join(projectRoot, "migrations")));
-  return recorded.filter((name) => !present.has(name));
-}
-
 const MIGRATIONS_TABLE = "d1_migrations";
 
 /** The files of migrations/ in the order wrangler applies them. */
@@ -55,25 +42,38 @@ const migrationNames = () =>
     .sort();
 
 /**
- * Whether the local database has recorded every migration of migrations/, read from its file;
- * false when it cannot tell (no such table, a file it cannot open), and wrangler decides.
+ * The migrations the local database recorded as applied, read from its file; undefined when it
+ * cannot tell (no such table, a file it cannot open), and wrangler decides.
  */
-function allMigrationsRecorded(stateDir) {
+function recordedMigrations(stateDir) {
   let db;
   try {
     db = new DatabaseSync(d1File(stateDir), { readOnly: true });
-    const recorded = new Set(
-      db
-        .prepare(`SELECT name FROM ${MIGRATIONS_TABLE}`)
-        .all()
-        .map(({ name }) => name),
-    );
-    return migrationNames().every((name) => recorded.has(name));
+    return db
+      .prepare(`SELECT name FROM ${MIGRATIONS_TABLE}`)
+      .all()
+      .map(({ name }) => name);
   } catch {
-    return false;
+    return undefined;
   } finally {
     db?.close();
   }
+}
+
+/** Whether the local database has recorded every migration of migrations/. */
+function allMigrationsRecorded(stateDir) {
+  const recorded = new Set(recordedMigrations(stateDir));
+  return migrationNames().every((name) => recorded.has(name));
+}
+
+/**
+ * Migrations the local database recorded as applied that migrations/ no longer holds: a state
+ * folder made before the migrations were folded into one baseline, whose tables the baseline then
+ * fails to create again.
+ */
+function vanishedMigrations(stateDir) {
+  const present = new Set(migrationNames());
+  return (recordedMigrations(stateDir) ?? []).filter((name) => !present.has(name));
 }
 
 /**
