@@ -95,8 +95,9 @@ Results are printed as JSON on stdout; import progress goes to stderr.`;
  * off); Ctrl-C gives up. Backspace removes the last character.
  */
 function promptHidden(question, { input = process.stdin, output = process.stderr } = {}) {
-  output.write(question);
+  // Echo off before the question shows: a token typed or pasted the moment it appears stays hidden.
   input.setRawMode(true);
+  output.write(question);
   input.setEncoding("utf8");
   input.resume();
   return new Promise((resolve, reject) => {
