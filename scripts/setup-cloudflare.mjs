@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { ADMIN_TOKEN_FILE, populate, SECRET_NAMES, STATE_FILE, setUpCloudflare } from "./lib/cloudflareSetup.mjs";
 import { applyMigrations, startWrangler, waitUntilServing } from "./lib/devServer.mjs";
@@ -29,6 +29,8 @@ Options:
   --rotate <names>         generate new secrets: comma-separated from ${SECRET_NAMES.join(", ")}, or all
   --invite                 issue a new invite link for your account (e.g. the last one expired)
   --operator-name <name>   the name of your account (default: operator)
+  --master <folder>        the master data to load (default: seed/master), e.g. a converter's --out;
+                           loaded again whenever its files change
   --dry-run                change nothing: list what would be created, written, applied or deployed
   --local                  no account: the same migrations, master data import and account invite
                            against \`wrangler dev\` on local state (STATE_DIR, default
@@ -54,6 +56,7 @@ function parseOptions() {
         rotate: { type: "string" },
         invite: { type: "boolean", default: false },
         "operator-name": { type: "string", default: "operator" },
+        master: { type: "string" },
         "dry-run": { type: "boolean", default: false },
         local: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
@@ -80,7 +83,13 @@ function parseOptions() {
       "--local takes none of --domain, --rotate, --dry-run: it uses the local secrets (the environment, else .dev.vars, else those npm run dev generated).",
     );
   }
+  const masterDir = values.master === undefined ? join(projectRoot, "seed", "master") : resolve(values.master);
+  if (!existsSync(join(masterDir, "games.ndjson"))) {
+    usageError(`--master: ${values.master} holds no games.ndjson (give a master-data folder such as seed/master).`);
+  }
   return {
+    masterDir,
+    masterName: values.master ?? "seed/master",
     domain: values.domain?.toLowerCase(),
     rotate,
     invite: values.invite,
@@ -170,12 +179,11 @@ function buildFingerprint(config) {
   }
 }
 
-/** Which default catalog this is: its files' contents. */
-const masterDir = join(projectRoot, "seed", "master");
-const masterDigest = () => digestOf(...filesUnder(masterDir).flat());
+/** Which catalog this is: its files' contents. */
+const masterDigest = (masterDir) => digestOf(...filesUnder(masterDir).flat());
 
-/** The operator API of the instance at `url`, with the token given at connect. */
-function operatorApi() {
+/** The operator API of the instance at `url`, with the token given at connect; it imports the catalog of `masterDir`. */
+function operatorApi(masterDir) {
   let token;
   return {
     /** A Worker just deployed may take a while to answer on its address. */
@@ -218,10 +226,10 @@ async function setUpLocally(options) {
     await waitUntilServing(child, url, 180_000);
     const saveState = () => writeFileSync(stateFile, `${JSON.stringify(state, null, 2)}\n`);
     const result = await populate({
-      api: operatorApi(),
+      api: operatorApi(options.masterDir),
       url,
       adminToken: token,
-      masterDigest: masterDigest(),
+      masterDigest: masterDigest(options.masterDir),
       state,
       saveState,
       options,
@@ -257,10 +265,10 @@ try {
     ? await setUpLocally(options)
     : await setUpCloudflare({
         wrangler: runWrangler,
-        api: operatorApi(),
+        api: operatorApi(options.masterDir),
         files: projectFiles,
         build: buildFingerprint,
-        masterDigest: masterDigest(),
+        masterDigest: masterDigest(options.masterDir),
         options,
         log: console.log,
       });

@@ -226,8 +226,8 @@ export async function setUpCloudflare({ wrangler, api, files, build, masterDiges
 }
 
 /**
- * The steps that go through the operator API of a running instance at `url`: the default master
- * data, unless this very catalog was imported before (an import of it again would find every row
+ * The steps that go through the operator API of a running instance at `url`: the master data
+ * (seed/master, or the folder --master names), unless this very catalog was imported before (an import of it again would find every row
  * unchanged, but costs a request per 2,000 rows), then the operator's own account and its invite.
  * Run after a deploy, or by `--local` against `wrangler dev`.
  */
@@ -235,8 +235,8 @@ export async function populate({ api, url, adminToken, masterDigest, state, save
   const changes = [];
   await api.connect(url, adminToken);
   if (state.masterDigest !== masterDigest) {
-    changes.push("import the default master data");
-    log("now: import the default master data (seed/master)");
+    changes.push(`import the master data of ${options.masterName}`);
+    log(`now: import the master data of ${options.masterName}`);
     await api.importCatalog();
     state.masterDigest = masterDigest;
     saveState();

@@ -20,6 +20,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { masterSliceLines, SLICE_DATASETS } from "../support/masterSlice";
 
 // @ts-expect-error: a plain ES module without type declarations
 const { freePort, projectRoot } = (await import("../../scripts/lib/local.mjs")) as { freePort: () => Promise<number>; projectRoot: string };
@@ -111,26 +112,15 @@ async function operator(path: string, body: string | object, contentType = "appl
   return JSON.parse(answer) as Record<string, unknown>;
 }
 
-const seedLines = (dataset: string) =>
-  readFileSync(join(projectRoot, "seed", "master", `${dataset}.ndjson`), "utf8")
-    .split("\n")
-    .filter((line) => line.trim() !== "");
-
-/** The rows of seed/master this file imports: games are only those whose title holds SEARCHED. */
-function fixtureOf(dataset: string) {
-  const lines = seedLines(dataset);
-  return dataset === "games" ? lines.filter((line) => (JSON.parse(line) as { title: string }).title.includes(SEARCHED)) : lines;
-}
-
 describe("40 read calls against the served Worker", () => {
   let apiKey: string;
   let gameId: number;
 
   beforeAll(async () => {
-    for (const dataset of ["platforms", "companies", "genres", "games"]) {
-      await operator(`/master/${dataset}`, `${fixtureOf(dataset).join("\n")}\n`, "application/x-ndjson");
+    for (const dataset of SLICE_DATASETS) {
+      await operator(`/master/${dataset}`, `${masterSliceLines(dataset, SEARCHED).join("\n")}\n`, "application/x-ndjson");
     }
-    gameId = (JSON.parse(fixtureOf("games")[0]!) as { gameId: number }).gameId;
+    gameId = (JSON.parse(masterSliceLines("games", SEARCHED)[0]!) as { gameId: number }).gameId;
     const user = await operator("/users", { plan: "PREMIUM", name: "read calls" });
     apiKey = (await operator(`/users/${user.userId}/keys`, { preset: "standard", name: "read calls" })).apiKey as string;
   }, 60_000);

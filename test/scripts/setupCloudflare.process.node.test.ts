@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { writeMasterSlice } from "../support/masterSlice";
 
 interface Rule {
   id: string;
@@ -249,7 +250,7 @@ async function run(
     // As the real fingerprint, it follows the config as well as the code.
     build: async (configText: string) => `${build}-${createHash("sha256").update(configText).digest("hex").slice(0, 8)}`,
     masterDigest: "catalog1",
-    options: { rotate: [], invite: false, operatorName: "operator", dryRun: false, ...options },
+    options: { rotate: [], invite: false, operatorName: "operator", masterName: "seed/master", dryRun: false, ...options },
   });
   return { ...result, calls, mutations: calls.filter((call) => MUTATING.test(call)) };
 }
@@ -443,11 +444,14 @@ describe("scripts/setup-cloudflare.mjs", () => {
   it("prints its help", async () => {
     const run = await script(["--help"]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/--domain.*--rotate.*--invite.*--dry-run.*--local/s);
+    expect(run.stdout).toMatch(/--domain.*--rotate.*--invite.*--master.*--dry-run.*--local/s);
   });
 
+  // The import of the whole seed/master through the same importCatalog is the served tests' (their
+  // `npm run dev` seeds it): here a slice of it, through --master.
   it("--local sets up local state through wrangler dev as on Cloudflare, and a second run changes nothing", async () => {
     const stateDir = mkdtempSync(join(tmpdir(), "rgc-setup-local-"));
+    const master = writeMasterSlice(join(stateDir, "master"), "ゼルダ");
     // Secrets of its own, so the project's local secrets are neither read nor written.
     const env = {
       STATE_DIR: stateDir,
@@ -457,12 +461,12 @@ describe("scripts/setup-cloudflare.mjs", () => {
       SESSION_SECRET: "s2",
     };
     try {
-      const first = await script(["--local"], env);
+      const first = await script(["--local", "--master", master], env);
       expect(first.code, first.stderr).toBe(0);
-      expect(first.stdout).toContain("now: import the default master data");
+      expect(first.stdout).toContain(`now: import the master data of ${master}`);
       expect(first.stdout).toContain("Changed: 3 thing(s).");
       expect(first.stdout).toMatch(/Open http:\/\/localhost:\d+\/invite\/\S+ to register your passkey/);
-      const second = await script(["--local"], env);
+      const second = await script(["--local", "--master", master], env);
       expect(second.code, second.stderr).toBe(0);
       expect(second.stdout).toContain("Nothing to change");
       expect(second.stdout).toContain(first.stdout.match(/Your account: (usr_\w+)/)![1]);
@@ -476,6 +480,7 @@ describe("scripts/setup-cloudflare.mjs", () => {
     [["--rotate", "PASSWORD"], "--rotate: unknown secret PASSWORD"],
     [["--domain", "https://games.example.org"], "is not a host name"],
     [["--local", "--dry-run"], "--local takes none of"],
+    [["--master", "docs"], "--master: docs holds no games.ndjson"],
     [["extra"], "Unexpected argument 'extra'"],
   ])("refuses %j with exit code 2 and no stack trace", async (args, message) => {
     const run = await script(args);
