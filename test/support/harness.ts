@@ -155,3 +155,15 @@ export async function player(options: { plan?: Plan; scopes?: Scope[] } = {}, ex
   let next = 0;
   return { account, call: (tool, args = {}, method = "POST") => callWith(keys[next++ % keys.length]!, tool, args, method) };
 }
+
+/**
+ * `make(key)` run once per key, on first use, its promise shared after: for a seeded account that
+ * the tests which only read share (a test that writes makes its own, so the shared rows never move).
+ */
+export function oncePer<K, T>(make: (key: K) => Promise<T>): (key: K) => Promise<T> {
+  const made = new Map<K, Promise<T>>();
+  return (key) => {
+    if (!made.has(key)) made.set(key, make(key));
+    return made.get(key)!;
+  };
+}

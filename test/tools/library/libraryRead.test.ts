@@ -3,7 +3,8 @@
 // that inclusive bounds, undated games, null values (sorted last) and ties (by gameId) show.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type Account, authHeader, callWith, newAccount, type Reply, send } from "../../support/harness";
+import type { Plan } from "../../../src/platform/plans";
+import { type Account, authHeader, callWith, newAccount, oncePer, player, type Reply, send } from "../../support/harness";
 import { gameIdsOf, insertCustomGame } from "../../support/master";
 import { importLibraryMaster, KASUMI_GAME } from "../../support/masterSets";
 import { ok } from "../../support/replies";
@@ -55,8 +56,10 @@ interface Seeded {
   ownAttributeId: string;
 }
 
-async function seed(options: { plan?: "FREE" | "LIGHT" | "PREMIUM" } = {}): Promise<Seeded> {
-  const account = await newAccount({ plan: options.plan ?? "PREMIUM" });
+/** A fresh account with the SEED library; `keys` of its own, called in turn (burst limits are per key). */
+async function seed(options: { plan?: Plan; keys?: number } = {}): Promise<Seeded> {
+  const shared = await player({ plan: options.plan ?? "PREMIUM" }, (options.keys ?? 1) - 1);
+  const account: Account = { ...shared.account, call: shared.call };
   const attribute = await account.call("addAttribute", { label: OWN });
   expect(attribute.status, JSON.stringify(attribute.body)).toBe(200);
   for (const entry of SEED) {
@@ -65,6 +68,9 @@ async function seed(options: { plan?: "FREE" | "LIGHT" | "PREMIUM" } = {}): Prom
   }
   return { account, ownAttributeId: ok(attribute).item.id };
 }
+
+/** The seeded PREMIUM library that the tests which only read share, with five keys for their many calls. */
+const seededForReading = oncePer((plan: "PREMIUM") => seed({ plan, keys: 5 }));
 
 const lib = (account: Account, args: Record<string, unknown> = {}, method: "GET" | "POST" = "POST") =>
   account.call("getLibrary", args, method);
@@ -99,7 +105,7 @@ const CORE = ["gameId", "rating", "revision"];
 
 describe("getLibrary: filters", () => {
   it("platformIds: any of the given platforms (OR)", async () => {
-    const { account } = await seed();
+    const { account } = await seededForReading("PREMIUM");
     await expectFilters(account, [
       [{ platformIds: [PA] }, [KASUMI, IZUMI, KIRAMEKI]],
       [{ platformIds: [PB, PC] }, [UMI, ASAHI, OBORO, EN]],
@@ -109,7 +115,7 @@ describe("getLibrary: filters", () => {
   });
 
   it("genreId: a root matches main or support genre; a child matches through its taxonomy key", async () => {
-    const { account } = await seed();
+    const { account } = await seededForReading("PREMIUM");
     await expectFilters(account, [
       [{ genreId: G_RPG }, [KASUMI, UMI, ASAHI]],
       [{ genreId: G_ACT }, [IZUMI, UMI, OBORO, KIRAMEKI]],
@@ -149,7 +155,7 @@ describe("getLibrary: filters", () => {
   });
 
   it("title: title, hiragana reading or an edition's title, normalised like search", async () => {
-    const { account } = await seed();
+    const { account } = await seededForReading("PREMIUM");
     await expectFilters(account, [
       [{ title: "泉" }, [IZUMI]],
       [{ title: "かすみのめいきゅう" }, [KASUMI]],
@@ -168,7 +174,7 @@ describe("getLibrary: filters", () => {
   });
 
   it("releaseDateFrom/To: inclusive, undated games excluded", async () => {
-    const { account } = await seed();
+    const { account } = await seededForReading("PREMIUM");
     await expectFilters(account, [
       [{ releaseDateFrom: "1991-01-11", releaseDateTo: "1991-01-12" }, [IZUMI, ASAHI]],
       [{ releaseDateTo: "1991-01-10" }, [KASUMI, OBORO]],
@@ -180,7 +186,7 @@ describe("getLibrary: filters", () => {
   });
 
   it("attributes: ids or exact labels, all must be carried (AND)", async () => {
-    const { account, ownAttributeId } = await seed();
+    const { account, ownAttributeId } = await seededForReading("PREMIUM");
     await expectFilters(account, [
       [{ attributes: ["box"] }, [KASUMI, IZUMI, OBORO]],
       [{ attributes: ["箱あり"] }, [KASUMI, IZUMI, OBORO]],
@@ -194,7 +200,7 @@ describe("getLibrary: filters", () => {
   });
 
   it("buyPlace: substring, case-insensitive", async () => {
-    const { account } = await seed();
+    const { account } = await seededForReading("PREMIUM");
     await expectFilters(account, [
       [{ buyPlace: "shop" }, [KASUMI, ASAHI, EN]],
       [{ buyPlace: "SHOP" }, [KASUMI, ASAHI, EN]],
@@ -210,7 +216,7 @@ describe("getLibrary: filters", () => {
   });
 
   it("ratingFrom/To: inclusive, unrated entries excluded", async () => {
-    const { account } = await seed();
+    const { account } = await seededForReading("PREMIUM");
     await expectFilters(account, [
       [{ ratingFrom: 3 }, [KASUMI, KIRAMEKI, IZUMI, ASAHI]],
       [{ ratingTo: 3 }, [KASUMI, ASAHI, OBORO]],
@@ -223,7 +229,7 @@ describe("getLibrary: filters", () => {
   });
 
   it("buyDateFrom/To: inclusive, entries without a buyDate excluded", async () => {
-    const { account } = await seed();
+    const { account } = await seededForReading("PREMIUM");
     await expectFilters(account, [
       [{ buyDateFrom: "2020-01-01", buyDateTo: "2020-05-01" }, [EN, KASUMI, IZUMI]],
       [{ buyDateFrom: "2020-01-02" }, [KASUMI, IZUMI, OBORO]],
@@ -235,7 +241,7 @@ describe("getLibrary: filters", () => {
   });
 
   it("buyPriceFrom/To: inclusive (0 is a price), entries without a price excluded", async () => {
-    const { account } = await seed();
+    const { account } = await seededForReading("PREMIUM");
     await expectFilters(account, [
       [{ buyPriceFrom: 500, buyPriceTo: 3000 }, [EN, IZUMI, KASUMI, OBORO]],
       [{ buyPriceFrom: 0 }, [KASUMI, KIRAMEKI, IZUMI, EN, ASAHI, OBORO]],
@@ -248,7 +254,7 @@ describe("getLibrary: filters", () => {
   });
 
   it("combines filters with AND", async () => {
-    const { account } = await seed();
+    const { account } = await seededForReading("PREMIUM");
     await expectFilters(account, [
       [{ platformIds: [PA], ratingFrom: 4 }, [KIRAMEKI, IZUMI]],
       [{ title: "ルミナ", buyPlace: "shop", attributes: ["manual"] }, [KASUMI, ASAHI]],
@@ -258,7 +264,7 @@ describe("getLibrary: filters", () => {
   });
 
   it("coerces GET query strings: comma-separated arrays (also %2C), numbers, fields=", async () => {
-    const { account } = await seed();
+    const { account } = await seededForReading("PREMIUM");
     const raw = (query: string) => send(`/rest/v1/getLibrary?${query}`, { headers: authHeader(account.apiKey) });
     const plain = await raw(`platformIds=${PB},${PC}&ratingFrom=1&fields=&limit=200`);
     expect(plain.status, JSON.stringify(plain.body)).toBe(200);
@@ -291,7 +297,7 @@ describe("getLibrary: sorting and paging", () => {
     ["createdAt", "asc", [...SEEDED]],
     ["createdAt", "desc", [...SEEDED].reverse()],
   ] as const)("sortBy %s %s: nulls last, ties by gameId, pages add up to the whole list", async (sortBy, sortOrder, expected) => {
-    const { account } = await seed();
+    const { account } = await seededForReading("PREMIUM");
     const whole = await lib(account, { sortBy, sortOrder, fields: [], limit: 200 });
     expect(whole.status, JSON.stringify(whole.body)).toBe(200);
     expect(gameIdsOf(whole)).toEqual(expected);
@@ -349,7 +355,7 @@ describe("getLibrary: sorting and paging", () => {
   ] as const)(
     "without sortOrder, %s takes its own default order (title A to Z, the others highest or newest first)",
     async (sortBy, expected) => {
-      const { account } = await seed();
+      const { account } = await seededForReading("PREMIUM");
       expect(gameIdsOf(await lib(account, { sortBy, fields: [], limit: 200 }))).toEqual(expected);
       const pages: Reply[] = [];
       for (const page of [1, 2, 3]) pages.push(await lib(account, { sortBy, fields: [], limit: 3, page }, "GET"));
@@ -358,7 +364,7 @@ describe("getLibrary: sorting and paging", () => {
   );
 
   it("sorts a filtered list and pages it without duplicates", async () => {
-    const { account } = await seed();
+    const { account } = await seededForReading("PREMIUM");
     const filter = { ratingFrom: 1, sortBy: "rating", sortOrder: "desc", fields: [] };
     const p1 = await lib(account, { ...filter, limit: 2, page: 1 });
     const p2 = await lib(account, { ...filter, limit: 2, page: 2 });
@@ -369,7 +375,7 @@ describe("getLibrary: sorting and paging", () => {
   });
 
   it("answers a page past the end with no items", async () => {
-    const { account } = await seed();
+    const { account } = await seededForReading("PREMIUM");
     const reply = await lib(account, { limit: 3, page: 4 });
     expect(reply.status).toBe(200);
     expect(reply.body).toMatchObject({ items: [], page: 4, returnedCount: 0, totalCount: 7, hasMore: false, effectiveLimit: 3 });
@@ -525,7 +531,7 @@ describe("getLibrary: envelope, limits and field groups", () => {
   });
 
   it("caps by the field group even with a full library page", async () => {
-    const { account } = await seed();
+    const { account } = await seededForReading("PREMIUM");
     const reply = await lib(account, { limit: 1000, fields: ["userLinks"] });
     expect(reply.body).toMatchObject({ effectiveLimit: 50, limitReduced: true, returnedCount: 7, totalCount: 7, hasMore: false });
   });
@@ -576,7 +582,7 @@ describe("getLibrary: invalid arguments", () => {
 
 describe("getLibrary: isolation and access", () => {
   it("lists only the caller's entries, whatever the filter", async () => {
-    const { account: a } = await seed();
+    const { account: a } = await seededForReading("PREMIUM");
     const b = await newAccount();
     const bCustom = await insertCustomGame(b.userId, { title: "ルミナ 秘密の自作", titleReading: "るみなひみつのじさく", platformId: PA });
     expect((await b.call("addToLibrary", { gameId: KASUMI, rating: 5, buyPlace: "Bの店" })).status).toBe(200);
@@ -601,7 +607,7 @@ describe("getLibrary: isolation and access", () => {
   });
 
   it("never lists another user's entries through their attribute", async () => {
-    const { account: a } = await seed();
+    const { account: a } = await seededForReading("PREMIUM");
     const b = await newAccount();
     const theirs = ok(await b.call("addAttribute", { label: "ルミナB専用" })).item;
     expect((await b.call("addToLibrary", { gameId: YOBI, attributes: [theirs.id] })).status).toBe(200);

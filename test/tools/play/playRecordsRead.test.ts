@@ -1,7 +1,8 @@
 // getPlayRecords (latest records, filters, sorts, field groups), isolation and scopes across the
 // play tools, and complete records. Master rows and helpers: ./playRecordsSupport.ts.
 import { beforeAll, describe, expect, it } from "vitest";
-import { callWith, type Reply } from "../../support/harness";
+import type { Plan } from "../../../src/platform/plans";
+import { callWith, oncePer, type Reply } from "../../support/harness";
 // The assertions index lists and read either branch of two-step answers, so ok() stays untyped
 // here; setup lines use the typed okDone / okPreview.
 import { expectError, okAny as ok, okDone } from "../../support/replies";
@@ -34,6 +35,10 @@ import {
 
 beforeAll(importPlayMaster);
 
+/** The seeded account of each plan that the tests which only read share (a seeding is some 25 writes). */
+const seededOnce = oncePer((plan: Plan) => seeded(plan));
+const seededForReading = (plan: Plan = "PREMIUM") => seededOnce(plan);
+
 describe("getPlayRecords: one latest record per game", () => {
   it("lists each game once with its latest cycle", async () => {
     const p = await seeded();
@@ -59,7 +64,7 @@ describe("getPlayRecords: one latest record per game", () => {
 
 describe("getPlayRecords: filters", () => {
   it("statuses (OR), platformIds, genreId, title and release dates", async () => {
-    const p = await seeded();
+    const p = await seededForReading();
     await expectFilters(p, [
       [{ statuses: ["PLAYING", "PAUSED"] }, [B, D]],
       [{ statuses: ["PLANNED"] }, [C]],
@@ -81,7 +86,7 @@ describe("getPlayRecords: filters", () => {
   });
 
   it("attributes by id or label (AND) and consoleIds (OR)", async () => {
-    const p = await seeded();
+    const p = await seededForReading();
     await expectFilters(p, [
       [{ attributes: ["box"] }, [A, B]],
       [{ attributes: ["箱あり"] }, [A, B]],
@@ -105,7 +110,7 @@ describe("getPlayRecords: filters", () => {
   });
 
   it("play start and end date ranges, inclusive at both ends, excluding undated records", async () => {
-    const p = await seeded();
+    const p = await seededForReading();
     await expectFilters(p, [
       [{ playStartDateFrom: "2024-01-10", playStartDateTo: "2024-01-10" }, [A, E]],
       [{ playStartDateFrom: "2024-01-10" }, [A, B, E]],
@@ -119,7 +124,7 @@ describe("getPlayRecords: filters", () => {
   });
 
   it("clear target date range (inclusive) and overdue (unfinished with a target before today, UTC)", async () => {
-    const p = await seeded();
+    const p = await seededForReading();
     await expectFilters(p, [
       [{ clearTargetDateFrom: daysFromToday(-5), clearTargetDateTo: daysFromToday(-1) }, [A, B]],
       [{ clearTargetDateFrom: daysFromToday(0) }, [D]],
@@ -131,7 +136,7 @@ describe("getPlayRecords: filters", () => {
   });
 
   it("not_overdue is every other record, including unfinished ones with no clear target", async () => {
-    const p = await seeded();
+    const p = await seededForReading();
     // C is PLANNED with no clear target: not overdue.
     await expectFilters(p, [
       [{ clearTargetOverdue: "not_overdue" }, [A, C, D, E]],
@@ -140,7 +145,7 @@ describe("getPlayRecords: filters", () => {
   });
 
   it("total play time (the sum of the logs) and rating ranges, inclusive", async () => {
-    const p = await seeded();
+    const p = await seededForReading();
     await expectFilters(p, [
       [{ totalPlayTimeFrom: 100 }, [A, B, E]],
       [{ totalPlayTimeTo: 99 }, [C, D]],
@@ -199,13 +204,13 @@ describe("getPlayRecords: sorts", () => {
     ["rating", "asc", [E, B, D, A, C]],
     ["rating", "desc", [A, D, B, E, C]],
   ] as const)("sorts by %s %s with empty values last and ties by gameId", async (sortBy, sortOrder, expected) => {
-    const p = await seeded();
+    const p = await seededForReading();
     expect(ids(await records(p, { sortBy, sortOrder, fields: [] }))).toEqual(expected);
     expect(ids(await records(p, { sortBy, sortOrder }, "GET"))).toEqual(expected);
   });
 
   it("pages stably", async () => {
-    const p = await seeded();
+    const p = await seededForReading();
     const first = ok(await records(p, { sortBy: "title", sortOrder: "asc", limit: 2 }));
     const second = ok(await records(p, { sortBy: "title", sortOrder: "asc", limit: 2, page: 2 }));
     const third = ok(await records(p, { sortBy: "title", sortOrder: "asc", limit: 2, page: 3 }));
@@ -219,7 +224,7 @@ describe("getPlayRecords: field groups and caps", () => {
   const GROUP_KEYS = ["game", "console", "consoleId", "clearTargetDate", "attributes", "userLinks", "memo", "createdAt", "updatedAt"];
 
   it("defaults to game, console and goal on PREMIUM", async () => {
-    const p = await seeded();
+    const p = await seededForReading();
     const a = ok(await records(p, { sortBy: "title", sortOrder: "desc", limit: 3 })).items.find(
       (item: { gameId: number }) => item.gameId === A,
     );
@@ -238,14 +243,14 @@ describe("getPlayRecords: field groups and caps", () => {
   });
 
   it("defaults to game and goal on FREE", async () => {
-    const p = await seeded("FREE");
+    const p = await seededForReading("FREE");
     const item = ok(await records(p, { statuses: ["COMPLETED"] })).items[0];
     expect(item).toMatchObject({ gameId: A, clearTargetDate: daysFromToday(-5), game: { gameId: A } });
     for (const key of ["console", "consoleId", "attributes", "memo", "createdAt"]) expect(item, key).not.toHaveProperty(key);
   });
 
   it("[] gives the core fields only (GET fields= too); a group adds only itself", async () => {
-    const p = await seeded();
+    const p = await seededForReading();
     for (const reply of [await records(p, { fields: [] }), await p.call("getPlayRecords", { fields: "" } as Args, "GET")]) {
       const item = ok(reply).items[0];
       for (const key of CORE) expect(item, key).toHaveProperty(key);
