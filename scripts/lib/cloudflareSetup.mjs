@@ -227,8 +227,9 @@ export async function setUpCloudflare({ wrangler, api, files, build, masterDiges
 
 /**
  * The steps that go through the operator API of a running instance at `url`: the master data
- * (seed/master, or the folder --master names), unless this very catalog was imported before (an import of it again would find every row
- * unchanged, but costs a request per 2,000 rows), then the operator's own account and its invite.
+ * (seed/master, or the folder --master names), unless this very catalog was imported before (an
+ * import of it again would find every row unchanged, but costs a request per 2,000 rows), then the
+ * operator's own account and its invite.
  * Run after a deploy, or by `--local` against `wrangler dev`.
  */
 export async function populate({ api, url, adminToken, masterDigest, state, saveState, options, log = () => {} }) {

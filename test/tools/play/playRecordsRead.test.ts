@@ -1,7 +1,6 @@
 // getPlayRecords (latest records, filters, sorts, field groups), isolation and scopes across the
 // play tools, and complete records. Master rows and helpers: ./playRecordsSupport.ts.
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Plan } from "../../../src/platform/plans";
 import { callWith, oncePer, type Reply } from "../../support/harness";
 // The assertions index lists and read either branch of two-step answers, so ok() stays untyped
 // here; setup lines use the typed okDone / okPreview.
@@ -36,8 +35,7 @@ import {
 beforeAll(importPlayMaster);
 
 /** The seeded account of each plan that the tests which only read share (a seeding is some 25 writes). */
-const seededOnce = oncePer((plan: Plan) => seeded(plan));
-const seededForReading = (plan: Plan = "PREMIUM") => seededOnce(plan);
+const seededForReading = oncePer(seeded);
 
 describe("getPlayRecords: one latest record per game", () => {
   it("lists each game once with its latest cycle", async () => {
@@ -64,7 +62,7 @@ describe("getPlayRecords: one latest record per game", () => {
 
 describe("getPlayRecords: filters", () => {
   it("statuses (OR), platformIds, genreId, title and release dates", async () => {
-    const p = await seededForReading();
+    const p = await seededForReading("PREMIUM");
     await expectFilters(p, [
       [{ statuses: ["PLAYING", "PAUSED"] }, [B, D]],
       [{ statuses: ["PLANNED"] }, [C]],
@@ -86,7 +84,7 @@ describe("getPlayRecords: filters", () => {
   });
 
   it("attributes by id or label (AND) and consoleIds (OR)", async () => {
-    const p = await seededForReading();
+    const p = await seededForReading("PREMIUM");
     await expectFilters(p, [
       [{ attributes: ["box"] }, [A, B]],
       [{ attributes: ["箱あり"] }, [A, B]],
@@ -110,7 +108,7 @@ describe("getPlayRecords: filters", () => {
   });
 
   it("play start and end date ranges, inclusive at both ends, excluding undated records", async () => {
-    const p = await seededForReading();
+    const p = await seededForReading("PREMIUM");
     await expectFilters(p, [
       [{ playStartDateFrom: "2024-01-10", playStartDateTo: "2024-01-10" }, [A, E]],
       [{ playStartDateFrom: "2024-01-10" }, [A, B, E]],
@@ -124,7 +122,7 @@ describe("getPlayRecords: filters", () => {
   });
 
   it("clear target date range (inclusive) and overdue (unfinished with a target before today, UTC)", async () => {
-    const p = await seededForReading();
+    const p = await seededForReading("PREMIUM");
     await expectFilters(p, [
       [{ clearTargetDateFrom: daysFromToday(-5), clearTargetDateTo: daysFromToday(-1) }, [A, B]],
       [{ clearTargetDateFrom: daysFromToday(0) }, [D]],
@@ -136,7 +134,7 @@ describe("getPlayRecords: filters", () => {
   });
 
   it("not_overdue is every other record, including unfinished ones with no clear target", async () => {
-    const p = await seededForReading();
+    const p = await seededForReading("PREMIUM");
     // C is PLANNED with no clear target: not overdue.
     await expectFilters(p, [
       [{ clearTargetOverdue: "not_overdue" }, [A, C, D, E]],
@@ -145,7 +143,7 @@ describe("getPlayRecords: filters", () => {
   });
 
   it("total play time (the sum of the logs) and rating ranges, inclusive", async () => {
-    const p = await seededForReading();
+    const p = await seededForReading("PREMIUM");
     await expectFilters(p, [
       [{ totalPlayTimeFrom: 100 }, [A, B, E]],
       [{ totalPlayTimeTo: 99 }, [C, D]],
@@ -204,13 +202,13 @@ describe("getPlayRecords: sorts", () => {
     ["rating", "asc", [E, B, D, A, C]],
     ["rating", "desc", [A, D, B, E, C]],
   ] as const)("sorts by %s %s with empty values last and ties by gameId", async (sortBy, sortOrder, expected) => {
-    const p = await seededForReading();
+    const p = await seededForReading("PREMIUM");
     expect(ids(await records(p, { sortBy, sortOrder, fields: [] }))).toEqual(expected);
     expect(ids(await records(p, { sortBy, sortOrder }, "GET"))).toEqual(expected);
   });
 
   it("pages stably", async () => {
-    const p = await seededForReading();
+    const p = await seededForReading("PREMIUM");
     const first = ok(await records(p, { sortBy: "title", sortOrder: "asc", limit: 2 }));
     const second = ok(await records(p, { sortBy: "title", sortOrder: "asc", limit: 2, page: 2 }));
     const third = ok(await records(p, { sortBy: "title", sortOrder: "asc", limit: 2, page: 3 }));
@@ -224,7 +222,7 @@ describe("getPlayRecords: field groups and caps", () => {
   const GROUP_KEYS = ["game", "console", "consoleId", "clearTargetDate", "attributes", "userLinks", "memo", "createdAt", "updatedAt"];
 
   it("defaults to game, console and goal on PREMIUM", async () => {
-    const p = await seededForReading();
+    const p = await seededForReading("PREMIUM");
     const a = ok(await records(p, { sortBy: "title", sortOrder: "desc", limit: 3 })).items.find(
       (item: { gameId: number }) => item.gameId === A,
     );
@@ -250,7 +248,7 @@ describe("getPlayRecords: field groups and caps", () => {
   });
 
   it("[] gives the core fields only (GET fields= too); a group adds only itself", async () => {
-    const p = await seededForReading();
+    const p = await seededForReading("PREMIUM");
     for (const reply of [await records(p, { fields: [] }), await p.call("getPlayRecords", { fields: "" } as Args, "GET")]) {
       const item = ok(reply).items[0];
       for (const key of CORE) expect(item, key).toHaveProperty(key);
